@@ -1,0 +1,12 @@
+# Every dependency comes from a Debian package (scripts/setup installs them); nothing is downloaded.
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(fmt REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(Boost 1.74 REQUIRED COMPONENTS context)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+find_package(Threads REQUIRED)
+if(CUGRADE_ENABLE_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
