@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// Helpers the three problem definitions share: buffers, argument checks, chunked generation and
+/// the cast from a launcher's address to its contract signature.
+
+#include "harness/problems/parallel.h"
+#include "harness/problems/problem.h"
+#include "harness/problems/rng.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace cugrade::problems {
+
+/// A buffer of `count` zeroed elements.
+[[nodiscard]] buffer make_buffer(element_type type, std::size_t count);
+
+/// Throws unless the case belongs to `p`, names one of its distributions and has a valid shape.
+void require_case(const problem& p, const test_case& c);
+/// Throws unless `inputs` match p.inputs(c.dims) in number, types and counts.
+void require_inputs(const problem& p, const test_case& c, const std::vector<buffer>& inputs);
+/// Throws unless `actual` and `expected` both match p.output(c.dims).
+void require_output(const problem& p, const test_case& c, const std::vector<double>& expected,
+                    const buffer& actual);
+/// Throws unless there is one device pointer per input and an output pointer.
+void require_pointers(const problem& p, const shape& s, const std::vector<void*>& inputs,
+                      const void* output);
+
+/// Elements per independently seeded chunk: generation runs on any number of threads and still
+/// produces the same bytes, because chunk c always draws from derive_seed(seed, c).
+inline constexpr std::size_t generation_chunk = std::size_t{1} << 16;
+
+/// Fills `out` with fill(chunk_span, rng), one fresh generator per chunk.
+template <class T, class Fill> void fill_chunked(std::span<T> out, std::uint64_t seed, Fill fill) {
+  const std::size_t chunks = (out.size() + generation_chunk - 1) / generation_chunk;
+  for_parts(chunks, part_count(chunks, 4), [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t c = begin; c < end; ++c) {
+      const std::size_t first = c * generation_chunk;
+      xoshiro256ss rng(derive_seed(seed, std::uint64_t{c}));
+      fill(out.subspan(first, std::min(generation_chunk, out.size() - first)), rng);
+    }
+  });
+}
+
+/// The launcher's address as a pointer to its contract signature `Fn`. A memcpy rather than a
+/// cast: object-to-function pointer casts are only conditionally supported by ISO C++.
+template <class Fn> [[nodiscard]] Fn* as_launcher(void* address) {
+  static_assert(sizeof(Fn*) == sizeof(void*));
+  Fn* fn = nullptr;
+  std::memcpy(&fn, &address, sizeof fn);
+  return fn;
+}
+
+/// Rows (or items) per thread part so that each part does at least ~2^18 inner operations.
+[[nodiscard]] std::size_t min_rows_per_part(std::size_t work_per_row);
+
+} // namespace cugrade::problems
