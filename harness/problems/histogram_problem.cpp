@@ -1,0 +1,129 @@
+#include "harness/problems/histogram_problem.h"
+
+#include "harness/problems/histogram_inputs.h"
+#include "harness/problems/support.h"
+#include "harness/problems/tolerance.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace cugrade::problems {
+
+namespace {
+
+using launcher_fn = void(const unsigned char*, long, unsigned int*);
+
+std::string bin_name(std::size_t bin) {
+  // Printable bytes are named too: with "text" inputs a wrong 'e' is easier to read than 101.
+  return bin >= 0x20 && bin < 0x7f ? fmt::format("{} ('{}')", bin, static_cast<char>(bin))
+                                   : fmt::format("{}", bin);
+}
+
+} // namespace
+
+std::vector<std::string> histogram_problem::launchers() const {
+  return {"histogram_sectioned", "histogram_interleaved", "histogram_privatized"};
+}
+
+std::vector<std::string> histogram_problem::distributions() const {
+  return histogram_distributions();
+}
+
+std::vector<shape> histogram_problem::edge_shapes() const {
+  std::vector<shape> shapes;
+  for (const long n : {1L, 2L, 7L, 15L, 16L, 17L, 31L, 33L, 63L, 65L, 127L, 129L, 255L, 257L, 1009L,
+                       65537L, 1000003L, 4194319L}) {
+    shapes.push_back({.n = n});
+  }
+  return shapes;
+}
+
+std::vector<case_template> histogram_problem::benchmark_cases() const {
+  constexpr long bytes = 256L << 20;
+  return {{.dims = {.n = bytes}, .distribution = "uniform"},
+          {.dims = {.n = bytes}, .distribution = "contention90"}};
+}
+
+std::vector<buffer_spec> histogram_problem::inputs(const shape& s) const {
+  return {{"input", element_type::u8, static_cast<std::size_t>(s.n)}};
+}
+
+buffer_spec histogram_problem::output(const shape&) const {
+  return {"bins", element_type::u32, histogram_bins};
+}
+
+std::vector<buffer> histogram_problem::generate(const test_case& c) const {
+  require_case(*this, c);
+  buffer b = make_buffer(element_type::u8, static_cast<std::size_t>(c.dims.n));
+  fill_histogram_input(c.distribution, derive_seed(c.seed, std::uint64_t{0}), b.as<std::uint8_t>());
+  std::vector<buffer> out;
+  out.push_back(std::move(b));
+  return out;
+}
+
+std::vector<double> histogram_problem::reference(const test_case& c,
+                                                 const std::vector<buffer>& in) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  const auto bytes = in[0].as<std::uint8_t>();
+  const std::size_t parts = part_count(bytes.size(), std::size_t{1} << 20);
+  std::vector<std::array<std::uint64_t, histogram_bins>> counts(parts);
+  for_parts(bytes.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    auto& mine = counts[part];
+    mine.fill(0);
+    for (std::size_t i = begin; i < end; ++i) {
+      ++mine[bytes[i]];
+    }
+  });
+  std::vector<double> bins(histogram_bins, 0.0);
+  for (const auto& part : counts) {
+    for (std::size_t b = 0; b < histogram_bins; ++b) {
+      bins[b] += static_cast<double>(part[b]);
+    }
+  }
+  return bins;
+}
+
+comparison histogram_problem::compare(const test_case& c, const std::vector<buffer>& in,
+                                      const std::vector<double>& expected,
+                                      const buffer& actual) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  require_output(*this, c, expected, actual);
+  const auto got = actual.as<std::uint32_t>();
+  tally t;
+  double total = 0;
+  for (std::size_t b = 0; b < histogram_bins; ++b) {
+    t.check_u32(b, expected[b], got[b]);
+    // An unwritten bin holds 2 billion: it is reported as such, not added to the total.
+    total += got[b] == output_poison_word ? 0.0 : static_cast<double>(got[b]);
+  }
+  comparison result = t.finish(histogram_bins);
+  result.total_expected = static_cast<double>(c.dims.n);
+  result.total_got = total;
+  result.note = fmt::format("bins total {}, expected n = {}", format_number(total), c.dims.n);
+  if (result.poison_count > 0) {
+    result.note += fmt::format(" (not counting {} unwritten bins)", result.poison_count);
+  }
+  if (result.first) {
+    const auto& f = *result.first;
+    result.note +=
+        fmt::format("; {}; first bin {}: expected {}, got {}", mismatch_summary(result, "bins"),
+                    bin_name(f.index), format_number(f.expected), format_number(f.got));
+  }
+  return result;
+}
+
+work_counts histogram_problem::work(const shape& s) const {
+  const auto n = static_cast<double>(s.n);
+  return {.flops = n, .bytes = n + 4.0 * histogram_bins};
+}
+
+void histogram_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
+                               void* device_output, const shape& s) const {
+  require_pointers(*this, s, device_inputs, device_output);
+  as_launcher<launcher_fn>(launcher)(static_cast<const unsigned char*>(device_inputs[0]), s.n,
+                                     static_cast<unsigned int*>(device_output));
+}
+
+} // namespace cugrade::problems

@@ -1,0 +1,193 @@
+#include "harness/problems/matmul_problem.h"
+
+#include "harness/core/error.h"
+#include "harness/problems/support.h"
+#include "harness/problems/tolerance.h"
+
+#include <climits>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace cugrade::problems {
+
+namespace {
+
+using launcher_fn = void(const float*, const float*, float*, int, int, int);
+
+auto sizes(const shape& s) {
+  return std::tuple{static_cast<std::size_t>(s.j), static_cast<std::size_t>(s.k),
+                    static_cast<std::size_t>(s.l)};
+}
+
+void fill_real(std::span<float> out, xoshiro256ss& rng) {
+  for (float& x : out) {
+    x = symmetric_unit(rng.next());
+  }
+}
+
+void fill_integer(std::span<float> out, xoshiro256ss& rng) {
+  // Two values per 64 random bits: the low and high halves each pick one of 9 integers.
+  for (std::size_t i = 0; i < out.size(); i += 2) {
+    const std::uint64_t bits = rng.next();
+    out[i] = static_cast<float>(static_cast<int>(scale32(static_cast<std::uint32_t>(bits), 9)) - 4);
+    if (i + 1 < out.size()) {
+      out[i + 1] = static_cast<float>(static_cast<int>(scale32(bits >> 32, 9)) - 4);
+    }
+  }
+}
+
+/// row[0..l) = sum_kk a(M[i][kk]) * a(N[kk][..]) in i-k-j order: N streams row by row, the
+/// accumulator row stays in cache, and every float product is exact in double.
+template <class Abs>
+void accumulate_row(const float* m_row, const float* n, std::size_t k, std::size_t l, double* row,
+                    Abs abs) {
+  std::fill(row, row + l, 0.0);
+  for (std::size_t kk = 0; kk < k; ++kk) {
+    const double a = abs(static_cast<double>(m_row[kk]));
+    const float* n_row = n + kk * l;
+    for (std::size_t jj = 0; jj < l; ++jj) {
+      row[jj] += a * abs(static_cast<double>(n_row[jj]));
+    }
+  }
+}
+
+std::string tolerance_text(bool exact, double allowed) {
+  return exact ? "0 (integer inputs compare exactly)"
+               : fmt::format("{} (gamma_(k+1) * sum|m*n|)", format_number(allowed));
+}
+
+} // namespace
+
+std::vector<std::string> matmul_problem::launchers() const {
+  return {"matmul_naive", "matmul_tiled", "matmul_dynamic"};
+}
+
+std::vector<std::string> matmul_problem::distributions() const {
+  return {"real", "integer"};
+}
+
+std::vector<shape> matmul_problem::edge_shapes() const {
+  std::vector<shape> shapes;
+  for (const long n : {1, 2, 7, 15, 16, 17, 31, 33, 63, 65, 127, 129, 255, 257}) {
+    shapes.push_back({.j = n, .k = n, .l = n});
+  }
+  // Rectangular with all three sizes different (primes, so no tile width divides any of them),
+  // k = 1 (no accumulation at all), and one larger case that spans many tiles in every direction.
+  shapes.push_back({.j = 37, .k = 41, .l = 43});
+  shapes.push_back({.j = 53, .k = 7, .l = 101});
+  shapes.push_back({.j = 3, .k = 97, .l = 5});
+  shapes.push_back({.j = 129, .k = 65, .l = 33});
+  shapes.push_back({.j = 70, .k = 1, .l = 90});
+  shapes.push_back({.j = 33, .k = 1, .l = 17});
+  shapes.push_back({.j = 521, .k = 263, .l = 389});
+  return shapes;
+}
+
+std::vector<case_template> matmul_problem::benchmark_cases() const {
+  return {{.dims = {.j = 2048, .k = 2048, .l = 2048}, .distribution = "real"},
+          {.dims = {.j = 4096, .k = 1024, .l = 2048}, .distribution = "real"}};
+}
+
+std::vector<buffer_spec> matmul_problem::inputs(const shape& s) const {
+  const auto [j, k, l] = sizes(s);
+  return {{"M", element_type::f32, j * k}, {"N", element_type::f32, k * l}};
+}
+
+buffer_spec matmul_problem::output(const shape& s) const {
+  const auto [j, k, l] = sizes(s);
+  return {"P", element_type::f32, j * l};
+}
+
+std::vector<buffer> matmul_problem::generate(const test_case& c) const {
+  require_case(*this, c);
+  std::vector<buffer> out;
+  std::uint64_t index = 0;
+  for (const auto& spec : inputs(c.dims)) {
+    buffer b = make_buffer(spec.type, spec.count);
+    const std::uint64_t seed = derive_seed(c.seed, index++);
+    if (c.distribution == "real") {
+      fill_chunked(b.as<float>(), seed, fill_real);
+    } else {
+      fill_chunked(b.as<float>(), seed, fill_integer);
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<double> matmul_problem::reference(const test_case& c,
+                                              const std::vector<buffer>& in) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  const auto [j, k, l] = sizes(c.dims);
+  const float* m = in[0].as<float>().data();
+  const float* n = in[1].as<float>().data();
+  std::vector<double> p(j * l);
+  for_parts(j, part_count(j, min_rows_per_part(k * l)),
+            [&](std::size_t, std::size_t begin, std::size_t end) {
+              for (std::size_t i = begin; i < end; ++i) {
+                accumulate_row(m + i * k, n, k, l, p.data() + i * l, [](double x) { return x; });
+              }
+            });
+  return p;
+}
+
+comparison matmul_problem::compare(const test_case& c, const std::vector<buffer>& in,
+                                   const std::vector<double>& expected,
+                                   const buffer& actual) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  require_output(*this, c, expected, actual);
+  const auto [j, k, l] = sizes(c.dims);
+  const float* m = in[0].as<float>().data();
+  const float* n = in[1].as<float>().data();
+  const float* got = actual.as<float>().data();
+  const bool integer = c.distribution == "integer";
+  const std::size_t parts = part_count(j, min_rows_per_part(k * l));
+  std::vector<tally> tallies(parts);
+  for_parts(j, parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    std::vector<double> abs_sum(l);
+    for (std::size_t i = begin; i < end; ++i) {
+      accumulate_row(m + i * k, n, k, l, abs_sum.data(), [](double x) { return std::fabs(x); });
+      for (std::size_t jj = 0; jj < l; ++jj) {
+        const std::size_t e = i * l + jj;
+        const double allowed = f32_sum_tolerance(static_cast<double>(k + 1), abs_sum[jj], integer);
+        tallies[part].check_f32(e, expected[e], got[e], allowed);
+      }
+    }
+  });
+  for (std::size_t p = 1; p < parts; ++p) {
+    tallies[0].merge(tallies[p]);
+  }
+  comparison result = tallies[0].finish(j * l);
+  if (result.first) {
+    const auto& f = *result.first;
+    result.note = fmt::format(
+        "{}; first at P[{}][{}]: expected {}, got {}, allowed error {}",
+        mismatch_summary(result, "elements"), f.index / l, f.index % l, format_number(f.expected),
+        format_number(f.got),
+        tolerance_text(integer && tallies[0].first_allowed() == 0, tallies[0].first_allowed()));
+  }
+  return result;
+}
+
+work_counts matmul_problem::work(const shape& s) const {
+  const double j = static_cast<double>(s.j), k = static_cast<double>(s.k),
+               l = static_cast<double>(s.l);
+  return {.flops = 2 * j * k * l, .bytes = 4 * (j * k + k * l + j * l)};
+}
+
+void matmul_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
+                            void* device_output, const shape& s) const {
+  require_pointers(*this, s, device_inputs, device_output);
+  if (s.j > INT_MAX || s.k > INT_MAX || s.l > INT_MAX) {
+    CUGRADE_THROW(fmt::format("matmul shape {} does not fit the launcher's int sizes",
+                              describe(kind::matmul, s)));
+  }
+  as_launcher<launcher_fn>(launcher)(static_cast<const float*>(device_inputs[0]),
+                                     static_cast<const float*>(device_inputs[1]),
+                                     static_cast<float*>(device_output), static_cast<int>(s.j),
+                                     static_cast<int>(s.k), static_cast<int>(s.l));
+}
+
+} // namespace cugrade::problems

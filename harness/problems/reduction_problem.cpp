@@ -1,0 +1,143 @@
+#include "harness/problems/reduction_problem.h"
+
+#include "harness/problems/support.h"
+#include "harness/problems/tolerance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace cugrade::problems {
+
+namespace {
+
+using launcher_fn = void(const float*, long, float*);
+
+void fill_real_offset(std::span<float> out, xoshiro256ss& rng) {
+  // (2^23 + m) * 2^-23 with m in [-2^22, 2^22): 1 + [-0.5, 0.5) on a grid every value of which
+  // float32 represents exactly (spacing 2^-24 below 1, 2^-23 above).
+  for (float& x : out) {
+    const auto m = static_cast<std::int32_t>(rng.next() >> 41) - (1 << 22);
+    x = static_cast<float>((1 << 23) + m) * 0x1p-23f;
+  }
+}
+
+void fill_integer(std::span<float> out, xoshiro256ss& rng) {
+  for (std::size_t i = 0; i < out.size(); i += 2) {
+    const std::uint64_t bits = rng.next();
+    out[i] =
+        static_cast<float>(static_cast<int>(scale32(static_cast<std::uint32_t>(bits), 17)) - 8);
+    if (i + 1 < out.size()) {
+      out[i + 1] = static_cast<float>(static_cast<int>(scale32(bits >> 32, 17)) - 8);
+    }
+  }
+}
+
+/// Sum of f(x) over the input in double, by parts merged in a fixed order. The double sum's own
+/// error (below n 2^-53 sum|x|) is covered by the extra term in gamma_n (see tolerance.h).
+template <class F> double sum_of(std::span<const float> x, F f) {
+  const std::size_t parts = part_count(x.size(), std::size_t{1} << 20);
+  std::vector<double> partial(parts, 0.0);
+  for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    double s = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      s += f(static_cast<double>(x[i]));
+    }
+    partial[part] = s;
+  });
+  double total = 0;
+  for (const double p : partial) {
+    total += p;
+  }
+  return total;
+}
+
+} // namespace
+
+std::vector<std::string> reduction_problem::launchers() const {
+  return {"reduce_interleaved", "reduce_convergent"};
+}
+
+std::vector<std::string> reduction_problem::distributions() const {
+  return {"real_offset", "integer", "ones"};
+}
+
+std::vector<shape> reduction_problem::edge_shapes() const {
+  std::vector<shape> shapes;
+  for (const long n : {1L, 2L, 7L, 15L, 16L, 17L, 31L, 33L, 63L, 65L, 127L, 129L, 255L, 257L, 1023L,
+                       1025L, 65537L, 1000003L}) {
+    shapes.push_back({.n = n});
+  }
+  return shapes;
+}
+
+std::vector<case_template> reduction_problem::benchmark_cases() const {
+  return {{.dims = {.n = 1L << 26}, .distribution = "real_offset"}};
+}
+
+std::vector<buffer_spec> reduction_problem::inputs(const shape& s) const {
+  return {{"input", element_type::f32, static_cast<std::size_t>(s.n)}};
+}
+
+buffer_spec reduction_problem::output(const shape&) const {
+  return {"result", element_type::f32, 1};
+}
+
+std::vector<buffer> reduction_problem::generate(const test_case& c) const {
+  require_case(*this, c);
+  buffer b = make_buffer(element_type::f32, static_cast<std::size_t>(c.dims.n));
+  const std::uint64_t seed = derive_seed(c.seed, std::uint64_t{0});
+  if (c.distribution == "real_offset") {
+    fill_chunked(b.as<float>(), seed, fill_real_offset);
+  } else if (c.distribution == "integer") {
+    fill_chunked(b.as<float>(), seed, fill_integer);
+  } else {
+    std::ranges::fill(b.as<float>(), 1.0f);
+  }
+  std::vector<buffer> out;
+  out.push_back(std::move(b));
+  return out;
+}
+
+std::vector<double> reduction_problem::reference(const test_case& c,
+                                                 const std::vector<buffer>& in) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  return {sum_of(in[0].as<float>(), [](double x) { return x; })};
+}
+
+comparison reduction_problem::compare(const test_case& c, const std::vector<buffer>& in,
+                                      const std::vector<double>& expected,
+                                      const buffer& actual) const {
+  require_case(*this, c);
+  require_inputs(*this, c, in);
+  require_output(*this, c, expected, actual);
+  const double abs_sum = sum_of(in[0].as<float>(), [](double x) { return std::fabs(x); });
+  const bool integer = c.distribution != "real_offset";
+  const double allowed = f32_sum_tolerance(static_cast<double>(c.dims.n), abs_sum, integer);
+  tally t;
+  t.check_f32(0, expected[0], actual.as<float>()[0], allowed);
+  comparison result = t.finish(1);
+  const std::string bound = integer && allowed == 0
+                                ? "0 (integer inputs compare exactly)"
+                                : fmt::format("{} (gamma_n * sum|x|)", format_number(allowed));
+  const double got = result.poison_count > 0 ? std::nan("") : actual.as<float>()[0];
+  result.note = fmt::format("sum of n = {}: expected {}, got {}{}, allowed error {}", c.dims.n,
+                            format_number(expected[0]), format_number(got),
+                            result.poison_count > 0 ? " (never written)" : "", bound);
+  return result;
+}
+
+work_counts reduction_problem::work(const shape& s) const {
+  const auto n = static_cast<double>(s.n);
+  return {.flops = std::max(n - 1, 0.0), .bytes = 4 * n + 4};
+}
+
+void reduction_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
+                               void* device_output, const shape& s) const {
+  require_pointers(*this, s, device_inputs, device_output);
+  as_launcher<launcher_fn>(launcher)(static_cast<const float*>(device_inputs[0]), s.n,
+                                     static_cast<float*>(device_output));
+}
+
+} // namespace cugrade::problems
