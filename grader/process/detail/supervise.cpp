@@ -1,0 +1,169 @@
+#include "grader/process/detail/supervise.h"
+
+#include "harness/core/error.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <string>
+
+namespace cugrade::process::detail {
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// A descendant that left the group can hold a pipe open forever; after the child's exit its
+// output gets this long to drain.
+constexpr auto drain_grace = std::chrono::seconds(1);
+// Without a pidfd, the child's exit is noticed by polling at this interval.
+constexpr int exit_poll_ms = 10;
+
+// A pidfd becomes readable when the child exits, so poll() wakes for that too. Old kernels lack
+// it; then the loop polls waitid instead.
+unique_fd open_pidfd(pid_t pid) {
+  return unique_fd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+}
+
+// WNOWAIT leaves the zombie in place: its pid, and so the group id, cannot be reused until the
+// group has been killed and the child reaped.
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
+void kill_group(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+}
+
+// Reads what is available now; closes the pipe at end of file.
+void drain(output_stream& stream) {
+  std::array<char, 65536> buffer{};
+  while (true) {
+    const ssize_t got = read(stream.pipe.get(), buffer.data(), buffer.size());
+    if (got > 0) {
+      stream.text.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+    } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+      stream.pipe.reset();
+      return;
+    } else if (errno == EAGAIN) {
+      return;
+    }
+  }
+}
+
+int milliseconds_until(steady::time_point when) {
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(when - steady::now()).count();
+  return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
+}
+
+class supervisor {
+public:
+  supervisor(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
+             output_stream& err)
+      : m_pid(pid), m_deadline(deadline), m_streams{&out, &err}, m_pidfd(open_pidfd(pid)) {
+    for (output_stream* stream : m_streams) {
+      fcntl(stream->pipe.get(), F_SETFL, O_NONBLOCK);
+    }
+  }
+
+  child_exit run() {
+    while (step()) {
+    }
+    return reap();
+  }
+
+private:
+  // One round: notice exit or expiry, then wait for output or the next event. False when done.
+  bool step() {
+    if (!m_exited && has_exited(m_pid)) {
+      m_exited = true;
+      kill_group(m_pid); // background jobs of the child die with it
+      m_drain_deadline = steady::now() + drain_grace;
+    }
+    if (m_exited && (all_closed() || steady::now() >= m_drain_deadline)) {
+      return false;
+    }
+    if (!m_exited && !m_timed_out && m_deadline && steady::now() >= *m_deadline) {
+      m_timed_out = true;
+      kill_group(m_pid);
+    }
+    wait_for_events();
+    return true;
+  }
+
+  [[nodiscard]] bool all_closed() const {
+    return std::none_of(m_streams.begin(), m_streams.end(),
+                        [](const output_stream* stream) { return stream->pipe.valid(); });
+  }
+
+  [[nodiscard]] int poll_timeout() const {
+    int timeout = 60'000;
+    if (m_exited) {
+      return std::min(timeout, milliseconds_until(m_drain_deadline));
+    }
+    if (m_deadline && !m_timed_out) {
+      timeout = std::min(timeout, milliseconds_until(*m_deadline));
+    }
+    return m_pidfd.valid() ? timeout : std::min(timeout, exit_poll_ms);
+  }
+
+  void wait_for_events() {
+    std::array<pollfd, 3> fds{};
+    std::array<output_stream*, 3> owners{};
+    nfds_t count = 0;
+    for (output_stream* stream : m_streams) {
+      if (stream->pipe.valid()) {
+        owners[count] = stream;
+        fds[count++] = pollfd{stream->pipe.get(), POLLIN, 0};
+      }
+    }
+    if (!m_exited && m_pidfd.valid()) {
+      fds[count++] = pollfd{m_pidfd.get(), POLLIN, 0};
+    }
+    if (poll(fds.data(), count, poll_timeout()) < 0 && errno != EINTR) {
+      CUGRADE_THROW(std::string("poll on a child's output failed: ") + std::strerror(errno));
+    }
+    for (nfds_t i = 0; i < count; ++i) {
+      if (owners[i] != nullptr && fds[i].revents != 0) {
+        drain(*owners[i]);
+      }
+    }
+  }
+
+  child_exit reap() {
+    child_exit result;
+    result.timed_out = m_timed_out;
+    while (wait4(m_pid, &result.wait_status, 0, &result.usage) < 0) {
+      if (errno != EINTR) {
+        CUGRADE_THROW(std::string("wait4 on a child failed: ") + std::strerror(errno));
+      }
+    }
+    return result;
+  }
+
+  pid_t m_pid;
+  std::optional<steady::time_point> m_deadline;
+  std::array<output_stream*, 2> m_streams;
+  unique_fd m_pidfd;
+  bool m_exited = false;
+  bool m_timed_out = false;
+  steady::time_point m_drain_deadline{};
+};
+
+} // namespace
+
+child_exit supervise(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
+                     output_stream& err) {
+  return supervisor(pid, deadline, out, err).run();
+}
+
+} // namespace cugrade::process::detail

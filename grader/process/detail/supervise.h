@@ -1,0 +1,37 @@
+#pragma once
+/// \file
+/// The parent's side of a running child: pump its output pipes, enforce the wall-clock limit on
+/// the whole process group, and reap it.
+
+#include "grader/process/detail/capped_output.h"
+#include "grader/process/detail/unique_fd.h"
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+
+namespace cugrade::process::detail {
+
+/// One captured output stream: the pipe's read end (closed at end of file) and what was kept.
+struct output_stream {
+  unique_fd pipe;
+  capped_output text;
+};
+
+/// How the child ended, as wait4 reported it.
+struct child_exit {
+  int wait_status = 0;
+  rusage usage{};
+  bool timed_out = false;
+};
+
+/// Reads both streams until the child has exited and the pipes are closed. At the deadline, or
+/// as soon as the child itself exits, the whole process group gets SIGKILL so no grandchild
+/// outlives the run; then the child is reaped. `pid` must be the group's leader.
+[[nodiscard]] child_exit supervise(pid_t pid,
+                                   std::optional<std::chrono::steady_clock::time_point> deadline,
+                                   output_stream& out, output_stream& err);
+
+} // namespace cugrade::process::detail
