@@ -1,0 +1,98 @@
+#include "grader/fetch/fetch.h"
+
+#include "grader/fetch/detail/checkout.h"
+#include "grader/fetch/detail/file_lock.h"
+#include "grader/fetch/detail/libgit2.h"
+#include "grader/fetch/detail/mirror.h"
+#include "grader/fetch/detail/select.h"
+#include "grader/fetch/detail/source.h"
+
+#include <system_error>
+
+namespace cugrade::fetch {
+namespace fs = std::filesystem;
+using namespace detail;
+
+namespace {
+
+void say(const fetch_request& request, const std::string& line) {
+  if (request.progress)
+    request.progress(line);
+}
+
+fetched_submission grade_directory(const fetch_request& request, const source_info& info) {
+  fetched_submission submission;
+  submission.directory = info.path;
+  submission.source = request.source;
+  submission.note = "graded the directory as it is (not a git repository)";
+  if (request.deadline)
+    submission.note += "; the deadline was not checked: a plain directory has no commit time";
+  return submission;
+}
+
+result<fs::path> prepare_entry(const fetch_request& request, const source_info& info) {
+  if (request.cache_dir.empty())
+    return fail(request.source +
+                ": a git source needs a cache directory for its clone; give one "
+                "(the cache_dir of the fetch request, --cache on the command line)");
+  const fs::path entry = request.cache_dir / info.cache_name;
+  std::error_code ec;
+  fs::create_directories(entry, ec);
+  if (ec)
+    return fail(entry.string() + ": cannot create the cache entry (" + ec.message() +
+                "); give a writable cache directory");
+  return entry;
+}
+
+fetched_submission describe(const fetch_request& request, selection& chosen, fs::path directory) {
+  fetched_submission submission;
+  submission.directory = std::move(directory);
+  submission.is_git = true;
+  submission.source = request.source;
+  submission.commit = oid_hex(*git_commit_id(chosen.commit.get()));
+  submission.commit_time = commit_time(chosen.commit.get());
+  submission.branch = chosen.branch;
+  submission.after_deadline = chosen.after_deadline;
+  submission.note = std::move(chosen.note);
+  return submission;
+}
+
+result<fetched_submission> grade_repository(const fetch_request& request, const source_info& info) {
+  auto entry = prepare_entry(request, info);
+  if (!entry)
+    return fail(entry.error());
+  auto lock = file_lock::acquire(*entry / "lock");
+  if (!lock)
+    return fail(lock.error());
+  say(request, "fetching " + request.source);
+  auto cached = update_mirror(*entry / "repo.git", info.url, request.source, request.progress);
+  if (!cached)
+    return fail(cached.error());
+  auto chosen = select_commit(cached->repo.get(), request, cached->default_branch);
+  if (!chosen)
+    return fail(chosen.error());
+  say(request, "checking out " + short_sha(*git_commit_id(chosen->commit.get())));
+  auto directory =
+      check_out(cached->repo.get(), chosen->commit.get(), *entry / "worktrees", request.source);
+  if (!directory)
+    return fail(directory.error());
+  fetched_submission submission = describe(request, *chosen, std::move(*directory));
+  if (info.kind == source_kind::local_repository)
+    if (auto uncommitted = uncommitted_changes_note(info.path))
+      submission.note += "; " + *uncommitted;
+  return submission;
+}
+
+} // namespace
+
+result<fetched_submission> fetch_submission(const fetch_request& request) {
+  const libgit2_session session;
+  auto info = classify_source(request.source);
+  if (!info)
+    return fail(info.error());
+  if (info->kind == source_kind::directory)
+    return grade_directory(request, *info);
+  return grade_repository(request, *info);
+}
+
+} // namespace cugrade::fetch
