@@ -1,0 +1,82 @@
+#pragma once
+/// \file
+/// The one interface the runner uses to reach a device, implemented by the GPU backend
+/// (gpu_backend.cu, the CUDA runtime) and the CPU emulation backend (emu_backend.cpp).
+///
+/// Public non-virtual methods call protected virtual hooks (nvbench's printer shape), so checks
+/// common to both backends live in one place.
+
+#include "harness/protocol/protocol.h"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace cugrade::backends {
+
+/// The outcome of one launcher call, after synchronisation.
+struct call_outcome {
+  std::string error_kind; ///< empty when the call had no fault (see docs/reports.md for words)
+  std::string message;
+  bool fatal = false; ///< the device context is unusable afterwards (a sticky CUDA error)
+  [[nodiscard]] bool ok() const noexcept { return error_kind.empty(); }
+};
+
+/// Device time of one timed call, measured two ways.
+struct call_timing {
+  call_outcome outcome;
+  double event_ms = 0; ///< CUDA events around the call
+  double host_ms = 0;  ///< host clock around the call, after a device synchronisation
+};
+
+class backend {
+public:
+  virtual ~backend() = default;
+
+  [[nodiscard]] protocol::device_identity identity() const { return do_identity(); }
+  /// Device memory; throws cugrade::error when the device cannot provide it (infrastructure).
+  [[nodiscard]] void* allocate(std::size_t bytes);
+  void release(void* device_ptr) noexcept { do_release(device_ptr); }
+  /// False when the device is in a failed state (after a fatal fault).
+  [[nodiscard]] bool upload(void* device_dst, const void* host_src, std::size_t bytes);
+  [[nodiscard]] bool download(void* host_dst, const void* device_src, std::size_t bytes);
+  /// Bytes to allocate after a buffer of `bytes` for canaries (outputs) or padding (inputs).
+  /// The emulator answers 0: its guard pages catch the first byte past the end by themselves.
+  [[nodiscard]] std::size_t guard_bytes(std::size_t bytes) const { return do_guard_bytes(bytes); }
+  /// Called before each run of a case: the emulator picks another thread order per run.
+  void before_call(int run) { do_before_call(run); }
+  /// Synchronises and collects launch errors, faults and diagnostics of the call just made.
+  [[nodiscard]] call_outcome after_call() { return do_after_call(); }
+  /// Where fatal fault reports go (the emulator's signal handler writes one JSON line there).
+  void set_fault_fd(int fd) { do_set_fault_fd(fd); }
+  /// Runs `call` between timers (benchmarks); GPU only.
+  [[nodiscard]] call_timing timed_call(const std::function<void()>& call) {
+    return do_timed_call(call);
+  }
+  /// Evicts the L2 cache by writing a buffer twice its size; GPU only.
+  void flush_cache() { do_flush_cache(); }
+  /// The SM clock now, in MHz, or 0 when unknown.
+  [[nodiscard]] double sm_clock_mhz() { return do_sm_clock_mhz(); }
+  [[nodiscard]] double max_sm_clock_mhz() { return do_max_sm_clock_mhz(); }
+
+protected:
+  [[nodiscard]] virtual protocol::device_identity do_identity() const = 0;
+  [[nodiscard]] virtual void* do_allocate(std::size_t bytes) = 0;
+  virtual void do_release(void* device_ptr) noexcept = 0;
+  [[nodiscard]] virtual bool do_upload(void* dst, const void* src, std::size_t bytes) = 0;
+  [[nodiscard]] virtual bool do_download(void* dst, const void* src, std::size_t bytes) = 0;
+  [[nodiscard]] virtual std::size_t do_guard_bytes(std::size_t bytes) const = 0;
+  virtual void do_before_call(int run) = 0;
+  [[nodiscard]] virtual call_outcome do_after_call() = 0;
+  virtual void do_set_fault_fd(int fd) = 0;
+  [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call) = 0;
+  virtual void do_flush_cache() = 0;
+  [[nodiscard]] virtual double do_sm_clock_mhz() = 0;
+  [[nodiscard]] virtual double do_max_sm_clock_mhz() = 0;
+};
+
+/// The backend this runner program was linked with.
+[[nodiscard]] std::unique_ptr<backend> make_backend();
+
+} // namespace cugrade::backends

@@ -1,0 +1,96 @@
+// The CPU emulation backend: the emulator's runtime behind the runner's backend interface.
+// Emulated time is never reported as GPU performance: timed_call measures the host clock only
+// and the grader labels it as emulation.
+
+#include "harness/backends/backend.h"
+
+#include <chrono>
+#include <cuda_runtime.h>
+#include <cugrade_emu_control.h>
+#include <string>
+
+namespace cugrade::backends {
+
+namespace {
+
+call_outcome outcome_of(cudaError_t e, const char* when) {
+  if (e == cudaSuccess) {
+    return {};
+  }
+  const std::string kind = e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue
+                               ? "launch_failure"
+                               : "cuda_error";
+  return {kind, std::string(cudaGetErrorName(e)) + " " + when + ": " + cudaGetErrorString(e),
+          false};
+}
+
+call_outcome outcome_of(const emu::diagnostic& d) {
+  std::string where = d.file.empty() ? "" : " at " + d.file + ":" + std::to_string(d.line);
+  return {d.error_kind, d.message + where, true};
+}
+
+class emu_backend final : public backend {
+protected:
+  protocol::device_identity do_identity() const override {
+    cudaDeviceProp props{};
+    cudaGetDeviceProperties(&props, 0);
+    return {"emu", props.name, "none", "cugrade emulator"};
+  }
+  void* do_allocate(std::size_t bytes) override {
+    void* p = nullptr;
+    return cudaMalloc(&p, bytes) == cudaSuccess ? p : nullptr;
+  }
+  void do_release(void* p) noexcept override { cudaFree(p); }
+  bool do_upload(void* dst, const void* src, std::size_t bytes) override {
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+  }
+  bool do_download(void* dst, const void* src, std::size_t bytes) override {
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+  }
+  // Exact-size buffers: the emulator's guard pages report the first byte past the end, with
+  // the thread and the source line.
+  std::size_t do_guard_bytes(std::size_t) const override { return 0; }
+
+  // Each run of a case uses another order of the threads of a block between barriers, so a
+  // result that depends on the schedule (a missing barrier) shows up as a difference.
+  void do_before_call(int run) override {
+    (void)cudaGetLastError();
+    emu::set_schedule_order(run % 2 == 0 ? emu::schedule_order::forward
+                                         : emu::schedule_order::reverse);
+  }
+
+  call_outcome do_after_call() override {
+    const cudaError_t launch = cudaGetLastError();
+    const cudaError_t sync = cudaDeviceSynchronize();
+    const auto diagnostics = emu::take_diagnostics();
+    if (!diagnostics.empty()) {
+      return outcome_of(diagnostics.front());
+    }
+    if (launch != cudaSuccess) {
+      return outcome_of(launch, "at launch");
+    }
+    return outcome_of(sync, "while running");
+  }
+
+  void do_set_fault_fd(int fd) override { emu::set_fault_report_fd(fd); }
+
+  call_timing do_timed_call(const std::function<void()>& call) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    call_timing t;
+    t.outcome = do_after_call();
+    const auto t1 = std::chrono::steady_clock::now();
+    t.host_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    t.event_ms = t.host_ms;
+    return t;
+  }
+  void do_flush_cache() override {}
+  double do_sm_clock_mhz() override { return 0; }
+  double do_max_sm_clock_mhz() override { return 0; }
+};
+
+} // namespace
+
+std::unique_ptr<backend> make_backend() { return std::make_unique<emu_backend>(); }
+
+} // namespace cugrade::backends

@@ -1,0 +1,86 @@
+#include "harness/protocol/protocol.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace cugrade::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+run_record run_from(const json& j) {
+  run_record r;
+  r.case_index = j.value("case", std::size_t{0});
+  r.run = j.value("run", 0);
+  r.completed = j.value("completed", false);
+  r.error_kind = j.value("error_kind", "");
+  r.message = j.value("message", "");
+  r.canary_overwritten = j.value("canary_overwritten", false);
+  r.input_modified = j.value("input_modified", false);
+  r.seconds = j.value("seconds", 0.0);
+  r.output_file = j.value("output_file", "");
+  return r;
+}
+
+timing_record timing_from(const json& j) {
+  timing_record t;
+  t.case_index = j.value("case", std::size_t{0});
+  t.event_ms = j.value("event_ms", std::vector<double>{});
+  t.host_ms = j.value("host_ms", std::vector<double>{});
+  t.sm_clock_mhz = j.value("sm_clock_mhz", std::vector<double>{});
+  t.dropped_throttled = j.value("dropped_throttled", 0);
+  t.verified_calls = j.value("verified_calls", 0);
+  t.verified_failures = j.value("verified_failures", 0);
+  t.note = j.value("note", "");
+  return t;
+}
+
+void apply(runner_log& log, const json& j) {
+  const std::string event = j.value("event", "");
+  if (event == "start") {
+    log.started = true;
+    log.backend = j.value("backend", "");
+    log.device = j.value("device", "");
+    log.driver = j.value("driver", "");
+    log.runtime = j.value("runtime", "");
+  } else if (event == "case_begin") {
+    log.open_case = j.value("case", std::size_t{0});
+    log.open_run = j.value("run", 0);
+  } else if (event == "case_end") {
+    log.runs.push_back(run_from(j));
+    log.open_case.reset();
+  } else if (event == "timing") {
+    log.timings.push_back(timing_from(j));
+  } else if (event == "fault") {
+    log.fault_kind = j.value("error_kind", "illegal_address");
+    log.fault_message = j.value("message", "");
+    log.fault_pc_offset = j.value("pc_offset", "");
+    log.fault_object = j.value("object", "");
+  } else if (event == "missing") {
+    log.missing_launcher = j.value("launcher", "");
+  } else if (event == "done") {
+    log.finished = true;
+  }
+}
+
+} // namespace
+
+runner_log read_events(const std::filesystem::path& events_path) {
+  runner_log log;
+  std::ifstream in(events_path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    // A runner killed mid-write leaves a partial last line: skip what does not parse.
+    const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object()) {
+      apply(log, j);
+    }
+  }
+  return log;
+}
+
+} // namespace cugrade::protocol

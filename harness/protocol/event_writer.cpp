@@ -1,0 +1,88 @@
+#include "harness/core/error.h"
+#include "harness/protocol/protocol.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace cugrade::protocol {
+
+using nlohmann::json;
+
+event_writer::event_writer(const std::filesystem::path& events_path) {
+  m_fd = ::open(events_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (m_fd < 0) {
+    CUGRADE_THROW("cannot open " + events_path.string() + ": " + std::strerror(errno));
+  }
+}
+
+event_writer::~event_writer() {
+  if (m_fd >= 0) {
+    ::close(m_fd);
+  }
+}
+
+void event_writer::write_line(const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(m_fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      CUGRADE_THROW(std::string("cannot write runner events: ") + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void event_writer::started(const device_identity& id) {
+  write_line(json{{"event", "start"},
+                  {"backend", id.backend},
+                  {"device", id.device},
+                  {"driver", id.driver},
+                  {"runtime", id.runtime}}
+                 .dump());
+}
+
+void event_writer::case_begin(std::size_t case_index, int run) {
+  write_line(json{{"event", "case_begin"}, {"case", case_index}, {"run", run}}.dump());
+}
+
+void event_writer::case_end(const run_record& r) {
+  write_line(json{{"event", "case_end"},
+                  {"case", r.case_index},
+                  {"run", r.run},
+                  {"completed", r.completed},
+                  {"error_kind", r.error_kind},
+                  {"message", r.message},
+                  {"canary_overwritten", r.canary_overwritten},
+                  {"input_modified", r.input_modified},
+                  {"seconds", r.seconds},
+                  {"output_file", r.output_file}}
+                 .dump());
+}
+
+void event_writer::timing(const timing_record& t) {
+  write_line(json{{"event", "timing"},
+                  {"case", t.case_index},
+                  {"event_ms", t.event_ms},
+                  {"host_ms", t.host_ms},
+                  {"sm_clock_mhz", t.sm_clock_mhz},
+                  {"dropped_throttled", t.dropped_throttled},
+                  {"verified_calls", t.verified_calls},
+                  {"verified_failures", t.verified_failures},
+                  {"note", t.note}}
+                 .dump());
+}
+
+void event_writer::missing(const std::string& launcher) {
+  write_line(json{{"event", "missing"}, {"launcher", launcher}}.dump());
+}
+
+void event_writer::finished() { write_line(json{{"event", "done"}}.dump()); }
+
+} // namespace cugrade::protocol

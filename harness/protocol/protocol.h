@@ -1,0 +1,138 @@
+#pragma once
+/// \file
+/// The runner protocol: what the grader asks a runner to do (a plan) and what the runner reports
+/// back (one JSON event per line, flushed as it happens, so a crash loses nothing before it).
+///
+/// The grader writes `plan.json`, starts `cugrade-runner-<backend> --plan plan.json`, and reads
+/// `events.jsonl` and the raw output files from the plan's output directory. The runner never
+/// sees a reference result; the grader never runs student code.
+
+#include "harness/core/result.h"
+#include "harness/problems/problem.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cugrade::protocol {
+
+/// One case the runner must run, `runs` times.
+struct planned_case {
+  std::string name;
+  problems::shape dims;
+  std::string distribution;
+  std::uint64_t seed = 0;
+};
+
+/// Timing request for benchmark plans (see docs/timing.md).
+struct timing_request {
+  bool enabled = false;
+  double warmup_seconds = 0.2;
+  int min_samples = 10;
+  int max_samples = 1000;
+  double min_seconds = 0.5;
+  double max_seconds = 15.0;
+  double target_rsd = 0.005;
+  int input_sets = 4;
+};
+
+struct plan {
+  problems::kind problem = problems::kind::matmul;
+  std::string launcher;
+  std::filesystem::path library;    ///< the student's (or reference's) compiled shared object
+  std::filesystem::path output_dir; ///< events.jsonl and case outputs go here
+  int runs = 2; ///< runs per case; in emulation each run uses another thread order
+  std::vector<planned_case> cases;
+  timing_request timing;
+};
+
+[[nodiscard]] std::string to_json_text(const plan& p);
+[[nodiscard]] result<plan> plan_from_json_text(const std::string& text);
+
+/// Output file name of one run of one case, inside plan::output_dir.
+[[nodiscard]] std::string output_file_name(std::size_t case_index, int run);
+inline constexpr const char* events_file_name = "events.jsonl";
+
+/// What happened in one run of one case.
+struct run_record {
+  std::size_t case_index = 0;
+  int run = 0;
+  bool completed = false;         ///< the launcher returned and outputs were read back
+  std::string error_kind;         ///< empty when the call had no fault
+  std::string message;
+  bool canary_overwritten = false;
+  bool input_modified = false;
+  double seconds = 0;
+  std::string output_file;
+};
+
+/// Timing samples of one case (benchmark plans).
+struct timing_record {
+  std::size_t case_index = 0;
+  std::vector<double> event_ms;   ///< CUDA-event time of each kept sample
+  std::vector<double> host_ms;    ///< device-synchronised host clock of the same samples
+  std::vector<double> sm_clock_mhz;
+  int dropped_throttled = 0;
+  int verified_calls = 0;
+  int verified_failures = 0;
+  std::string note;
+};
+
+/// Everything the grader learns from a runner's event log.
+struct runner_log {
+  std::string backend;
+  std::string device;
+  std::string driver;
+  std::string runtime;
+  bool started = false;
+  bool finished = false;
+  std::optional<std::size_t> open_case; ///< a case that began and never ended (crash, timeout)
+  int open_run = 0;
+  std::vector<run_record> runs;
+  std::vector<timing_record> timings;
+  std::string fault_kind;    ///< from a fault line (emulator signal handler)
+  std::string fault_message;
+  std::string fault_pc_offset;
+  std::string fault_object;
+  std::string missing_launcher;
+};
+
+/// Reads events.jsonl; tolerates a truncated last line (the runner may have died mid-write).
+[[nodiscard]] runner_log read_events(const std::filesystem::path& events_path);
+
+} // namespace cugrade::protocol
+
+namespace cugrade::protocol {
+
+struct device_identity {
+  std::string backend;
+  std::string device;
+  std::string driver;
+  std::string runtime;
+};
+
+/// Appends events to events.jsonl with one write(2) per line, so each line is whole even if the
+/// runner dies right after. The file descriptor stays open for fault reports from signal handlers.
+class event_writer {
+public:
+  explicit event_writer(const std::filesystem::path& events_path);
+  ~event_writer();
+  event_writer(const event_writer&) = delete;
+  event_writer& operator=(const event_writer&) = delete;
+
+  [[nodiscard]] int fd() const noexcept { return m_fd; }
+  void started(const device_identity& id);
+  void case_begin(std::size_t case_index, int run);
+  void case_end(const run_record& r);
+  void timing(const timing_record& t);
+  void missing(const std::string& launcher);
+  void finished();
+
+private:
+  void write_line(const std::string& line);
+  int m_fd = -1;
+};
+
+} // namespace cugrade::protocol

@@ -1,0 +1,28 @@
+#pragma once
+/// \file
+/// One correctness case, run `plan.runs` times (the emulator changes thread order per run).
+
+#include "harness/backends/backend.h"
+#include "harness/problems/problem.h"
+#include "harness/protocol/protocol.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace cugrade::runner {
+
+/// Runs case `index`; returns false when the device is unusable afterwards.
+bool run_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
+              void* launcher, backends::backend& b, protocol::event_writer& events);
+
+/// Host bytes for an input's device buffer: the input, then padding that reads as garbage.
+[[nodiscard]] std::vector<std::byte> padded_input(const problems::buffer& input,
+                                                  std::size_t guard_bytes);
+/// Host bytes for an output's device buffer: poison over the payload, canaries after it.
+[[nodiscard]] std::vector<std::byte> poisoned_output(std::size_t payload_bytes,
+                                                     std::size_t guard_bytes);
+/// True when every guard word after the payload still holds the canary.
+[[nodiscard]] bool canaries_intact(const std::vector<std::byte>& device_copy,
+                                   std::size_t payload_bytes);
+
+} // namespace cugrade::runner
