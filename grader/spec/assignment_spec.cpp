@@ -1,0 +1,73 @@
+#include "grader/spec/assignment_spec.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+namespace cugrade::spec {
+
+namespace {
+
+constexpr std::array<std::pair<visibility, std::string_view>, 4> visibility_names = {{
+    {visibility::visible, "visible"},
+    {visibility::hidden, "hidden"},
+    {visibility::after_due_date, "after_due_date"},
+    {visibility::after_published, "after_published"},
+}};
+
+} // namespace
+
+std::string_view to_string(visibility v) {
+  for (const auto& [value, name] : visibility_names)
+    if (value == v)
+      return name;
+  return "visible";
+}
+
+std::optional<visibility> visibility_from_string(std::string_view word) {
+  for (const auto& [value, name] : visibility_names)
+    if (name == word)
+      return value;
+  return std::nullopt;
+}
+
+std::vector<std::string> visibility_words() {
+  std::vector<std::string> words;
+  for (const auto& entry : visibility_names)
+    words.emplace_back(entry.second);
+  return words;
+}
+
+double assignment_spec::max_score() const {
+  return std::accumulate(kernels.begin(), kernels.end(), 0.0, [](double sum, const kernel_spec& k) {
+    return sum + k.points + k.performance_points;
+  });
+}
+
+double assignment_spec::total_weight() const {
+  return std::accumulate(groups.begin(), groups.end(), 0.0,
+                         [](double sum, const test_group& g) { return sum + g.weight; });
+}
+
+const kernel_spec* assignment_spec::find_kernel(std::string_view kernel_name) const {
+  const auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const kernel_spec& k) { return k.name == kernel_name; });
+  return it == kernels.end() ? nullptr : &*it;
+}
+
+double late_penalty_fraction(const late_policy& policy, int late_days) {
+  if (late_days <= 0)
+    return 0;
+  return std::clamp(late_days * policy.penalty_per_day, 0.0, policy.max_penalty);
+}
+
+double performance_fraction(const performance_curve& curve, double speedup) {
+  if (!(speedup > curve.zero_speedup)) // NaN earns nothing
+    return 0;
+  if (speedup >= curve.full_speedup)
+    return 1;
+  return (speedup - curve.zero_speedup) / (curve.full_speedup - curve.zero_speedup);
+}
+
+} // namespace cugrade::spec

@@ -1,0 +1,121 @@
+#pragma once
+/// \file
+/// Assignment specs: what one assignment grades, read from `assignments/<name>/assignment.json`.
+///
+/// A spec is data, not code: which problem it grades, the file students hand in, the kernels and
+/// their points, the groups of correctness cases, the benchmark cases, the performance curve, the
+/// limits and the late policy. `load_assignment` validates every field and returns an error whose
+/// every line names the file, the JSON path of the field, what is wrong and how to fix it.
+/// The format is documented field by field in docs/assignments.md.
+
+#include "harness/core/result.h"
+#include "harness/problems/problem.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cugrade::spec {
+
+/// The `schema` value this loader reads.
+inline constexpr std::string_view schema_id = "cugrade.assignment/1";
+
+/// When students see a test group's results; the words are Gradescope's.
+enum class visibility { visible, hidden, after_due_date, after_published };
+
+[[nodiscard]] std::string_view to_string(visibility v);
+[[nodiscard]] std::optional<visibility> visibility_from_string(std::string_view word);
+/// All visibility words, in declaration order.
+[[nodiscard]] std::vector<std::string> visibility_words();
+
+/// One graded kernel: a launcher of the problem and what it is worth.
+struct kernel_spec {
+  std::string name;              ///< a launcher of the problem, e.g. "matmul_tiled"
+  double points = 0;             ///< earned by correctness, in proportion to passed group weight
+  double performance_points = 0; ///< earned by speed, along the assignment's performance curve
+};
+
+/// A set of cases that passes only when all its cases pass.
+struct test_group {
+  std::string name;
+  visibility vis = visibility::visible;
+  double weight = 1;
+  std::vector<problems::case_template> cases; ///< shapes crossed with distributions
+};
+
+/// The late penalty: a fraction of the score per late day, capped.
+struct late_policy {
+  double penalty_per_day = 0; ///< in [0, 1]
+  double max_penalty = 0;     ///< in [0, 1]
+  int grace_minutes = 0;      ///< lateness within this many minutes is not late
+};
+
+/// Wall-clock limits, in seconds.
+struct limits {
+  double compile_seconds = 120;
+  double kernel_seconds = 60; ///< per kernel, for all its correctness cases together
+};
+
+/// Speedup over the reference (reference time / student time) mapped to performance points:
+/// all points at or above `full_speedup`, none at or below `zero_speedup`, linear between.
+struct performance_curve {
+  double full_speedup = 1.0;
+  double zero_speedup = 0.5;
+};
+
+/// A validated assignment spec.
+struct assignment_spec {
+  std::string name;
+  std::string title;
+  problems::kind problem = problems::kind::matmul;
+  std::string source_file;             ///< e.g. "matmul.cu", at the submission's root
+  std::filesystem::path reference_dir; ///< absolute; holds `source_file`
+  std::vector<kernel_spec> kernels;    ///< one per launcher of the problem, in the spec's order
+  std::uint64_t seed = 0;              ///< base seed of every correctness case
+  std::vector<test_group> groups;
+  std::vector<problems::case_template> benchmarks;
+  performance_curve performance;
+  std::string tolerance_policy; ///< "fp32-any-order"
+  limits lim;
+  late_policy late;
+  std::optional<std::string> deadline; ///< normalised to UTC, "YYYY-MM-DDTHH:MM:SSZ"
+  std::filesystem::path spec_path;     ///< absolute path of the spec file
+  std::string spec_sha256;             ///< SHA-256 of the spec file's bytes, lowercase hex
+
+  /// Sum of every kernel's points and performance points.
+  [[nodiscard]] double max_score() const;
+  /// Sum of every group's weight (> 0 in a validated spec).
+  [[nodiscard]] double total_weight() const;
+  /// The kernel called `name`, or nullptr.
+  [[nodiscard]] const kernel_spec* find_kernel(std::string_view name) const;
+};
+
+/// Loads and validates a spec. `name_or_path` is an assignment name ("matmul", looked up as
+/// `<project_root>/assignments/matmul/assignment.json`), a directory holding `assignment.json`, or
+/// a path to a `.json` file; relative paths are taken from the current directory. On failure the
+/// message holds one line per problem found.
+[[nodiscard]] result<assignment_spec> load_assignment(std::string_view name_or_path,
+                                                      const std::filesystem::path& project_root);
+
+/// The same checks on a spec held in memory, as if read from `spec_path` (which names the file in
+/// messages, relative to `project_root` when it lies under it).
+[[nodiscard]] result<assignment_spec> parse_assignment(std::string_view text,
+                                                       const std::filesystem::path& spec_path,
+                                                       const std::filesystem::path& project_root);
+
+/// Names of the assignments under `<project_root>/assignments` (folders holding an
+/// assignment.json), sorted.
+[[nodiscard]] std::vector<std::string> known_assignments(const std::filesystem::path& project_root);
+
+/// The fraction of the score taken away for `late_days` days late: min(max_penalty, days *
+/// penalty_per_day); 0 for zero or negative days.
+[[nodiscard]] double late_penalty_fraction(const late_policy& policy, int late_days);
+
+/// The fraction of a kernel's performance points earned at `speedup` (reference time / student
+/// time): 1 at or above full_speedup, 0 at or below zero_speedup, linear between.
+[[nodiscard]] double performance_fraction(const performance_curve& curve, double speedup);
+
+} // namespace cugrade::spec
