@@ -1,0 +1,79 @@
+#pragma once
+/// \file
+/// Compiling a student's source into a shared library the runner can dlopen, for the GPU backend
+/// (nvcc) or the CPU emulation backend (source rewrite, then g++), and checking the symbol policy
+/// of the compiled object: which contract launchers it defines, and which forbidden functions it
+/// calls or runtime names it redefines.
+///
+/// Everything the student's code does is data in `build_outcome` (a compile error, a timeout, a
+/// forbidden call); `build_submission` fails only when the grader's machine cannot build at all.
+
+#include "harness/core/result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cugrade::build {
+
+/// Which runtime the library is built for.
+enum class backend { gpu, emu };
+
+/// Where the compilers and the emulator's headers and runtime library are.
+struct toolchain {
+  /// nvcc for the GPU backend, e.g. /usr/local/cuda/bin/nvcc; empty means "not installed".
+  std::filesystem::path nvcc;
+  /// Host compiler: nvcc's -ccbin, and the emulation backend's compiler.
+  std::filesystem::path cxx = "g++";
+  /// The emulator's include directory and the directory holding libcugrade_emu.so.
+  std::filesystem::path emu_include_dir;
+  std::filesystem::path emu_lib_dir;
+  /// Real architectures to build machine code for; the last one also gets PTX.
+  std::vector<std::string> cuda_archs = {"80", "90"};
+};
+
+/// One source to build.
+struct build_request {
+  backend target = backend::gpu;
+  /// The student's file, e.g. <submission>/matmul.cu; compiled where it is.
+  std::filesystem::path source;
+  /// Outputs (object, library, rewritten source) go here; created if missing.
+  std::filesystem::path work_dir;
+  /// The contract's launcher names, which must be defined with C linkage.
+  std::vector<std::string> launchers;
+  /// Wall-clock budget for the whole build (compile, symbol check and link).
+  double time_limit_seconds = 120;
+  toolchain tools;
+};
+
+/// What became of one build.
+struct build_outcome {
+  /// Compiled and linked. A compile error is false here with the reason in `log`.
+  bool ok = false;
+  /// The compiler's messages, trimmed, with paths shown relative to the submission.
+  std::string log;
+  double seconds = 0;
+  /// The shared library (set when ok) and the compiled object (set once compiled).
+  std::filesystem::path library;
+  std::filesystem::path object;
+  /// Contract launchers defined with C linkage, and those that are not (in contract order).
+  /// These, `forbidden_symbols` and `notes` are filled once the source compiled to an object.
+  std::vector<std::string> defined_launchers;
+  std::vector<std::string> missing_launchers;
+  /// Policy violations, sorted, each with the reason: "fopen (files are not allowed)",
+  /// "defines malloc, which the runtime already defines".
+  std::vector<std::string> forbidden_symbols;
+  /// Hints for the student, e.g. a launcher defined with C++ linkage.
+  std::vector<std::string> notes;
+  /// The build ran out of time (ok is false).
+  bool timed_out = false;
+};
+
+/// Builds and checks one source. Fails only for infrastructure: no compiler, nm missing, an
+/// unwritable work_dir, a runtime library that cannot be read.
+result<build_outcome> build_submission(const build_request& request);
+
+/// Stable words for a backend: "gpu" or "emu".
+[[nodiscard]] const char* to_string(backend target) noexcept;
+
+} // namespace cugrade::build

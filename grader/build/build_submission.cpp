@@ -1,0 +1,163 @@
+#include "grader/build/build.h"
+
+#include "grader/build/compile_log.h"
+#include "grader/build/detail/build_plan.h"
+#include "grader/build/symbol_policy.h"
+#include "grader/process/process.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace cugrade::build {
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// One budget for all steps of a build.
+class budget {
+public:
+  explicit budget(double seconds) : m_start(steady::now()), m_seconds(seconds) {}
+  [[nodiscard]] double elapsed() const {
+    return std::chrono::duration<double>(steady::now() - m_start).count();
+  }
+  [[nodiscard]] double left() const { return std::max(m_seconds - elapsed(), 0.001); }
+  [[nodiscard]] double total() const { return m_seconds; }
+
+private:
+  steady::time_point m_start;
+  double m_seconds;
+};
+
+// Runs one compiler step. Not starting at all is the machine's fault; anything after is data.
+result<process::process_result> run_step(const std::vector<std::string>& argv,
+                                         const build_request& request, const budget& time) {
+  process::spawn_options options;
+  options.argv = argv;
+  options.working_dir = request.work_dir;
+  options.time_limit_seconds = time.left();
+  options.capture_limit_bytes = std::size_t{256} << 10;
+  return process::run_process(options);
+}
+
+std::string step_log(const process::process_result& run, const build_request& request,
+                     const detail::build_plan& plan, const budget& time) {
+  const log_context context{request.source, plan.compiled_file, request.work_dir};
+  std::string log = trim_compile_log(run.stdout_text + run.stderr_text, context);
+  if (run.timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", time.total());
+    log += std::string(log.empty() ? "" : "\n") + "[the build exceeded its " + limit +
+           " s time limit and was stopped]";
+  } else if (run.term_signal != 0) {
+    log += "\n[the compiler was killed by signal " + std::to_string(run.term_signal) + "]";
+  }
+  return log;
+}
+
+result<detail::build_plan> make_plan(const build_request& request, const build_outcome& outcome) {
+  const detail::build_paths paths{outcome.object, outcome.library};
+  return request.target == backend::gpu ? detail::plan_gpu_build(request, paths)
+                                        : detail::plan_emu_build(request, paths);
+}
+
+result<void> prepare(const build_request& request, build_outcome& outcome) {
+  std::error_code error;
+  std::filesystem::create_directories(request.work_dir, error);
+  if (error || !std::filesystem::is_directory(request.work_dir)) {
+    return fail("cannot create the build directory " + request.work_dir.string() + ": " +
+                error.message());
+  }
+  const std::string stem = request.source.stem().string();
+  outcome.object = request.work_dir / (stem + ".o");
+  outcome.library = request.work_dir / ("lib" + stem + ".so");
+  for (const auto& stale : {outcome.object, outcome.library}) {
+    std::filesystem::remove(stale, error); // an old output must never pass for a new one
+  }
+  return {};
+}
+
+result<void> apply_policy(const build_request& request, build_outcome& outcome) {
+  auto runtime = runtime_names(request.tools, request.target);
+  if (!runtime) {
+    return fail(runtime.error());
+  }
+  auto symbols = object_symbols(outcome.object);
+  if (!symbols) {
+    return fail(symbols.error());
+  }
+  policy_verdict verdict =
+      check_symbol_policy(*symbols, request.launchers, request.target, **runtime);
+  outcome.defined_launchers = std::move(verdict.defined_launchers);
+  outcome.missing_launchers = std::move(verdict.missing_launchers);
+  outcome.forbidden_symbols = std::move(verdict.forbidden_symbols);
+  outcome.notes = std::move(verdict.notes);
+  return {};
+}
+
+// Runs a step; false (with the log filled in) when the student's code stopped the build.
+result<bool> compiler_step(const std::vector<std::string>& argv, const build_request& request,
+                           const detail::build_plan& plan, const budget& time,
+                           build_outcome& outcome) {
+  auto run = run_step(argv, request, time);
+  if (!run) {
+    return fail(run.error());
+  }
+  const std::string log = step_log(*run, request, plan, time);
+  outcome.log += std::string(outcome.log.empty() || log.empty() ? "" : "\n") + log;
+  outcome.timed_out = run->timed_out;
+  return run->succeeded();
+}
+
+result<void> compile_check_link(const build_request& request, const detail::build_plan& plan,
+                                const budget& time, build_outcome& outcome) {
+  auto compiled = compiler_step(plan.compile, request, plan, time, outcome);
+  if (!compiled || !*compiled) {
+    outcome.object.clear();
+    return compiled ? result<void>{} : fail(compiled.error());
+  }
+  if (auto checked = apply_policy(request, outcome); !checked) {
+    return checked;
+  }
+  auto linked = compiler_step(plan.link, request, plan, time, outcome);
+  if (!linked) {
+    return fail(linked.error());
+  }
+  outcome.ok = *linked;
+  return {};
+}
+
+} // namespace
+
+result<build_outcome> build_submission(const build_request& original) {
+  // The compilers run inside the work dir, so relative paths would point elsewhere.
+  build_request request = original;
+  request.source = std::filesystem::absolute(original.source);
+  request.work_dir = std::filesystem::absolute(original.work_dir);
+  const budget time(request.time_limit_seconds);
+  build_outcome outcome;
+  if (auto prepared = prepare(request, outcome); !prepared) {
+    return fail(prepared.error());
+  }
+  auto plan = make_plan(request, outcome);
+  if (!plan) {
+    return fail(plan.error());
+  }
+  if (!plan->student_error.empty()) {
+    outcome.log = plan->student_error;
+    outcome.object.clear();
+  } else if (auto built = compile_check_link(request, *plan, time, outcome); !built) {
+    return fail(built.error());
+  }
+  if (!outcome.ok) {
+    outcome.library.clear();
+  }
+  outcome.seconds = time.elapsed();
+  return outcome;
+}
+
+const char* to_string(backend target) noexcept {
+  return target == backend::gpu ? "gpu" : "emu";
+}
+
+} // namespace cugrade::build

@@ -1,0 +1,106 @@
+#include "grader/build/runtime_names.h"
+
+#include "grader/build/symbols.h"
+#include "grader/process/process.h"
+
+#include <map>
+#include <mutex>
+
+namespace cugrade::build {
+namespace {
+
+// The host compiler knows where its own runtime libraries are: `g++ -print-file-name=libc.so.6`
+// prints a path, or just the name back when it has none.
+result<std::filesystem::path> host_library(const toolchain& tools, const std::string& name) {
+  process::spawn_options options;
+  options.argv = {tools.cxx.string(), "-print-file-name=" + name};
+  options.time_limit_seconds = 30;
+  auto run = process::run_process(options);
+  if (!run) {
+    return fail(run.error() + " (toolchain.cxx names the host compiler)");
+  }
+  std::string path = run->stdout_text.substr(0, run->stdout_text.find('\n'));
+  if (!run->succeeded() || path.find('/') == std::string::npos) {
+    return fail(tools.cxx.string() + " does not know where " + name + " is; is it installed?");
+  }
+  return std::filesystem::path(path);
+}
+
+result<std::filesystem::path> cudart_library(const toolchain& tools) {
+  const std::filesystem::path root = tools.nvcc.parent_path().parent_path();
+  for (const char* dir : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
+    if (std::filesystem::exists(root / dir / "libcudart.so")) {
+      return root / dir / "libcudart.so";
+    }
+  }
+  return fail("libcudart.so not found under " + root.string() +
+              " (toolchain.nvcc must sit in a CUDA toolkit's bin directory)");
+}
+
+result<std::filesystem::path> emu_library(const toolchain& tools) {
+  const std::filesystem::path path = tools.emu_lib_dir / "libcugrade_emu.so";
+  if (!std::filesystem::exists(path)) {
+    return fail(path.string() + " not found: toolchain.emu_lib_dir must hold the emulator's "
+                                "runtime library (build the cugrade_emu target)");
+  }
+  return path;
+}
+
+result<name_set> exported_names(const std::vector<std::filesystem::path>& libraries) {
+  name_set names;
+  for (const auto& library : libraries) {
+    auto symbols = exported_symbols(library);
+    if (!symbols) {
+      return fail(symbols.error());
+    }
+    for (symbol& entry : *symbols) {
+      names.insert(std::move(entry.name));
+    }
+  }
+  return names;
+}
+
+} // namespace
+
+result<std::vector<std::filesystem::path>> runtime_libraries(const toolchain& tools,
+                                                             backend target) {
+  std::vector<std::filesystem::path> libraries;
+  for (const char* name : {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1"}) {
+    auto path = host_library(tools, name);
+    if (!path) {
+      return fail(path.error());
+    }
+    libraries.push_back(*path);
+  }
+  auto runtime = target == backend::gpu ? cudart_library(tools) : emu_library(tools);
+  if (!runtime) {
+    return fail(runtime.error());
+  }
+  libraries.push_back(*runtime);
+  return libraries;
+}
+
+result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, backend target) {
+  // Keyed by what locates the libraries, so a hit spawns nothing.
+  const std::string key = std::string(to_string(target)) + '\n' + tools.cxx.string() + '\n' +
+                          (target == backend::gpu ? tools.nvcc : tools.emu_lib_dir).string();
+  static std::mutex guard;
+  static std::map<std::string, std::shared_ptr<const name_set>> cache;
+  const std::lock_guard lock(guard);
+  if (const auto found = cache.find(key); found != cache.end()) {
+    return found->second;
+  }
+  auto libraries = runtime_libraries(tools, target);
+  if (!libraries) {
+    return fail(libraries.error());
+  }
+  auto names = exported_names(*libraries);
+  if (!names) {
+    return fail(names.error());
+  }
+  auto shared = std::make_shared<const name_set>(std::move(names).value());
+  cache.emplace(key, shared);
+  return shared;
+}
+
+} // namespace cugrade::build

@@ -1,0 +1,171 @@
+#include "grader/build/symbol_rules.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace cugrade::build {
+namespace {
+
+using pattern_list = std::vector<std::string_view>;
+
+// Shell-style patterns: "cudaStream*" and "cuda*Async*" name families of functions.
+bool matches(std::string_view name, std::string_view pattern) {
+  return fnmatch(std::string(pattern).c_str(), std::string(name).c_str(), 0) == 0;
+}
+
+bool matches_any(std::string_view name, const pattern_list& patterns) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](std::string_view pattern) { return matches(name, pattern); });
+}
+
+// clang-format off
+// nvcc's launch and registration machinery (CUDA 12 and 13), then what launchers may call.
+const pattern_list allowed_cuda{
+    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+    "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaPushCallConfiguration",
+    "__cudaPopCallConfiguration", "__cudaGetKernel", "__cudaLaunchKernel",
+    "__cudaLaunchKernel_ptsz", "cudaLaunchKernel", "cudaLaunchKernel_ptsz",
+    // device memory, synchronous copies, __constant__ and __device__ variables
+    "cudaMalloc", "cudaMallocPitch", "cudaFree", "cudaMemcpy", "cudaMemcpy2D", "cudaMemset",
+    "cudaMemset2D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaGetSymbolAddress",
+    "cudaGetSymbolSize", "cudaMemGetInfo",
+    // properties, attributes, occupancy
+    "cudaGetDevice", "cudaGetDeviceCount", "cudaGetDeviceProperties",
+    "cudaGetDeviceProperties_v2", "cudaDeviceGetAttribute", "cudaDriverGetVersion",
+    "cudaRuntimeGetVersion", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
+    "cudaFuncSetCacheConfig", "cudaOccupancyMaxActiveBlocksPerMultiprocessor*",
+    "cudaOccupancyMaxPotentialBlockSize*", "cudaOccupancyAvailableDynamicSMemPerBlock",
+    // errors, and waiting on the default stream
+    "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaGetErrorName",
+    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"};
+
+// The C library: console output, memory, strings, ending the process on an error. fwrite and
+// fputs are here because gcc turns fprintf(stderr, "...") into them; with fopen, fdopen and
+// tmpfile forbidden, a FILE* can only be stdout or stderr.
+const pattern_list allowed_c{
+    "printf", "puts", "putchar", "vprintf", "fprintf", "vfprintf", "fputs", "fputc", "putc",
+    "fwrite", "fflush", "stdout", "stderr", "__printf_chk", "__fprintf_chk", "__vprintf_chk",
+    "__vfprintf_chk", "sprintf", "snprintf", "vsnprintf", "__sprintf_chk", "__snprintf_chk",
+    "__vsnprintf_chk",
+    "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "memcpy", "memset",
+    "memmove", "memcmp", "__memcpy_chk", "__memset_chk", "__memmove_chk", "strlen", "strcmp",
+    "strncmp", "strcpy", "strncpy",
+    "exit", "abort", "__assert_fail", "__stack_chk_fail", "atexit", "__cxa_atexit"};
+
+// The C++ runtime: new and delete, exceptions, static-local guards, vtables, libstdc++'s throw
+// helpers (std::vector's length errors), std::string, and what `std::cout << x` needs.
+const pattern_list allowed_cxx{
+    "__dso_handle", "__cxa_finalize", "__gmon_start__", "_GLOBAL_OFFSET_TABLE_",
+    "_Znw*", "_Zna*", "_Zdl*", "_Zda*",
+    "__gxx_personality_v0", "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch",
+    "__cxa_rethrow", "__cxa_throw", "__cxa_allocate_exception", "__cxa_free_exception",
+    "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_pure_virtual",
+    "__cxa_throw_bad_array_new_length", "_ZSt9terminatev", "_ZSt*__throw_*",
+    "_ZTVN10__cxxabiv1*", "_ZTISt*",
+    "_ZNSt7__cxx1112basic_string*", "_ZNKSt7__cxx1112basic_string*",
+    "_ZSt4cout", "_ZSt4cerr", "_ZNSo*", "_ZSt4endl*", "_ZSt5flush*", "_ZStlsI*",
+    "_ZSt16__ostream_insert*", "_ZNKSt5ctypeIcE*", "_ZNSt8ios_base4InitC1Ev",
+    "_ZNSt8ios_base4InitD1Ev"};
+
+// libm, with the float (and long double) forms of each.
+const pattern_list allowed_math{
+    "sqrt*", "cbrt*", "exp*", "log*", "pow*", "fabs*", "floor*", "ceil*", "round*", "lround*",
+    "trunc*", "fmod*", "fmin*", "fmax*", "fma", "fmaf", "hypot*", "sin", "sinf", "cos", "cosf",
+    "tan", "tanf", "sinh*", "cosh*", "tanh*", "asin*", "acos*", "atan*", "erf*", "ldexp*",
+    "frexp*", "nan", "nanf"};
+
+// The emulator's runtime, which rewritten sources call in place of the CUDA runtime.
+const pattern_list allowed_emu{"_ZN7cugrade3emu*", "cugrade_emu_*"};
+
+struct category {
+  std::string_view reason;
+  pattern_list patterns;
+};
+
+// Checked in order, after the allowlist; the first category that matches gives the reason.
+const std::vector<category> forbidden_categories{
+    {"files are not allowed",
+     {"fopen*", "freopen*", "fdopen", "tmpfile*", "fclose", "fseek*", "ftell*", "rewind", "open",
+      "open64", "openat*", "__open*", "creat*", "read", "__read_chk", "pread*", "readv", "write",
+      "pwrite*", "writev", "close", "fread*", "__fread_chk", "fgets*", "fgetc", "getc", "fscanf*",
+      "__isoc99_fscanf", "scanf*", "__isoc99_scanf", "unlink*", "remove", "rename*", "mkdir*",
+      "rmdir", "opendir", "readdir*", "stat*", "fstat*", "lstat*", "__xstat*", "access", "mmap*",
+      "truncate*", "ftruncate*", "dup", "dup2", "dup3", "pipe", "pipe2", "chdir", "chmod",
+      "symlink", "link", "ioctl", "fcntl*", "_ZNSt14basic_ofstream*", "_ZNSt14basic_ifstream*",
+      "_ZNSt13basic_fstream*", "_ZNSt13basic_filebuf*", "_ZNSt10filesystem*",
+      "_ZNKSt10filesystem*"}},
+    {"processes and signals are not allowed",
+     {"system", "fork", "vfork", "clone*", "exec*", "fexecve", "popen", "pclose", "posix_spawn*",
+      "kill", "raise", "signal", "sigaction", "__sysv_signal", "_exit", "_Exit", "quick_exit",
+      "wait*", "setpgid", "setsid", "prctl", "ptrace", "syscall"}},
+    {"sockets are not allowed",
+     {"socket", "socketpair", "connect", "bind", "listen", "accept*", "send*", "recv*",
+      "getaddrinfo", "gethostbyname*", "setsockopt", "getsockopt", "shutdown", "inet_*"}},
+    {"the environment is not allowed",
+     {"getenv", "secure_getenv", "setenv", "unsetenv", "putenv", "clearenv", "environ",
+      "__environ"}},
+    {"clocks and timing are not allowed",
+     {"clock", "clock_gettime*", "clock_getres", "time", "gettimeofday", "times", "timespec_get",
+      "ftime", "sleep", "usleep", "nanosleep", "clock_nanosleep", "getrusage", "_ZNSt6chrono*",
+      "cudaEventElapsedTime*"}},
+    {"dynamic loading is not allowed",
+     {"dlopen", "dlsym", "dlvsym", "dlclose", "dlerror", "dladdr*", "dlmopen", "dlinfo",
+      "cudaGetDriverEntryPoint*", "__cudaGetProcAddress", "cuGetProcAddress*"}},
+    {"threads are not allowed",
+     {"pthread_*", "thrd_*", "_ZNSt6thread*", "_ZNSt13__future_base*", "omp_*", "GOMP_*",
+      "sched_*", "__tls_get_addr"}},
+    {"streams, events and graphs are not allowed",
+     {"cudaStream*", "cudaEvent*", "cudaGraph*", "cudaLaunchHostFunc*", "cudaLaunchKernelExC*",
+      "cudaLaunchCooperativeKernel*", "cudaUserObject*", "cudaThreadExchangeStreamCaptureMode"}},
+    {"asynchronous copies, host memory and unified memory are not allowed",
+     {"cuda*Async*", "cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
+      "cudaHostUnregister", "cudaHostGetDevicePointer", "cudaFreeHost", "cudaMemAdvise*",
+      "cudaMemPool*", "__cudaRegisterManagedVar", "__cudaInitModule", "cudaMallocArray",
+      "cudaMalloc3D*"}},
+    // Device-wide settings would leak into the runs of later kernels.
+    {"device management belongs to the grader",
+     {"cudaSetDevice", "cudaSetDeviceFlags", "cudaDeviceReset", "cudaDeviceSetLimit",
+      "cudaDeviceSetCacheConfig", "cudaDeviceSetSharedMemConfig", "cudaDeviceSetMemPool",
+      "cudaIpc*", "cudaProfiler*", "cudaCtx*", "cudaInitDevice"}},
+};
+// clang-format on
+
+bool allowed(std::string_view name, backend target) {
+  return matches_any(name, allowed_cuda) || matches_any(name, allowed_c) ||
+         matches_any(name, allowed_cxx) || matches_any(name, allowed_math) ||
+         (target == backend::emu && matches_any(name, allowed_emu));
+}
+
+} // namespace
+
+std::optional<std::string> undefined_symbol_problem(std::string_view mangled, backend target) {
+  if (allowed(mangled, target)) {
+    return std::nullopt;
+  }
+  for (const category& entry : forbidden_categories) {
+    if (matches_any(mangled, entry.patterns)) {
+      return std::string(entry.reason);
+    }
+  }
+  return std::string("not on the allowlist");
+}
+
+std::optional<std::string> reserved_name_problem(std::string_view mangled) {
+  if (mangled == "main") {
+    return std::string("which the grader owns");
+  }
+  if (matches(mangled, "cugrade*") || matches(mangled, "_ZN7cugrade*")) {
+    return std::string("a name reserved for the grader");
+  }
+  const bool driver_name = mangled.size() > 2 && mangled.substr(0, 2) == "cu" &&
+                           std::isupper(static_cast<unsigned char>(mangled[2])) != 0;
+  if (driver_name || matches(mangled, "cuda*") || matches(mangled, "__cuda*")) {
+    return std::string("a name reserved for CUDA");
+  }
+  return std::nullopt;
+}
+
+} // namespace cugrade::build

@@ -1,0 +1,76 @@
+#include "grader/build/symbol_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace cugrade::build;
+
+namespace {
+
+const std::vector<std::string> launchers{"matmul_naive", "matmul_tiled", "matmul_dynamic"};
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+} // namespace
+
+TEST(SymbolPolicy, SortsLaunchersIntoDefinedAndMissing) {
+  const std::vector<symbol> symbols{{"matmul_naive", 'T'},
+                                    {"_Z12matmul_tiledPKfS0_Pfiii", 'T'},
+                                    {"matmul_dynamic", 'U'}}; // referenced, not defined
+  const auto verdict = check_symbol_policy(symbols, launchers, backend::gpu, {});
+  EXPECT_EQ(verdict.defined_launchers, std::vector<std::string>{"matmul_naive"});
+  EXPECT_EQ(verdict.missing_launchers,
+            (std::vector<std::string>{"matmul_tiled", "matmul_dynamic"}));
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(
+      verdict.notes[0].find("matmul_tiled(float const*, float const*, float*, int, int, int)"),
+      std::string::npos)
+      << verdict.notes[0];
+  EXPECT_NE(verdict.notes[0].find("extern \"C\""), std::string::npos) << verdict.notes[0];
+}
+
+TEST(SymbolPolicy, ALongerNameIsNotALauncherWithCxxLinkage) {
+  const std::vector<symbol> symbols{{"_Z13matmul_tiled2v", 'T'}};
+  const auto verdict = check_symbol_policy(symbols, launchers, backend::gpu, {});
+  EXPECT_TRUE(verdict.notes.empty());
+}
+
+TEST(SymbolPolicy, ReportsDefinitionsThatCollideWithTheRuntime) {
+  const name_set runtime{"malloc", "free", "_ZNSt6vectorIfSaIfEE17_M_realloc_insertEv", "_Znwm"};
+  const std::vector<symbol> symbols{
+      {"malloc", 'T'},
+      {"free", 'W'},                                      // weak, but a C name
+      {"_ZNSt6vectorIfSaIfEE17_M_realloc_insertEv", 'W'}, // the compiler's template copy
+      {"_Znwm", 'T'},                                     // a strong operator new
+      {"main", 'T'},
+      {"helper", 't'}}; // local: nobody else sees it
+  const auto verdict = check_symbol_policy(symbols, {}, backend::gpu, runtime);
+  EXPECT_EQ(verdict.forbidden_symbols,
+            (std::vector<std::string>{"defines free, which the runtime already defines",
+                                      "defines main, which the grader owns",
+                                      "defines malloc, which the runtime already defines",
+                                      "defines operator new(unsigned long), which the runtime "
+                                      "already defines"}));
+}
+
+TEST(SymbolPolicy, ReportsForbiddenCallsOnceEachWithTheirReason) {
+  const std::vector<symbol> symbols{
+      {"fopen", 'U'},
+      {"fopen", 'U'},
+      {"cudaMalloc", 'U'},
+      {"_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",
+       'U'},
+      {"pthread_create", 'w'}};
+  const auto verdict = check_symbol_policy(symbols, {}, backend::gpu, {});
+  ASSERT_EQ(verdict.forbidden_symbols.size(), 3u);
+  EXPECT_TRUE(contains(verdict.forbidden_symbols, "fopen (files are not allowed)"));
+  EXPECT_TRUE(contains(verdict.forbidden_symbols, "pthread_create (threads are not allowed)"));
+  EXPECT_TRUE(contains(verdict.forbidden_symbols,
+                       "std::thread::_M_start_thread(std::unique_ptr<std::thread::_State, "
+                       "std::default_delete<std::thread::_State> >, void (*)()) (threads are not "
+                       "allowed)"))
+      << verdict.forbidden_symbols[0];
+}
