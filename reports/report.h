@@ -1,0 +1,262 @@
+#pragma once
+/// \file
+/// The report model: everything one grading of one submission produced, in the words of the
+/// submission contract (docs/reports.md). Plain data; the writers turn it into JSON, Gradescope's
+/// results.json, JUnit XML and a text summary. Depends on nothing but the standard library, so
+/// every part of cugrade (and outside tools) can read and write reports.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cugrade::reports {
+
+/// The schema identifier written into every report; the number after the slash is the major
+/// version (docs/reports.md, "Schema versions").
+inline constexpr std::string_view schema_id = "cugrade.report/1";
+
+/// Per-kernel outcome (the contract's table).
+enum class kernel_status { passed, failed, error, timeout, missing, build_error, forbidden };
+/// Outcome of one correctness case.
+enum class test_status { passed, failed, error, timeout, not_run };
+/// Who may see a test's details, in Gradescope's words. Only `hidden` tests lose their details in
+/// every written format (see redact.h).
+enum class visibility { visible, hidden, after_due_date, after_published };
+/// Where kernels ran: a real GPU or the CPU emulator.
+enum class backend_kind { gpu, emu };
+/// Whether the submission was built.
+enum class build_status { ok, error, skipped };
+/// Diagnosis codes: one per kind of mistake the grader recognises.
+enum class hint_code {
+  boundary_check,
+  wrong_dimension,
+  poison_left,
+  canary_overwritten,
+  lost_updates,
+  race,
+  barrier_divergence,
+  out_of_bounds,
+  launch_failure,
+  timeout,
+  missing_launcher,
+  forbidden_symbol,
+  build_error,
+  wrong_result,
+  input_modified
+};
+
+/// Name tables; enums are contiguous from 0, so the value indexes its name.
+template <class E> struct enum_traits;
+template <> struct enum_traits<kernel_status> {
+  static constexpr std::array<std::string_view, 7> names{
+      "passed", "failed", "error", "timeout", "missing", "build_error", "forbidden"};
+};
+template <> struct enum_traits<test_status> {
+  static constexpr std::array<std::string_view, 5> names{"passed", "failed", "error", "timeout",
+                                                         "not_run"};
+};
+template <> struct enum_traits<visibility> {
+  static constexpr std::array<std::string_view, 4> names{"visible", "hidden", "after_due_date",
+                                                         "after_published"};
+};
+template <> struct enum_traits<backend_kind> {
+  static constexpr std::array<std::string_view, 2> names{"gpu", "emu"};
+};
+template <> struct enum_traits<build_status> {
+  static constexpr std::array<std::string_view, 3> names{"ok", "error", "skipped"};
+};
+template <> struct enum_traits<hint_code> {
+  static constexpr std::array<std::string_view, 15> names{
+      "boundary_check",     "wrong_dimension",
+      "poison_left",        "canary_overwritten",
+      "lost_updates",       "race",
+      "barrier_divergence", "out_of_bounds",
+      "launch_failure",     "timeout",
+      "missing_launcher",   "forbidden_symbol",
+      "build_error",        "wrong_result",
+      "input_modified"};
+};
+
+template <class E>
+concept report_enum = requires {
+  enum_traits<E>::names;
+};
+
+/// The name an enum value is written as, e.g. "build_error".
+template <report_enum E> [[nodiscard]] constexpr std::string_view to_string(E value) {
+  return enum_traits<E>::names.at(static_cast<std::size_t>(value));
+}
+
+/// The value written as `name`, or nullopt; exact match only (never a prefix).
+template <report_enum E>
+[[nodiscard]] constexpr std::optional<E> from_string(std::string_view name) {
+  const auto& names = enum_traits<E>::names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) {
+      return static_cast<E>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+/// Every name of an enum, in value order (the schema's enums list the same).
+template <report_enum E> [[nodiscard]] constexpr std::span<const std::string_view> names_of() {
+  return enum_traits<E>::names;
+}
+
+/// The first output element that differed from the reference.
+struct mismatch_info {
+  std::size_t index = 0;
+  double expected = 0;
+  double got = 0; ///< may be NaN or infinite: written as "NaN", "Infinity", "-Infinity"
+
+  bool operator==(const mismatch_info&) const = default;
+};
+
+/// One correctness case of one kernel.
+struct test_result {
+  std::string name;  ///< e.g. "17x33x9/real"; hidden tests are renamed when written
+  std::string group; ///< the rubric group it counts towards
+  visibility vis = visibility::visible;
+  test_status status = test_status::not_run;
+  std::string shape;        ///< e.g. "17x33x9" or "n=1000"
+  std::string distribution; ///< input distribution name
+  std::optional<double> max_abs_error;
+  std::optional<double> max_rel_error;
+  std::optional<std::size_t> mismatches;
+  std::optional<mismatch_info> first_mismatch;
+  std::string message; ///< what went wrong, for the student
+
+  bool operator==(const test_result&) const = default;
+};
+
+/// A rubric group: its points are awarded when its cases pass (the rubric decides how).
+struct group_result {
+  std::string name;
+  visibility vis = visibility::visible;
+  bool passed = false;
+  double score = 0;
+  double max_score = 0;
+  std::size_t cases = 0;
+  std::size_t cases_passed = 0;
+
+  bool operator==(const group_result&) const = default;
+};
+
+/// One diagnosis: what the grader thinks the mistake is.
+struct hint {
+  hint_code code = hint_code::wrong_result;
+  std::string message;
+
+  bool operator==(const hint&) const = default;
+};
+
+/// Timing of one benchmark case (milliseconds of device time per call).
+struct performance_entry {
+  std::string shape;
+  std::string distribution;
+  double median_ms = 0;
+  double mean_ms = 0;
+  double rel_stddev = 0; ///< standard deviation over mean
+  std::size_t samples = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  std::optional<double> reference_ms; ///< the reference solution's median on the same device
+  std::optional<double> speedup;      ///< reference_ms / median_ms
+  std::optional<double> speedup_ci_low, speedup_ci_high;
+  std::optional<double> gflops, gbps, roof_percent;
+  std::optional<double> library_ms; ///< a vendor library (e.g. cuBLAS) on the same case
+  std::string library_name;
+  std::optional<double> sm_clock_mhz;
+  bool suspicious = false; ///< the measurement looks unreliable (noise, clock changes)
+  std::string note;
+
+  bool operator==(const performance_entry&) const = default;
+};
+
+/// Everything about one kernel variant (one launcher).
+struct kernel_report {
+  std::string name; ///< the launcher, e.g. "matmul_tiled"
+  kernel_status status = kernel_status::passed;
+  std::optional<std::string> error_kind; ///< for `error`: e.g. "out_of_bounds", "deadlock"
+  std::string message;
+  double score = 0; ///< correctness plus performance points
+  double max_score = 0;
+  double performance_score = 0; ///< the part of `score` earned by speed
+  double performance_max = 0;
+  std::vector<test_result> tests;
+  std::vector<group_result> groups;
+  std::vector<hint> diagnosis;
+  std::vector<std::string> forbidden_symbols;
+  std::vector<performance_entry> performance;
+  std::optional<double> speedup_geomean;
+
+  bool operator==(const kernel_report&) const = default;
+};
+
+struct submission_info {
+  std::string source; ///< directory or repository URL as given
+  std::optional<std::string> commit;
+  std::optional<std::string> commit_time; ///< ISO 8601 with offset
+  std::optional<std::string> deadline;    ///< ISO 8601 with offset
+  int late_days = 0;
+  std::string student;
+
+  bool operator==(const submission_info&) const = default;
+};
+
+struct environment_info {
+  backend_kind backend = backend_kind::emu;
+  std::string device; ///< e.g. "NVIDIA H100 80GB HBM3" or "cpu emulator"
+  std::string driver;
+  std::string cuda_runtime;
+  std::string grader_version;
+  std::string host;
+
+  bool operator==(const environment_info&) const = default;
+};
+
+struct build_info {
+  build_status status = build_status::skipped;
+  std::string log;
+  double seconds = 0;
+
+  bool operator==(const build_info&) const = default;
+};
+
+/// One grading of one submission.
+struct report {
+  std::string schema{schema_id};
+  std::string assignment_name;
+  std::string spec_sha256; ///< of the assignment spec's bytes; empty if it never loaded
+  submission_info submission;
+  environment_info environment;
+  build_info build;
+  std::vector<kernel_report> kernels;
+  /// Final points (late penalty already deducted); nullopt exactly when !gradable.
+  std::optional<double> score;
+  double max_score = 0;
+  double late_penalty = 0; ///< points deducted for lateness
+  /// False when infrastructure failed (no GPU, broken toolchain): then no score, and
+  /// `infrastructure_error` says why. Never a zero for the student.
+  bool gradable = true;
+  std::string infrastructure_error;
+  std::uint64_t seed = 0;
+  double elapsed_seconds = 0; ///< wall time of the whole grading
+  std::string created_at;     ///< ISO 8601 UTC, e.g. "2025-03-01T12:00:00Z"
+
+  bool operator==(const report&) const = default;
+};
+
+/// The current time as "YYYY-MM-DDTHH:MM:SSZ".
+[[nodiscard]] std::string now_iso8601_utc();
+
+/// Marks `r` not gradable: drops the score and records why.
+void mark_ungradable(report& r, std::string reason);
+
+} // namespace cugrade::reports
