@@ -1,0 +1,171 @@
+// Gradescope's results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "reports/redact.h"
+#include "reports/writers.h"
+
+namespace cugrade::reports {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// How many failing visible cases a group's output lists before "and N more".
+constexpr std::size_t listed_failures = 5;
+// Gradescope shows test output in a collapsed <pre>; a compiler can print megabytes.
+constexpr std::size_t max_log_chars = 20000;
+
+ojson scored_test(std::string name, double score, double max_score, bool passed, std::string output,
+                  visibility vis, const std::string& kernel) {
+  return {{"name", std::move(name)},       {"score", score},
+          {"max_score", max_score},        {"status", passed ? "passed" : "failed"},
+          {"output", std::move(output)},   {"visibility", to_string(vis)},
+          {"tags", ojson::array({kernel})}};
+}
+
+std::string group_output(const kernel_report& k, const group_result& g) {
+  std::string out = fmt::format("{} of {} cases passed", g.cases_passed, g.cases);
+  if (g.vis == visibility::hidden) {
+    return out + " (hidden cases: no details are shown)";
+  }
+  std::size_t failing = 0;
+  for (const test_result& t : k.tests) {
+    if (t.group != g.name || t.status == test_status::passed) {
+      continue;
+    }
+    if (++failing <= listed_failures) {
+      out += fmt::format("\n- {}: {}{}{}", t.name, to_string(t.status),
+                         t.message.empty() ? "" : ": ", t.message);
+    }
+  }
+  if (failing > listed_failures) {
+    out += fmt::format("\n- and {} more", failing - listed_failures);
+  }
+  return out;
+}
+
+std::string kernel_output(const kernel_report& k) {
+  std::string out = fmt::format("status: {}", to_string(k.status));
+  if (k.error_kind) {
+    out += fmt::format(" ({})", *k.error_kind);
+  }
+  if (!k.message.empty()) {
+    out += "\n" + k.message;
+  }
+  for (const std::string& s : k.forbidden_symbols) {
+    out += "\nforbidden symbol: " + s;
+  }
+  for (const hint& h : k.diagnosis) {
+    out += fmt::format("\nhint ({}): {}", to_string(h.code), h.message);
+  }
+  return out;
+}
+
+// Groups explain a kernel's score only when their points add up to it; a kernel zeroed for a
+// forbidden symbol, say, keeps its group results but not their points.
+bool groups_explain_score(const kernel_report& k) {
+  if (k.groups.empty()) {
+    return false;
+  }
+  const double sum = std::accumulate(k.groups.begin(), k.groups.end(), 0.0,
+                                     [](double s, const group_result& g) { return s + g.score; });
+  return std::abs(sum + k.performance_score - k.score) <= 1e-9 * std::max(1.0, k.max_score);
+}
+
+void add_kernel_tests(ojson& tests, const kernel_report& k) {
+  if (!groups_explain_score(k)) {
+    tests.push_back(scored_test(k.name, k.score, k.max_score, k.status == kernel_status::passed,
+                                kernel_output(k), visibility::visible, k.name));
+    return;
+  }
+  for (const group_result& g : k.groups) {
+    tests.push_back(scored_test(k.name + " / " + g.name, g.score, g.max_score, g.passed,
+                                group_output(k, g), g.vis, k.name));
+  }
+  if (k.performance_max > 0) {
+    const std::string speed =
+        k.speedup_geomean ? fmt::format("speedup {:.2f}x (geometric mean)", *k.speedup_geomean)
+                          : std::string("no speedup measured");
+    tests.push_back(scored_test(k.name + " / performance", k.performance_score, k.performance_max,
+                                k.performance_score >= k.performance_max, speed,
+                                visibility::visible, k.name));
+  }
+}
+
+ojson build_test(const build_info& b) {
+  std::string log = b.log;
+  if (log.size() > max_log_chars) {
+    log = "[... earlier output cut ...]\n" + log.substr(log.size() - max_log_chars);
+  }
+  return {{"name", "build"},
+          {"status", b.status == build_status::error ? "failed" : "passed"},
+          {"output", fmt::format("build {} in {:.1f} s\n{}", to_string(b.status), b.seconds, log)},
+          {"visibility", "visible"}};
+}
+
+ojson leaderboard(const report& r) {
+  ojson board = ojson::array();
+  for (const kernel_report& k : r.kernels) {
+    if (k.speedup_geomean && std::isfinite(*k.speedup_geomean)) {
+      board.push_back({{"name", k.name + " speedup"}, {"value", *k.speedup_geomean}});
+    }
+  }
+  return board;
+}
+
+// No score anywhere: Gradescope then records no grade, and the student is told why, instead of
+// a zero for a failure that is not theirs.
+ojson ungradable_json(const report& r) {
+  ojson j{{"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
+          {"output", render_text(r, false)},
+          {"output_format", "text"},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"}};
+  j["tests"] = ojson::array({{{"name", "grading infrastructure"},
+                              {"status", "failed"},
+                              {"output", "Not graded: " + r.infrastructure_error +
+                                             "\nThis is not a problem with your submission; it "
+                                             "will be graded again."},
+                              {"visibility", "visible"}}});
+  return j;
+}
+
+} // namespace
+
+ojson gradescope_json(const report& original) {
+  const report r = redact(original);
+  if (!r.gradable || !r.score) {
+    return ungradable_json(r);
+  }
+  ojson j{{"score", *r.score},
+          {"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
+          {"output", render_text(r, false)},
+          {"output_format", "text"},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"}};
+  ojson tests = ojson::array();
+  if (r.build.status != build_status::skipped) {
+    tests.push_back(build_test(r.build));
+  }
+  for (const kernel_report& k : r.kernels) {
+    add_kernel_tests(tests, k);
+  }
+  if (r.late_penalty > 0) {
+    tests.push_back(scored_test("late penalty", -r.late_penalty, 0, false,
+                                fmt::format("{} day(s) late", r.submission.late_days),
+                                visibility::visible, "late"));
+  }
+  j["tests"] = std::move(tests);
+  if (ojson board = leaderboard(r); !board.empty()) {
+    j["leaderboard"] = std::move(board);
+  }
+  return j;
+}
+
+std::string render_gradescope(const report& r) {
+  return gradescope_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace cugrade::reports
