@@ -1,0 +1,156 @@
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "reports/redact.h"
+#include "reports/report_json.h"
+#include "sample_report.h"
+
+namespace cugrade::reports {
+namespace {
+
+using testing::sample_report;
+
+// NaN never equals itself, so equality tests use a report whose values are all finite.
+report finite_report() {
+  report r = sample_report();
+  r.kernels[1].tests[0].first_mismatch->got = 2.5;
+  return r;
+}
+
+TEST(ReportJson, RoundTripGivesTheRedactedReport) {
+  const report r = finite_report();
+  std::string err;
+  const auto back = report_from_json(to_json(r), &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(*back, redact(r));
+  EXPECT_NE(*back, r) << "the hidden test's details must not survive writing";
+}
+
+TEST(ReportJson, RoundTripOfARedactedReportIsExact) {
+  const report r = redact(finite_report());
+  std::string err;
+  const auto back = report_from_json(to_json(r), &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(*back, r);
+  EXPECT_EQ(back->seed, 0xfedcba9876543210ull);
+}
+
+TEST(ReportJson, RenderedTextParsesBackToTheSameJson) {
+  const report r = finite_report();
+  EXPECT_EQ(nlohmann::json::parse(render_json(r)), to_json(r));
+  EXPECT_EQ(render_json(r).back(), '\n');
+  EXPECT_NE(render_json(r).find("\n  \"assignment\": {\n    \"name\""), std::string::npos);
+}
+
+TEST(ReportJson, NonFiniteValuesAreWrittenByName) {
+  report r = sample_report();
+  r.kernels[1].tests[0].max_abs_error = INFINITY;
+  const nlohmann::json j = to_json(r);
+  const auto& test = j["kernels"][1]["tests"][0];
+  EXPECT_EQ(test["first_mismatch"]["got"], "NaN");
+  EXPECT_EQ(test["max_abs_error"], "Infinity");
+  std::string err;
+  const auto back = report_from_json(j, &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_TRUE(std::isnan(back->kernels[1].tests[0].first_mismatch->got));
+  EXPECT_TRUE(std::isinf(*back->kernels[1].tests[0].max_abs_error));
+}
+
+TEST(ReportJson, ContractFieldsArePresent) {
+  const nlohmann::json j = to_json(sample_report());
+  for (const char* key : {"schema", "assignment", "submission", "environment", "build", "kernels",
+                          "score", "max_score", "late_penalty", "gradable", "created_at"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["assignment"]["spec_sha256"], std::string(64, 'a'));
+  EXPECT_EQ(j["submission"]["late_days"], 1);
+  EXPECT_EQ(j["environment"]["backend"], "gpu");
+  EXPECT_EQ(j["build"]["status"], "ok");
+  EXPECT_EQ(j["kernels"][2]["error_kind"], "out_of_bounds");
+  EXPECT_FALSE(j["kernels"][0].contains("error_kind"));
+  EXPECT_FALSE(j["kernels"][2].contains("performance")) << "no measurements, no key";
+  EXPECT_DOUBLE_EQ(j["score"].get<double>(), 14.5);
+}
+
+TEST(ReportJson, HiddenTestKeepsOnlyNameGroupVisibilityAndStatus) {
+  const nlohmann::json j = to_json(sample_report());
+  const nlohmann::json& hidden = j["kernels"][1]["tests"][1];
+  EXPECT_EQ(hidden, (nlohmann::json{{"name", "hidden group hidden_edge case 1"},
+                                    {"group", "hidden_edge"},
+                                    {"visibility", "hidden"},
+                                    {"status", "failed"}}));
+  EXPECT_EQ(j.dump().find(testing::hidden_shape), std::string::npos) << j.dump(2);
+}
+
+TEST(ReportJson, UngradableReportHasNullScoreWhateverTheField) {
+  report r = sample_report();
+  r.gradable = false;
+  r.infrastructure_error = "nvcc not found";
+  const nlohmann::json j = to_json(r); // score still set in the struct: the writer drops it
+  EXPECT_TRUE(j["score"].is_null());
+  EXPECT_EQ(j["infrastructure_error"], "nvcc not found");
+  std::string err;
+  const auto back = report_from_json(j, &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_FALSE(back->score.has_value());
+}
+
+TEST(ReportJson, ReaderRejectsAScoreOnAnUngradableReport) {
+  nlohmann::json j = to_json(sample_report());
+  j["gradable"] = false;
+  std::string err;
+  EXPECT_FALSE(report_from_json(j, &err));
+  EXPECT_NE(err.find("/score"), std::string::npos) << err;
+}
+
+TEST(ReportJson, ReaderNamesTheBadFieldByPointer) {
+  struct broken {
+    const char* pointer;
+    nlohmann::json value;
+    const char* expected;
+  };
+  const broken cases[] = {
+      {"/kernels/0/status", "pass", "/kernels/0/status: \"pass\" is not a kernel status"},
+      {"/kernels/1/tests/0/visibility", "secret", "/kernels/1/tests/0/visibility"},
+      {"/environment/backend", "cuda", "/environment/backend"},
+      {"/build/seconds", "fast", "/build/seconds: expected a number"},
+      {"/submission/late_days", -1, "/submission/late_days"},
+      {"/schema", "cugrade.report/2", "/schema"},
+      {"/kernels/1/diagnosis/0/code", "bug", "/kernels/1/diagnosis/0/code: \"bug\" is not a hint"},
+      {"/kernels/1/groups/0/cases", 1.5, "/kernels/1/groups/0/cases"},
+  };
+  for (const broken& c : cases) {
+    nlohmann::json j = to_json(sample_report());
+    j[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    std::string err;
+    EXPECT_FALSE(report_from_json(j, &err)) << c.pointer;
+    EXPECT_NE(err.find(c.expected), std::string::npos) << "got: " << err;
+  }
+}
+
+TEST(ReportJson, ReaderReportsMissingFields) {
+  nlohmann::json j = to_json(sample_report());
+  j["environment"].erase("device");
+  std::string err;
+  EXPECT_FALSE(report_from_json(j, &err));
+  EXPECT_EQ(err, "/environment: missing required field \"device\"");
+  EXPECT_FALSE(report_from_json(nlohmann::json::array(), nullptr));
+}
+
+TEST(ReportJson, InvalidUtf8InTheBuildLogIsReplacedNotFatal) {
+  report r = sample_report();
+  r.build.log = "error: \xff\xfe bad bytes";
+  const std::string text = render_json(r);
+  EXPECT_NE(text.find("\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(text, nullptr, false).is_discarded());
+}
+
+TEST(ReportJson, NonFinitePointsAreABug) {
+  report r = sample_report();
+  r.kernels[0].score = NAN;
+  EXPECT_THROW((void)to_json(r), std::invalid_argument);
+}
+
+} // namespace
+} // namespace cugrade::reports

@@ -1,0 +1,72 @@
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "reports/report.h"
+
+namespace cugrade::reports {
+namespace {
+
+template <report_enum E> void expect_names_round_trip() {
+  const auto names = names_of<E>();
+  ASSERT_FALSE(names.empty());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const E value = static_cast<E>(i);
+    EXPECT_EQ(to_string(value), names[i]);
+    EXPECT_EQ(from_string<E>(names[i]), value) << names[i];
+  }
+}
+
+TEST(ReportEnums, EveryNameRoundTrips) {
+  expect_names_round_trip<kernel_status>();
+  expect_names_round_trip<test_status>();
+  expect_names_round_trip<visibility>();
+  expect_names_round_trip<backend_kind>();
+  expect_names_round_trip<build_status>();
+  expect_names_round_trip<hint_code>();
+}
+
+TEST(ReportEnums, ContractWordsAreSpelledExactly) {
+  EXPECT_EQ(to_string(kernel_status::build_error), "build_error");
+  EXPECT_EQ(to_string(kernel_status::forbidden), "forbidden");
+  EXPECT_EQ(to_string(test_status::not_run), "not_run");
+  EXPECT_EQ(to_string(visibility::after_due_date), "after_due_date");
+  EXPECT_EQ(to_string(visibility::after_published), "after_published");
+  EXPECT_EQ(to_string(backend_kind::emu), "emu");
+  EXPECT_EQ(to_string(hint_code::input_modified), "input_modified");
+  EXPECT_EQ(names_of<kernel_status>().size(), 7u);
+  EXPECT_EQ(names_of<hint_code>().size(), 15u);
+}
+
+TEST(ReportEnums, FromStringNeverMatchesPrefixesOrCase) {
+  EXPECT_FALSE(from_string<kernel_status>("pass"));
+  EXPECT_FALSE(from_string<kernel_status>("passed "));
+  EXPECT_FALSE(from_string<kernel_status>("PASSED"));
+  EXPECT_FALSE(from_string<kernel_status>("build"));
+  EXPECT_FALSE(from_string<test_status>(""));
+  EXPECT_FALSE(from_string<visibility>("hidden_"));
+}
+
+TEST(ReportTime, NowIsIso8601Utc) {
+  const std::string now = now_iso8601_utc();
+  EXPECT_TRUE(std::regex_match(now, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)"))) << now;
+  EXPECT_GE(now.substr(0, 4), "2024");
+}
+
+TEST(Report, DefaultsCarryTheSchemaId) {
+  const report r;
+  EXPECT_EQ(r.schema, "cugrade.report/1");
+  EXPECT_TRUE(r.gradable);
+}
+
+TEST(Report, MarkUngradableDropsTheScoreAndSaysWhy) {
+  report r;
+  r.score = 10;
+  mark_ungradable(r, "no CUDA device visible");
+  EXPECT_FALSE(r.gradable);
+  EXPECT_FALSE(r.score.has_value());
+  EXPECT_EQ(r.infrastructure_error, "no CUDA device visible");
+}
+
+} // namespace
+} // namespace cugrade::reports

@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include "reports/writers.h"
+#include "sample_report.h"
+
+namespace cugrade::reports {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
+  const std::string text = render_text(testing::sample_report(), false);
+  EXPECT_TRUE(contains(text, "cugrade report: matmul for alice")) << text;
+  EXPECT_TRUE(contains(text, "backend: gpu, NVIDIA H100 (driver 550.54, CUDA runtime 13.0)"));
+  EXPECT_TRUE(contains(text, "(1 day(s) late)"));
+  EXPECT_TRUE(contains(text, "matmul_naive")) << text;
+  EXPECT_TRUE(contains(text, "passed        12.00 / 12.00")) << text;
+  EXPECT_TRUE(contains(text, "failed         4.00 / 12.00")) << text;
+  EXPECT_TRUE(contains(text, "error          0.00 / 12.00 (out_of_bounds)")) << text;
+  EXPECT_TRUE(contains(text, "hint boundary_check:"));
+  EXPECT_TRUE(contains(text,
+                       "33x17x65/integer failed: 12 of 2145 elements differ <&\"quotes\"> here (12 "
+                       "mismatches, first at index 5: expected 1, got nan)"))
+      << text;
+  EXPECT_TRUE(contains(text, "speedup 2.00x"));
+  EXPECT_TRUE(contains(text, "score: 14.50 / 36.00 (late penalty 1.50 deducted)")) << text;
+}
+
+TEST(TextSummary, ColourOnlyWhenAsked) {
+  const report r = testing::sample_report();
+  EXPECT_FALSE(contains(render_text(r, false), "\x1b["));
+  const std::string coloured = render_text(r, true);
+  EXPECT_TRUE(contains(coloured, "\x1b[32mpassed")) << coloured;
+  EXPECT_TRUE(contains(coloured, "\x1b[31mfailed"));
+}
+
+TEST(TextSummary, LongFailureListsAreCut) {
+  report r = testing::sample_report();
+  for (int i = 0; i < 6; ++i) {
+    test_result t;
+    t.name = "case" + std::to_string(i);
+    t.group = "edge";
+    t.status = test_status::timeout;
+    r.kernels[1].tests.push_back(t);
+  }
+  const std::string text = render_text(r, false);
+  EXPECT_TRUE(contains(text, "... and 5 more failing tests")) << text;
+  EXPECT_FALSE(contains(text, "case5"));
+}
+
+TEST(TextSummary, UngradableSaysWhyAndGivesNoScore) {
+  report r = testing::sample_report();
+  mark_ungradable(r, "no CUDA-capable device is detected");
+  const std::string text = render_text(r, false);
+  EXPECT_TRUE(contains(text, "NOT GRADABLE: no CUDA-capable device is detected")) << text;
+  EXPECT_FALSE(contains(text, "score:"));
+}
+
+} // namespace
+} // namespace cugrade::reports
