@@ -35,6 +35,9 @@ result<process::process_result> run_step(const std::vector<std::string>& argv,
   process::spawn_options options;
   options.argv = argv;
   options.working_dir = request.work_dir;
+  // nvcc's temporaries land in the work dir (a killed build leaves nothing in /tmp), and
+  // messages stay in untranslated English whatever the grader's locale.
+  options.env_add = {{"TMPDIR", request.work_dir.string()}, {"LC_ALL", "C"}};
   options.time_limit_seconds = time.left();
   options.capture_limit_bytes = std::size_t{256} << 10;
   return process::run_process(options);
