@@ -117,8 +117,8 @@ std::optional<test_group> read_group(const json& value, const std::string& path,
   return group;
 }
 
-// Case names ("17x33x9/real") must be unique in a run, and the same case in two groups would
-// grade one computation twice.
+// The same shape and distribution in two groups would test one thing twice and count it twice;
+// hidden groups in particular should test shapes the visible ones do not.
 void reject_shared_cases(const test_group& group, const std::string& path, problems::kind problem,
                          std::map<std::string, std::string>& owner, diagnostics& diag) {
   for (const auto& c : group.cases) {
