@@ -2,7 +2,9 @@
 add_library(cugrade_warnings INTERFACE)
 add_library(cugrade::warnings ALIAS cugrade_warnings)
 set(_cugrade_host_warnings -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
-    -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+    -Woverloaded-virtual -Wimplicit-fallthrough)
+# -Wnull-dereference is left out: GCC 12 raises it falsely inside libstdc++ (basic_string) when
+# inlining CLI11 at -O2, and it cannot be switched off per target after this list.
 if(CUGRADE_WARNINGS_AS_ERRORS)
   list(APPEND _cugrade_host_warnings -Werror)
 endif()

@@ -1,0 +1,71 @@
+#include "grader/cli/commands.h"
+
+#include "reports/report.h"
+#include "reports/writers.h"
+
+#include <iostream>
+
+namespace cugrade::cli {
+
+namespace {
+
+struct check_args {
+  std::string assignment;
+  std::string directory = ".";
+  std::string backend = "auto";
+  double kernel_timeout = 0;
+};
+
+} // namespace
+
+command check_command() {
+  return {"check", "Check your own kernels before you submit: correctness only, a readable "
+                   "summary, exit code 1 when anything fails (works without a GPU)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<check_args>();
+            sub.add_option("assignment", a->assignment,
+                           "matmul, histogram, reduction, or a path to an assignment.json")
+                ->required();
+            sub.add_option("dir", a->directory, "The folder holding your .cu file")
+                ->capture_default_str();
+            sub.add_option("--backend", a->backend, "auto, gpu or emu")
+                ->check(CLI::IsMember({"auto", "gpu", "emu"}))
+                ->capture_default_str();
+            sub.add_option("--kernel-timeout", a->kernel_timeout,
+                           "Seconds each kernel may take (default: the spec's limit)");
+            return [a, &sub] {
+              grader::grade_options o;
+              o.assignment = a->assignment;
+              o.submission = a->directory;
+              o.backend = a->backend;
+              o.write_files = false;
+              if (sub.count("--kernel-timeout") > 0) {
+                o.kernel_timeout_seconds = a->kernel_timeout;
+              }
+              o.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
+              const auto layout = grader::discover_layout();
+              if (!layout) {
+                std::cerr << "cugrade: " << layout.error() << "\n";
+                return exit_infrastructure;
+              }
+              const auto out = grader::grade(o, *layout);
+              if (out.exit == grader::grade_exit::usage_error) {
+                std::cerr << "cugrade: " << out.error << "\n";
+                return exit_usage;
+              }
+              std::cout << reports::render_text(*out.report, use_colour());
+              if (out.exit == grader::grade_exit::infrastructure) {
+                std::cerr << "cugrade: could not check: " << out.error << "\n";
+                return exit_infrastructure;
+              }
+              for (const auto& k : out.report->kernels) {
+                if (k.status != reports::kernel_status::passed) {
+                  return exit_failed_checks;
+                }
+              }
+              return exit_ok;
+            };
+          }};
+}
+
+} // namespace cugrade::cli

@@ -1,0 +1,10 @@
+#include "grader/cli/commands.h"
+
+namespace cugrade::cli {
+
+const std::vector<command>& command_table() {
+  static const std::vector<command> table{grade_command(), check_command(), doctor_command()};
+  return table;
+}
+
+} // namespace cugrade::cli

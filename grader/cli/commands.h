@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// The `cugrade` subcommands, defined in one table: each entry names the command, says what it
+/// does (this is what --help prints), adds its options and runs it.
+
+#include "grader/core/grade.h"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cugrade::cli {
+
+struct command {
+  std::string name;
+  std::string summary;
+  /// Adds the command's options to `sub` and returns the function that runs it.
+  std::function<std::function<int()>(CLI::App& sub)> define;
+};
+
+/// Every subcommand, in the order --help lists them.
+[[nodiscard]] const std::vector<command>& command_table();
+
+command grade_command();
+command check_command();
+command doctor_command();
+
+/// Exit codes shared by the commands.
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed_checks = 1;
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_infrastructure = 3;
+
+/// Grades and prints the text summary; returns the command's exit code.
+int grade_and_print(const grader::grade_options& options, bool summary_only);
+
+/// True when stdout is a terminal and NO_COLOR is unset.
+[[nodiscard]] bool use_colour();
+
+} // namespace cugrade::cli

@@ -1,0 +1,137 @@
+#include "grader/cli/commands.h"
+
+#include "grader/core/grade.h"
+#include "reports/writers.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+namespace cugrade::cli {
+
+namespace {
+
+struct grade_args {
+  grader::grade_options options;
+  std::string formats = "json,gradescope,junit,text";
+  std::uint64_t seed = 0;
+  double kernel_timeout = 0;
+  std::string commit;
+  std::string deadline;
+};
+
+std::vector<std::string> split_formats(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const auto word = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (!word.empty()) {
+      out.push_back(word);
+    }
+    if (comma == std::string::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+int run_grade(grade_args& a, const CLI::App& sub) {
+  a.options.formats = split_formats(a.formats);
+  for (const auto& f : a.options.formats) {
+    if (!reports::is_known_format(f)) {
+      std::cerr << "cugrade grade: unknown --format \"" << f
+                << "\" (choose from json, gradescope, junit, text)\n";
+      return exit_usage;
+    }
+  }
+  if (sub.count("--seed") > 0) {
+    a.options.seed = a.seed;
+  }
+  if (sub.count("--kernel-timeout") > 0) {
+    a.options.kernel_timeout_seconds = a.kernel_timeout;
+  }
+  if (!a.commit.empty()) {
+    a.options.commit = a.commit;
+  }
+  if (!a.deadline.empty()) {
+    a.options.deadline = a.deadline;
+  }
+  a.options.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
+  return grade_and_print(a.options, /*summary_only=*/false);
+}
+
+} // namespace
+
+int grade_and_print(const grader::grade_options& options, bool summary_only) {
+  const auto layout = grader::discover_layout();
+  if (!layout) {
+    std::cerr << "cugrade: " << layout.error() << "\n";
+    return exit_infrastructure;
+  }
+  const auto out = grader::grade(options, *layout);
+  if (out.exit == grader::grade_exit::usage_error) {
+    std::cerr << "cugrade: " << out.error << "\n";
+    return exit_usage;
+  }
+  if (out.report) {
+    std::cout << reports::render_text(*out.report, use_colour());
+  }
+  for (const auto& path : out.written) {
+    if (!summary_only) {
+      std::cerr << "cugrade: wrote " << path.string() << "\n";
+    }
+  }
+  if (out.exit == grader::grade_exit::infrastructure) {
+    std::cerr << "cugrade: not gradable: " << out.error << "\n";
+    return exit_infrastructure;
+  }
+  return exit_ok;
+}
+
+bool use_colour() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  return ::isatty(STDOUT_FILENO) != 0 && (no_colour == nullptr || *no_colour == '\0');
+}
+
+command grade_command() {
+  return {"grade", "Grade one submission (a directory, a local git repository or a git URL) and "
+                   "write its report",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<grade_args>();
+            sub.add_option("assignment", a->options.assignment,
+                           "An assignment name under assignments/ (matmul, histogram, "
+                           "reduction) or a path to an assignment.json")
+                ->required();
+            sub.add_option("submission", a->options.submission,
+                           "A directory, a local git repository, or a git URL (file://, "
+                           "https://, ssh)")
+                ->required();
+            sub.add_option("--backend", a->options.backend,
+                           "Where kernels run: auto (the GPU when one is usable, else emulation), "
+                           "gpu or emu")
+                ->check(CLI::IsMember({"auto", "gpu", "emu"}))
+                ->capture_default_str();
+            sub.add_option("--out", a->options.out_dir,
+                           "Folder for the reports (default: ./reports/<assignment>/)");
+            sub.add_option("--format", a->formats,
+                           "Comma-separated report formats: json, gradescope, junit, text")
+                ->capture_default_str();
+            sub.add_option("--commit", a->commit, "Grade this commit, branch or tag");
+            sub.add_option("--deadline", a->deadline,
+                           "ISO-8601 deadline: grade the last commit at or before it, and count "
+                           "late days from it (overrides the spec's deadline)");
+            sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
+            sub.add_option("--student", a->options.student,
+                           "Student id used in the report and its file names (default: the "
+                           "submission's folder or repository name)");
+            sub.add_option("--kernel-timeout", a->kernel_timeout,
+                           "Seconds each kernel's runner may take (default: the spec's limit)");
+            sub.add_option("--kernel", a->options.kernels,
+                           "Grade only this launcher (repeatable)");
+            return [a, &sub] { return run_grade(*a, sub); };
+          }};
+}
+
+} // namespace cugrade::cli

@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// Choosing where kernels run: the GPU when one is usable (asked of the GPU runner, in a child
+/// process: the grader never initialises CUDA itself), else the CPU emulator.
+
+#include "grader/core/layout.h"
+#include "harness/core/result.h"
+#include "harness/protocol/protocol.h"
+#include "reports/report.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace cugrade::grader {
+
+struct backend_choice {
+  reports::backend_kind kind = reports::backend_kind::emu;
+  protocol::device_identity identity;
+  std::filesystem::path nvcc; ///< for the GPU backend
+  std::string note;           ///< why this backend, e.g. "no usable GPU: ..."
+};
+
+/// What the GPU runner says about the device, or why there is none.
+[[nodiscard]] result<protocol::device_identity> probe_gpu(const layout& l);
+
+/// The nvcc to build with: $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, or nvcc on PATH.
+[[nodiscard]] std::optional<std::filesystem::path> find_nvcc();
+
+/// `requested` is "auto", "gpu" or "emu"; a forced backend that cannot work is a failure
+/// (infrastructure: the report will say not gradable).
+[[nodiscard]] result<backend_choice> choose_backend(const layout& l, std::string_view requested);
+
+} // namespace cugrade::grader

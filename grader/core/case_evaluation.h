@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// Turning what a runner left behind (its event log and raw outputs) into a verdict per case,
+/// by comparing with the CPU reference. Runs in the grader, which runs no student code.
+
+#include "grader/core/case_plan.h"
+#include "harness/problems/problem.h"
+#include "harness/protocol/protocol.h"
+#include "reports/report.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cugrade::grader {
+
+/// How the runner process ended.
+struct runner_exit {
+  bool timed_out = false;
+  int term_signal = 0;
+  int exit_code = 0;
+  double time_limit_seconds = 0;
+  std::string stderr_tail;
+};
+
+/// The verdict on one case, with the evidence diagnosis needs.
+struct case_outcome {
+  reports::test_status status = reports::test_status::not_run;
+  std::string error_kind;
+  std::string message;
+  std::optional<problems::comparison> comparison; ///< of the first run, when it completed
+  bool schedule_dependent = false; ///< runs (thread orders) disagreed
+  bool canary_overwritten = false;
+  bool input_modified = false;
+};
+
+/// One outcome per case, in the order of `cases`.
+[[nodiscard]] std::vector<case_outcome>
+evaluate_cases(const problems::problem& problem, const std::vector<graded_case>& cases,
+               const protocol::runner_log& log, const std::filesystem::path& output_dir,
+               const runner_exit& exit);
+
+/// Reads a raw output file written by the runner; nullopt when missing or of the wrong size.
+[[nodiscard]] std::optional<problems::buffer> read_output(const std::filesystem::path& path,
+                                                          const problems::buffer_spec& spec);
+
+} // namespace cugrade::grader

@@ -1,0 +1,32 @@
+#pragma once
+/// \file
+/// Which cases a kernel is graded on: every test group of the assignment spec, expanded into
+/// concrete seeded cases, and the runner plan that asks for them.
+
+#include "grader/spec/assignment_spec.h"
+#include "harness/problems/problem.h"
+#include "harness/protocol/protocol.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <vector>
+
+namespace cugrade::grader {
+
+/// One correctness case and the rubric group it counts towards.
+struct graded_case {
+  std::size_t group_index = 0;
+  problems::test_case tc; ///< tc.name is "<group>/<shape>/<distribution>"
+};
+
+/// Every case of every group, in spec order. Seeds depend on the spec's seed, the group and the
+/// case name only, so reordering or adding groups never changes another case's inputs.
+[[nodiscard]] std::vector<graded_case> plan_cases(const spec::assignment_spec& spec);
+
+/// The runner plan for one launcher over `cases`.
+[[nodiscard]] protocol::plan make_plan(problems::kind problem, const std::string& launcher,
+                                       const std::filesystem::path& library,
+                                       const std::filesystem::path& output_dir,
+                                       const std::vector<graded_case>& cases, int runs);
+
+} // namespace cugrade::grader

@@ -1,0 +1,50 @@
+#pragma once
+/// \file
+/// `cugrade grade`: one submission in, one trustworthy report out. Fetch, build, check the
+/// symbol policy, run each kernel in its own runner, compare, diagnose, score, write.
+
+#include "grader/core/layout.h"
+#include "reports/report.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cugrade::grader {
+
+struct grade_options {
+  std::string assignment;          ///< a name under assignments/ or a path to a spec
+  std::string submission;          ///< a directory, a local repository or a git URL
+  std::string backend = "auto";    ///< auto | gpu | emu
+  std::filesystem::path out_dir;   ///< empty: ./reports/<assignment>/
+  std::vector<std::string> formats{"json", "text"};
+  std::optional<std::string> commit;
+  std::optional<std::string> deadline;
+  std::optional<std::uint64_t> seed;
+  std::string student;             ///< empty: derived from the submission's name
+  std::optional<double> kernel_timeout_seconds; ///< overrides the spec's limit
+  std::vector<std::string> kernels; ///< grade only these launchers (empty: all)
+  bool write_files = true;
+  std::function<void(std::string_view)> progress;
+};
+
+/// Exit codes of `cugrade grade` (and `check`).
+enum class grade_exit : int { report_written = 0, usage_error = 2, infrastructure = 3 };
+
+struct grade_outcome {
+  grade_exit exit = grade_exit::report_written;
+  std::string error;                       ///< for usage errors and infrastructure faults
+  std::optional<reports::report> report;   ///< absent only for usage/spec errors
+  std::vector<std::filesystem::path> written;
+};
+
+[[nodiscard]] grade_outcome grade(const grade_options& options, const layout& l);
+
+/// The student id used for file names when none is given: the submission's last path part.
+[[nodiscard]] std::string default_student_id(std::string_view submission);
+
+} // namespace cugrade::grader

@@ -1,0 +1,149 @@
+#include "grader/core/report_assembly.h"
+
+#include "grader/core/kernel_verdict.h"
+#include "reports/writers.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#ifndef CUGRADE_VERSION
+#define CUGRADE_VERSION "0.0.0"
+#endif
+
+namespace cugrade::grader {
+
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? name : "";
+}
+
+} // namespace
+
+reports::report base_report(const spec::assignment_spec& spec, const grade_options& options) {
+  reports::report r;
+  r.assignment_name = spec.name;
+  r.spec_sha256 = spec.spec_sha256;
+  r.submission.source = options.submission;
+  r.submission.student =
+      options.student.empty() ? default_student_id(options.submission) : options.student;
+  r.environment.grader_version = CUGRADE_VERSION;
+  r.environment.host = host_name();
+  r.max_score = spec.max_score();
+  r.seed = spec.seed;
+  r.gradable = true;
+  r.created_at = reports::now_iso8601_utc();
+  return r;
+}
+
+grade_outcome not_gradable(reports::report& r, const std::string& why) {
+  r.gradable = false;
+  r.infrastructure_error = why;
+  return {grade_exit::infrastructure, why, r, {}};
+}
+
+void record_backend(reports::report& r, const backend_choice& b) {
+  r.environment.backend = b.kind;
+  r.environment.device = b.identity.device;
+  r.environment.driver = b.identity.driver;
+  r.environment.cuda_runtime = b.identity.runtime;
+}
+
+void note_device(reports::report& r, const protocol::runner_log& log) {
+  if (!log.device.empty()) {
+    r.environment.device = log.device;
+    r.environment.driver = log.driver;
+    r.environment.cuda_runtime = log.runtime;
+  }
+}
+
+void record_submission(reports::report& r, const spec::assignment_spec& spec,
+                       const fetch::fetched_submission& fetched, const grade_options& options) {
+  r.submission.commit = fetched.commit;
+  if (fetched.commit_time) {
+    r.submission.commit_time = fetch::format_iso8601_utc(*fetched.commit_time);
+  }
+  const auto deadline_text = options.deadline ? options.deadline : spec.deadline;
+  if (!deadline_text) {
+    return;
+  }
+  const auto deadline = fetch::parse_deadline(*deadline_text);
+  if (!deadline) {
+    return;
+  }
+  r.submission.deadline = fetch::format_iso8601_utc(*deadline);
+  if (fetched.commit_time) {
+    const auto grace = std::chrono::minutes(spec.late.grace_minutes);
+    r.submission.late_days = fetch::late_days(*fetched.commit_time - grace, *deadline);
+  }
+}
+
+void record_missing_source(reports::report& r, const spec::assignment_spec& spec,
+                           const std::filesystem::path& directory) {
+  r.build.status = reports::build_status::error;
+  r.build.log = spec.source_file + " was not found at the root of the submission (" +
+                directory.filename().string() + "/); the contract asks for it there";
+  for (const auto& k : spec.kernels) {
+    r.kernels.push_back(kernel_not_run(spec, k, reports::kernel_status::build_error,
+                                       {reports::hint_code::build_error, r.build.log}));
+  }
+}
+
+void record_build(reports::report& r, const build::build_outcome& built) {
+  r.build.status = built.ok ? reports::build_status::ok : reports::build_status::error;
+  r.build.log = built.log;
+  r.build.seconds = built.seconds;
+}
+
+std::string missing_launcher_message(const spec::assignment_spec& spec, const std::string& launcher,
+                                     const build::build_outcome& built) {
+  std::string message = spec.source_file + " does not define the launcher " + launcher;
+  for (const auto& note : built.notes) {
+    if (note.find(launcher) != std::string::npos) {
+      message += ": " + note;
+    }
+  }
+  return message;
+}
+
+void finish_scores(reports::report& r, const spec::assignment_spec& spec) {
+  if (!r.gradable) {
+    r.score.reset();
+    r.late_penalty = 0;
+    return;
+  }
+  double earned = 0;
+  for (const auto& k : r.kernels) {
+    earned += k.score;
+  }
+  const double fraction = spec::late_penalty_fraction(spec.late, r.submission.late_days);
+  r.late_penalty = earned * fraction;
+  r.score = std::max(0.0, earned - r.late_penalty);
+}
+
+void write_outputs(grade_outcome& out, const spec::assignment_spec& spec,
+                   const grade_options& options) {
+  if (!out.report) {
+    return;
+  }
+  const auto dir = options.out_dir.empty()
+                       ? std::filesystem::current_path() / "reports" / spec.name
+                       : options.out_dir;
+  const auto w = reports::write_report(*out.report, dir, out.report->submission.student,
+                                       options.formats);
+  out.written = w.files;
+  if (!w.ok()) {
+    out.exit = grade_exit::infrastructure;
+    out.error = "cannot write the report: " + w.error;
+  }
+}
+
+std::filesystem::path prepare_work_parent(const layout& l) {
+  const auto dir = l.cache_dir / "work";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+} // namespace cugrade::grader

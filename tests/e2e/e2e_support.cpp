@@ -1,0 +1,92 @@
+#include "tests/e2e/e2e_support.h"
+
+#include "grader/process/process.h"
+#include "reports/schema_validator.h"
+
+#include <atomic>
+#include <fstream>
+#include <unistd.h>
+
+namespace cugrade::e2e {
+
+namespace fs = std::filesystem;
+
+cli_result run_cugrade(const std::vector<std::string>& args) {
+  process::spawn_options opts;
+  opts.argv = {CUGRADE_BINARY};
+  opts.argv.insert(opts.argv.end(), args.begin(), args.end());
+  opts.env_add = {{"XDG_CACHE_HOME", (fs::temp_directory_path() / "cugrade-e2e-cache").string()},
+                  {"NO_COLOR", "1"}};
+  opts.time_limit_seconds = 600;
+  const auto r = process::run_process(opts);
+  if (!r) {
+    return {-1, "", r.error()};
+  }
+  return {r->shell_status(), r->stdout_text, r->stderr_text};
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::vector<std::string> schema_errors(const nlohmann::json& report) {
+  return reports::validate_report(report, CUGRADE_REPORT_SCHEMA);
+}
+
+nlohmann::json kernel_named(const nlohmann::json& report, const std::string& name) {
+  for (const auto& k : report.value("kernels", nlohmann::json::array())) {
+    if (k.value("name", "") == name) {
+      return k;
+    }
+  }
+  return nullptr;
+}
+
+bool has_hint(const nlohmann::json& kernel, const std::string& code) {
+  for (const auto& h : kernel.value("diagnosis", nlohmann::json::array())) {
+    if (h.value("code", "") == code) {
+      return true;
+    }
+  }
+  return false;
+}
+
+fs::path fresh_dir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const auto dir = fs::temp_directory_path() /
+                   ("cugrade-e2e-" + tag + "-" + std::to_string(::getpid()) + "-" +
+                    std::to_string(counter++));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path fixtures_dir() { return CUGRADE_FIXTURES_DIR; }
+
+std::vector<std::string> fixture_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(fixtures_dir())) {
+    if (fs::exists(entry.path() / "expect.json")) {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string gpu_unavailable_reason() {
+  process::spawn_options opts;
+  opts.argv = {CUGRADE_GPU_RUNNER, "--probe"};
+  opts.time_limit_seconds = 60;
+  if (!fs::exists(CUGRADE_GPU_RUNNER)) {
+    return "cugrade was built without the GPU backend (no nvcc)";
+  }
+  const auto r = process::run_process(opts);
+  if (!r || !r->succeeded()) {
+    return "no usable GPU: " + (r ? r->stderr_text.substr(0, 200) : r.error());
+  }
+  return "";
+}
+
+} // namespace cugrade::e2e

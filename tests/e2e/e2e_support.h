@@ -1,0 +1,42 @@
+#pragma once
+// Running the real `cugrade` binary from tests and reading what it wrote.
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace cugrade::e2e {
+
+struct cli_result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `cugrade args...` (the binary built with the tests) with a private cache folder.
+[[nodiscard]] cli_result run_cugrade(const std::vector<std::string>& args);
+
+/// Reads <dir>/<basename>.json.
+[[nodiscard]] nlohmann::json read_json(const std::filesystem::path& path);
+
+/// Schema problems of a written report (empty when valid).
+[[nodiscard]] std::vector<std::string> schema_errors(const nlohmann::json& report);
+
+/// The kernel entry named `name` in a report, or a null json.
+[[nodiscard]] nlohmann::json kernel_named(const nlohmann::json& report, const std::string& name);
+
+/// True when some diagnosis hint of `kernel` has code `code`.
+[[nodiscard]] bool has_hint(const nlohmann::json& kernel, const std::string& code);
+
+/// A fresh folder under the system temp dir, removed by the caller when it likes.
+[[nodiscard]] std::filesystem::path fresh_dir(const std::string& tag);
+
+/// Every fixture folder holding an expect.json.
+[[nodiscard]] std::vector<std::string> fixture_names();
+[[nodiscard]] std::filesystem::path fixtures_dir();
+
+/// Why the GPU backend cannot run here, or empty when it can.
+[[nodiscard]] std::string gpu_unavailable_reason();
+
+} // namespace cugrade::e2e

@@ -1,0 +1,102 @@
+#include "tests/e2e/fixture_check.h"
+
+#include "tests/e2e/e2e_support.h"
+
+#include <gtest/gtest.h>
+
+namespace cugrade::e2e {
+
+namespace {
+
+using nlohmann::json;
+
+json expectations_for(const json& expect, const std::string& backend) {
+  json kernels = expect.value("kernels", json::object());
+  if (expect.contains(backend)) {
+    const auto& overrides = expect.at(backend);
+    std::cout << "[ NOTE     ] on " << backend << ": " << overrides.value("why", "") << "\n";
+    for (const auto& [name, value] : overrides.value("kernels", json::object()).items()) {
+      kernels[name] = value;
+    }
+  }
+  return kernels;
+}
+
+std::string all_messages(const json& kernel) {
+  std::string text = kernel.value("message", "");
+  for (const auto& h : kernel.value("diagnosis", json::array())) {
+    text += "\n" + h.value("message", "");
+  }
+  return text;
+}
+
+void check_status(const json& kernel, const json& want) {
+  const std::string got = kernel.value("status", "");
+  if (want.contains("status_one_of")) {
+    const auto options = want.at("status_one_of").get<std::vector<std::string>>();
+    EXPECT_NE(std::find(options.begin(), options.end(), got), options.end())
+        << "status " << got << "\n" << kernel.dump(2).substr(0, 3000);
+  } else {
+    EXPECT_EQ(got, want.value("status", "passed")) << kernel.dump(2).substr(0, 3000);
+  }
+}
+
+void check_kernel(const json& kernel, const json& want) {
+  check_status(kernel, want);
+  if (want.contains("error_kind")) {
+    EXPECT_EQ(kernel.value("error_kind", json()).dump(), want.at("error_kind").dump());
+  }
+  if (want.contains("hint")) {
+    EXPECT_TRUE(has_hint(kernel, want.at("hint"))) << "no hint " << want.at("hint") << " in "
+                                                   << kernel.value("diagnosis", json()).dump(2);
+  }
+  if (want.contains("message_contains")) {
+    EXPECT_NE(all_messages(kernel).find(want.at("message_contains").get<std::string>()),
+              std::string::npos)
+        << all_messages(kernel);
+  }
+  if (want.contains("forbidden_contains")) {
+    EXPECT_NE(kernel.value("forbidden_symbols", json::array()).dump().find(
+                  want.at("forbidden_contains").get<std::string>()),
+              std::string::npos)
+        << kernel.value("forbidden_symbols", json()).dump();
+  }
+}
+
+} // namespace
+
+void check_fixture(const std::string& fixture, const std::string& backend) {
+  const auto dir = fixtures_dir() / fixture;
+  const json expect = read_json(dir / "expect.json");
+  ASSERT_TRUE(expect.is_object()) << "unreadable " << (dir / "expect.json");
+  const auto out = fresh_dir(fixture);
+  std::vector<std::string> args{"grade",      expect.at("assignment"), dir.string(), "--backend",
+                                backend,      "--out",                 out.string(), "--student",
+                                fixture,      "--format",              "json,gradescope,junit,text"};
+  if (expect.contains("kernel_timeout")) {
+    args.push_back("--kernel-timeout");
+    args.push_back(std::to_string(expect.at("kernel_timeout").get<int>()));
+  }
+  const auto r = run_cugrade(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = read_json(out / (fixture + ".json"));
+  ASSERT_TRUE(report.is_object()) << r.err;
+  EXPECT_TRUE(schema_errors(report).empty()) << testing::PrintToString(schema_errors(report));
+  EXPECT_EQ(report.at("environment").at("backend"), backend);
+  if (expect.contains("build_log_contains")) {
+    EXPECT_NE(report.at("build").at("log").get<std::string>().find(
+                  expect.at("build_log_contains").get<std::string>()),
+              std::string::npos)
+        << report.at("build").at("log");
+  }
+  const json wanted = expectations_for(expect, backend);
+  const std::string others = expect.value("others", "passed");
+  for (const auto& kernel : report.at("kernels")) {
+    const std::string name = kernel.at("name");
+    SCOPED_TRACE(fixture + ": " + name);
+    check_kernel(kernel, wanted.contains(name) ? wanted.at(name) : json{{"status", others}});
+  }
+  std::filesystem::remove_all(out);
+}
+
+} // namespace cugrade::e2e

@@ -1,0 +1,63 @@
+// End-to-end: the real `cugrade` binary on the reference solutions and on every fixture, in CPU
+// emulation (runs in CI, which has no GPU).
+
+#include "tests/e2e/e2e_support.h"
+#include "tests/e2e/fixture_check.h"
+
+#include <gtest/gtest.h>
+
+namespace cugrade::e2e {
+namespace {
+
+using nlohmann::json;
+
+class ReferenceInEmulation : public testing::TestWithParam<std::string> {};
+
+TEST_P(ReferenceInEmulation, GetsFullMarksAndValidReports) {
+  const std::string assignment = GetParam();
+  const auto out = fresh_dir("reference-" + assignment);
+  const auto r = run_cugrade({"grade", assignment, std::string(CUGRADE_SOURCE_DIR) + "/reference",
+                              "--backend", "emu", "--out", out.string(), "--student", "reference"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = read_json(out / "reference.json");
+  ASSERT_TRUE(report.is_object());
+  EXPECT_TRUE(schema_errors(report).empty()) << testing::PrintToString(schema_errors(report));
+  EXPECT_TRUE(report.at("gradable").get<bool>());
+  EXPECT_EQ(report.at("environment").at("backend"), "emu");
+  EXPECT_GT(report.at("max_score").get<double>(), 0);
+  EXPECT_DOUBLE_EQ(report.at("score").get<double>(), report.at("max_score").get<double>());
+  for (const auto& k : report.at("kernels")) {
+    EXPECT_EQ(k.at("status"), "passed") << k.dump(2).substr(0, 4000);
+    for (const auto& t : k.at("tests")) {
+      EXPECT_EQ(t.at("status"), "passed") << k.at("name") << " " << t.dump();
+    }
+  }
+  // Gradescope's results.json: its field names, one test per kernel and group.
+  const json gs = read_json(out / "reference.gradescope.json");
+  ASSERT_TRUE(gs.is_object());
+  EXPECT_DOUBLE_EQ(gs.at("score").get<double>(), report.at("score").get<double>());
+  ASSERT_FALSE(gs.at("tests").empty());
+  for (const auto& t : gs.at("tests")) {
+    for (const char* field : {"name", "score", "max_score", "status", "output", "visibility"}) {
+      EXPECT_TRUE(t.contains(field)) << field << " missing in " << t.dump();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::exists(out / "reference.junit.xml"));
+  EXPECT_TRUE(std::filesystem::exists(out / "reference.txt"));
+  std::filesystem::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInEmulation,
+                         testing::Values("matmul", "histogram", "reduction"));
+
+class FixtureInEmulation : public testing::TestWithParam<std::string> {};
+
+TEST_P(FixtureInEmulation, GivesTheExpectedVerdicts) { check_fixture(GetParam(), "emu"); }
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureInEmulation, testing::ValuesIn(fixture_names()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+} // namespace
+} // namespace cugrade::e2e
