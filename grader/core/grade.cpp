@@ -11,6 +11,7 @@
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
 
+#include <chrono>
 #include <fmt/format.h>
 
 namespace cugrade::grader {
@@ -183,6 +184,7 @@ std::string default_student_id(std::string_view submission) {
 }
 
 grade_outcome grade(const grade_options& options, const layout& l) {
+  const auto started = std::chrono::steady_clock::now();
   auto spec = spec::load_assignment(options.assignment, l.root);
   if (!spec) {
     return {grade_exit::usage_error, spec.error(), std::nullopt, {}};
@@ -205,6 +207,8 @@ grade_outcome grade(const grade_options& options, const layout& l) {
     out = grade_submission(g);
   }
   finish_scores(*out.report, g.spec);
+  out.report->elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (options.write_files) {
     write_outputs(out, g.spec, options);
   }

@@ -35,6 +35,10 @@ reports::report base_report(const spec::assignment_spec& spec, const grade_optio
   r.seed = spec.seed;
   r.gradable = true;
   r.created_at = reports::now_iso8601_utc();
+  // Until a backend is chosen, the report names the one asked for (auto means "emu" only if the
+  // GPU turns out unusable, which record_backend will say).
+  r.environment.backend =
+      options.backend == "gpu" ? reports::backend_kind::gpu : reports::backend_kind::emu;
   return r;
 }
 
