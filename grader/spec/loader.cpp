@@ -39,6 +39,9 @@ bool looks_like_name(std::string_view text) {
 result<fs::path> locate(std::string_view name_or_path, const fs::path& project_root) {
   std::error_code ec;
   const fs::path given(name_or_path);
+  if (name_or_path.empty())
+    return fail("no assignment given; name one (" + join(known_assignments(project_root), ", ") +
+                "), a folder holding assignment.json or the path of a .json file");
   if (looks_like_name(name_or_path)) {
     const fs::path by_name = project_root / "assignments" / given / "assignment.json";
     if (fs::is_regular_file(by_name, ec))

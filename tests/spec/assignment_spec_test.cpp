@@ -125,6 +125,13 @@ TEST_F(SpecModel, UnknownAssignmentNameSuggestsAKnownOne) {
   expect_contains(loaded.error(), {"no assignment called \"matmal\"", "did you mean \"matmul\"?"});
 }
 
+TEST_F(SpecModel, EmptyNameListsTheKnownAssignments) {
+  write(m_root / "assignments" / "matmul" / "assignment.json", valid_spec().dump(2));
+  auto loaded = load_assignment("", m_root);
+  ASSERT_FALSE(loaded.ok());
+  expect_contains(loaded.error(), {"no assignment given", "matmul"});
+}
+
 TEST_F(SpecModel, KnownAssignmentsListsFoldersWithSpecs) {
   write(m_root / "assignments" / "b" / "assignment.json", "{}");
   write(m_root / "assignments" / "a" / "assignment.json", "{}");
