@@ -57,7 +57,7 @@ TEST(Cli, DoctorSaysEmulationWorks) {
 }
 
 TEST(Cli, CheckExitsZeroOnTheReferenceAndOneOnABuggySubmission) {
-  const auto good = run_cugrade({"check", "reduction", std::string(CUGRADE_SOURCE_DIR) +
+  const auto good = run_cugrade({"check", "reduction", source_root().string() +
                                                            "/reference", "--backend", "emu"});
   EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
   const auto bad = run_cugrade({"check", "reduction", (fixtures_dir() / "grade_modifies_input")
@@ -71,7 +71,7 @@ TEST(Cli, ForcedGpuWithoutAGpuIsNotGradableAndGivesNoScore) {
     GTEST_SKIP() << "a GPU is usable here, so --backend gpu cannot fail for want of one";
   }
   const auto out = fresh_dir("forced-gpu");
-  const auto r = run_cugrade({"grade", "reduction", std::string(CUGRADE_SOURCE_DIR) + "/reference",
+  const auto r = run_cugrade({"grade", "reduction", source_root().string() + "/reference",
                               "--backend", "gpu", "--out", out.string(), "--student", "s1"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   const json report = read_json(out / "s1.json");

@@ -4,6 +4,7 @@
 #include "reports/schema_validator.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
@@ -11,9 +12,17 @@ namespace cugrade::e2e {
 
 namespace fs = std::filesystem;
 
+namespace {
+// A device bundle relocates programs and data: the environment overrides the build paths.
+std::string from_env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : fallback;
+}
+} // namespace
+
 cli_result run_cugrade(const std::vector<std::string>& args) {
   process::spawn_options opts;
-  opts.argv = {CUGRADE_BINARY};
+  opts.argv = {from_env("CUGRADE_BINARY", CUGRADE_BINARY)};
   opts.argv.insert(opts.argv.end(), args.begin(), args.end());
   opts.env_add = {{"XDG_CACHE_HOME", (fs::temp_directory_path() / "cugrade-e2e-cache").string()},
                   {"NO_COLOR", "1"}};
@@ -62,7 +71,9 @@ fs::path fresh_dir(const std::string& tag) {
   return dir;
 }
 
-fs::path fixtures_dir() { return CUGRADE_FIXTURES_DIR; }
+fs::path source_root() { return from_env("CUGRADE_ROOT", CUGRADE_SOURCE_DIR); }
+
+fs::path fixtures_dir() { return from_env("CUGRADE_FIXTURES_DIR", CUGRADE_FIXTURES_DIR); }
 
 std::vector<std::string> fixture_names() {
   std::vector<std::string> names;
@@ -77,9 +88,10 @@ std::vector<std::string> fixture_names() {
 
 std::string gpu_unavailable_reason() {
   process::spawn_options opts;
-  opts.argv = {CUGRADE_GPU_RUNNER, "--probe"};
+  const std::string runner = from_env("CUGRADE_GPU_RUNNER", CUGRADE_GPU_RUNNER);
+  opts.argv = {runner, "--probe"};
   opts.time_limit_seconds = 60;
-  if (!fs::exists(CUGRADE_GPU_RUNNER)) {
+  if (!fs::exists(runner)) {
     return "cugrade was built without the GPU backend (no nvcc)";
   }
   const auto r = process::run_process(opts);

@@ -35,6 +35,8 @@ struct cli_result {
 /// Every fixture folder holding an expect.json.
 [[nodiscard]] std::vector<std::string> fixture_names();
 [[nodiscard]] std::filesystem::path fixtures_dir();
+/// The cugrade source tree ($CUGRADE_ROOT when set, e.g. in a device bundle).
+[[nodiscard]] std::filesystem::path source_root();
 
 /// Why the GPU backend cannot run here, or empty when it can.
 [[nodiscard]] std::string gpu_unavailable_reason();

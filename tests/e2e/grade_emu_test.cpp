@@ -16,7 +16,7 @@ class ReferenceInEmulation : public testing::TestWithParam<std::string> {};
 TEST_P(ReferenceInEmulation, GetsFullMarksAndValidReports) {
   const std::string assignment = GetParam();
   const auto out = fresh_dir("reference-" + assignment);
-  const auto r = run_cugrade({"grade", assignment, std::string(CUGRADE_SOURCE_DIR) + "/reference",
+  const auto r = run_cugrade({"grade", assignment, source_root().string() + "/reference",
                               "--backend", "emu", "--out", out.string(), "--student", "reference"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = read_json(out / "reference.json");

@@ -19,7 +19,7 @@ TEST_P(ReferenceOnGpuEndToEnd, GetsFullMarks) {
   }
   const std::string assignment = GetParam();
   const auto out = fresh_dir("gpu-reference-" + assignment);
-  const auto r = run_cugrade({"grade", assignment, std::string(CUGRADE_SOURCE_DIR) + "/reference",
+  const auto r = run_cugrade({"grade", assignment, source_root().string() + "/reference",
                               "--backend", "gpu", "--out", out.string(), "--student", "reference"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = read_json(out / "reference.json");
