@@ -42,16 +42,18 @@ void check_launchers(const std::vector<symbol>& symbols, const std::vector<std::
   }
 }
 
-// Weak definitions of mangled names are the compiler's copies of inline functions and
-// templates from the same headers the runtime was built from: identical, so harmless.
+// Weak definitions of mangled names are the compiler's copies of inline functions, templates and
+// their static members from headers the runtime shares (libstdc++'s, the emulator's): identical
+// to the runtime's own, so harmless. A weak C name (main, malloc) is still a definition.
 std::optional<std::string> definition_problem(const symbol& entry, const name_set& runtime) {
-  const std::string shown = demangle(entry.name);
-  if (const auto reserved = reserved_name_problem(entry.name)) {
-    return "defines " + shown + ", " + *reserved;
+  if (entry.weak() && entry.name.rfind("_Z", 0) == 0) {
+    return std::nullopt;
   }
-  const bool compiler_copy = entry.weak() && entry.name.rfind("_Z", 0) == 0;
-  if (!compiler_copy && runtime.contains(entry.name)) {
-    return "defines " + shown + ", which the runtime already defines";
+  if (const auto reserved = reserved_name_problem(entry.name)) {
+    return "defines " + demangle(entry.name) + ", " + *reserved;
+  }
+  if (runtime.contains(entry.name)) {
+    return "defines " + demangle(entry.name) + ", which the runtime already defines";
   }
   return std::nullopt;
 }

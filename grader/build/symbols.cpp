@@ -41,7 +41,7 @@ bool symbol::defined_global() const noexcept {
 }
 
 bool symbol::weak() const noexcept {
-  return type == 'W' || type == 'V';
+  return type == 'W' || type == 'V' || type == 'u';
 }
 
 std::vector<symbol> parse_nm_posix(std::string_view text) {

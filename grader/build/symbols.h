@@ -22,7 +22,8 @@ struct symbol {
   /// Defined and visible to the dynamic linker: upper-case letters but U, GNU unique (u) and
   /// indirect functions (i).
   [[nodiscard]] bool defined_global() const noexcept;
-  /// Defined weak (W, V): the kind the compiler emits for inline functions and templates.
+  /// Defined weak (W, V) or GNU unique (u): what the compiler emits for inline functions,
+  /// template instantiations and their static members, one copy per object that uses them.
   [[nodiscard]] bool weak() const noexcept;
 };
 

@@ -56,6 +56,17 @@ TEST(SymbolPolicy, ReportsDefinitionsThatCollideWithTheRuntime) {
                                       "already defines"}));
 }
 
+TEST(SymbolPolicy, HeaderTemplateCopiesMayUseReservedNamespaces) {
+  const std::vector<symbol> symbols{
+      {"_ZN7cugrade3emu6detail10shared_keyIA16_A16_fLi0EE3tagE", 'u'}, // emulator header template
+      {"_ZN7cugrade4hackEv", 'T'},                                     // a strong definition
+      {"main", 'W'}};                                                  // weak, but still main
+  const auto verdict = check_symbol_policy(symbols, {}, backend::emu, {});
+  EXPECT_EQ(verdict.forbidden_symbols,
+            (std::vector<std::string>{"defines cugrade::hack(), a name reserved for the grader",
+                                      "defines main, which the grader owns"}));
+}
+
 TEST(SymbolPolicy, ReportsForbiddenCallsOnceEachWithTheirReason) {
   const std::vector<symbol> symbols{
       {"fopen", 'U'},

@@ -6,6 +6,7 @@
 
 #if CUGRADE_BUILD_HAVE_EMU_REWRITE
 #include "harness/emu/rewrite.h"
+#include "harness/emu/toolchain.h"
 #endif
 
 #include <fstream>

@@ -35,13 +35,14 @@ extern "C" void matmul_naive(const float* M, const float*, float* P, int j, int,
   CHECK(cudaGetDevice(&device));
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  int min_grid = 0, block = 0;
-  CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, scale_kernel, 0, 0));
+  const int block = 128;
+  int blocks_per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, scale_kernel, block, 0));
   CHECK(cudaFuncSetAttribute(scale_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0));
   scale_kernel<<<(n + block - 1) / block, block>>>(scratch, P, n);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaFree(scratch));
-  std::printf("launched on %d SMs\n", sms);
+  std::printf("launched on %d SMs, %d blocks each\n", sms, blocks_per_sm);
   std::cout << "block size " << block << std::endl;
 }
