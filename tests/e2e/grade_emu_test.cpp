@@ -55,8 +55,8 @@ class FixtureInEmulation : public testing::TestWithParam<std::string> {};
 TEST_P(FixtureInEmulation, GivesTheExpectedVerdicts) { check_fixture(GetParam(), "emu"); }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureInEmulation, testing::ValuesIn(fixture_names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                         [](const testing::TestParamInfo<std::string>& param_info) {
+                           return param_info.param;
                          });
 
 } // namespace

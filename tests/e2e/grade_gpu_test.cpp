@@ -46,8 +46,8 @@ TEST_P(FixtureOnGpu, GivesTheExpectedVerdicts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureOnGpu, testing::ValuesIn(fixture_names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                         [](const testing::TestParamInfo<std::string>& param_info) {
+                           return param_info.param;
                          });
 
 } // namespace

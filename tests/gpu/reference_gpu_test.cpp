@@ -86,8 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
                     launcher_case{kind::histogram, "histogram_privatized"},
                     launcher_case{kind::reduction, "reduce_interleaved"},
                     launcher_case{kind::reduction, "reduce_convergent"}),
-    [](const testing::TestParamInfo<launcher_case>& info) {
-      return std::string(info.param.launcher);
+    [](const testing::TestParamInfo<launcher_case>& param_info) {
+      return std::string(param_info.param.launcher);
     });
 
 } // namespace
