@@ -112,7 +112,20 @@ std::string missing_launcher_message(const spec::assignment_spec& spec, const st
   return message;
 }
 
+void drop_performance_points(reports::report& r) {
+  for (auto& k : r.kernels) {
+    k.max_score -= k.performance_max;
+    k.performance_max = 0;
+  }
+}
+
 void finish_scores(reports::report& r, const spec::assignment_spec& spec) {
+  if (!r.kernels.empty()) {
+    r.max_score = 0;
+    for (const auto& k : r.kernels) {
+      r.max_score += k.max_score;
+    }
+  }
   if (!r.gradable) {
     r.score.reset();
     r.late_penalty = 0;

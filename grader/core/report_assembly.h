@@ -33,6 +33,9 @@ void record_build(reports::report& r, const build::build_outcome& built);
 [[nodiscard]] std::string missing_launcher_message(const spec::assignment_spec& spec,
                                                    const std::string& launcher,
                                                    const build::build_outcome& built);
+/// Emulated time is never GPU performance: in emulation the rubric's performance points are
+/// left out of every maximum rather than counted as lost.
+void drop_performance_points(reports::report& r);
 /// Sums kernel scores, applies the late policy, never goes below zero.
 void finish_scores(reports::report& r, const spec::assignment_spec& spec);
 /// Writes the requested formats atomically; a write failure turns into an infrastructure exit.
