@@ -1,0 +1,69 @@
+#pragma once
+/// \file
+/// Shared machinery of the rewriting passes: the token stream with navigation helpers, the scope
+/// of every token (inside a function body or at namespace scope), and the list of text edits.
+/// Every edit keeps the number of newlines of the text it replaces, so line numbers never move.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/emu/detail/lexer.h"
+
+namespace cugrade::emu::detail {
+
+/// Replace [begin, end) of the source with `text`.
+struct edit {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string text;
+};
+
+class rewrite_context {
+public:
+  rewrite_context(std::string_view source, std::string_view file_name);
+
+  [[nodiscard]] std::string_view source() const { return m_source; }
+  [[nodiscard]] const std::vector<token>& tokens() const { return m_tokens; }
+  [[nodiscard]] const token& at(std::size_t i) const { return m_tokens[i]; }
+  [[nodiscard]] std::size_t size() const { return m_tokens.size(); }
+
+  /// Index of the previous / next significant token, if any.
+  [[nodiscard]] std::optional<std::size_t> prev(std::size_t i) const;
+  [[nodiscard]] std::optional<std::size_t> next(std::size_t i) const;
+  /// Whether token i lies inside a function body (or any block nested in one).
+  [[nodiscard]] bool in_function(std::size_t i) const { return m_in_function[i]; }
+  /// Source text of tokens [first, last] inclusive.
+  [[nodiscard]] std::string_view span(std::size_t first, std::size_t last) const;
+  /// Newlines in [begin, end) of the source, as a string of '\n'.
+  [[nodiscard]] std::string newlines(std::size_t begin, std::size_t end) const;
+  /// "file:line: " for messages.
+  [[nodiscard]] std::string where(std::size_t token_index) const;
+
+  void add(edit e) { m_edits.push_back(std::move(e)); }
+  /// A number unique within the file, for shared-memory slots.
+  int next_id() { return m_next_id++; }
+
+  /// The edited source; fails if two edits overlap.
+  [[nodiscard]] std::optional<std::string> apply(std::string* error) const;
+
+private:
+  void compute_scopes();
+
+  std::string_view m_source;
+  std::string m_file_name;
+  std::vector<token> m_tokens;
+  std::vector<bool> m_in_function;
+  std::vector<edit> m_edits;
+  int m_next_id = 0;
+};
+
+/// Pass: kernel launches `k<<<g, b, s, st>>>(args)` -> `::cugrade::emu::launch(k, ...)(args)`.
+/// Returns an error message for a launch it cannot translate.
+std::optional<std::string> rewrite_launches(rewrite_context& ctx);
+/// Pass: `__shared__` declarations -> per-block storage.
+std::optional<std::string> rewrite_shared(rewrite_context& ctx);
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// CUDA's atomic functions on global and shared memory, with CUDA's overload set and semantics
+/// (each returns the old value; atomicInc/atomicDec wrap at `val`). Blocks run concurrently on
+/// several CPU threads, so these are real hardware atomics (relaxed order, as CUDA's are).
+
+namespace cugrade::emu::detail {
+
+template <class T, class F> inline T atomic_update(T* address, F next) {
+  T old;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  T desired = next(old);
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+    desired = next(old);
+  }
+  return old;
+}
+
+} // namespace cugrade::emu::detail
+
+#define CUGRADE_EMU_INT_ATOMIC(T)                                                                  \
+  inline T atomicAdd(T* a, T v) {                                                                  \
+    return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);                                             \
+  }                                                                                                \
+  inline T atomicSub(T* a, T v) {                                                                  \
+    return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED);                                             \
+  }                                                                                                \
+  inline T atomicExch(T* a, T v) {                                                                 \
+    return __atomic_exchange_n(a, v, __ATOMIC_RELAXED);                                            \
+  }                                                                                                \
+  inline T atomicAnd(T* a, T v) {                                                                  \
+    return __atomic_fetch_and(a, v, __ATOMIC_RELAXED);                                             \
+  }                                                                                                \
+  inline T atomicOr(T* a, T v) {                                                                   \
+    return __atomic_fetch_or(a, v, __ATOMIC_RELAXED);                                              \
+  }                                                                                                \
+  inline T atomicXor(T* a, T v) {                                                                  \
+    return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED);                                             \
+  }                                                                                                \
+  inline T atomicMin(T* a, T v) {                                                                  \
+    return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v < o ? v : o; });           \
+  }                                                                                                \
+  inline T atomicMax(T* a, T v) {                                                                  \
+    return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v > o ? v : o; });           \
+  }                                                                                                \
+  inline T atomicCAS(T* a, T compare, T v) {                                                       \
+    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+    return compare;                                                                                \
+  }
+
+CUGRADE_EMU_INT_ATOMIC(int)
+CUGRADE_EMU_INT_ATOMIC(unsigned int)
+CUGRADE_EMU_INT_ATOMIC(unsigned long long)
+#undef CUGRADE_EMU_INT_ATOMIC
+
+inline long long atomicMin(long long* a, long long v) {
+  return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v < o ? v : o; });
+}
+inline long long atomicMax(long long* a, long long v) {
+  return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v > o ? v : o; });
+}
+inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v) {
+  __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;
+}
+
+/// ((old >= val) ? 0 : (old + 1))
+inline unsigned int atomicInc(unsigned int* a, unsigned int val) {
+  return ::cugrade::emu::detail::atomic_update(
+      a, [val](unsigned int o) { return o >= val ? 0u : o + 1u; });
+}
+/// (((old == 0) || (old > val)) ? val : (old - 1))
+inline unsigned int atomicDec(unsigned int* a, unsigned int val) {
+  return ::cugrade::emu::detail::atomic_update(
+      a, [val](unsigned int o) { return (o == 0u || o > val) ? val : o - 1u; });
+}
+
+inline float atomicAdd(float* a, float v) {
+  return ::cugrade::emu::detail::atomic_update(a, [v](float o) { return o + v; });
+}
+inline double atomicAdd(double* a, double v) {
+  return ::cugrade::emu::detail::atomic_update(a, [v](double o) { return o + v; });
+}
+inline float atomicExch(float* a, float v) {
+  float old;
+  __atomic_exchange(a, &v, &old, __ATOMIC_RELAXED);
+  return old;
+}
+
+// Scoped variants behave like the device-wide ones here (one address space, real atomics).
+#define CUGRADE_EMU_SCOPED(name)                                                                   \
+  template <class T, class... A> inline auto name##_block(T* a, A... v) {                          \
+    return name(a, v...);                                                                          \
+  }                                                                                                \
+  template <class T, class... A> inline auto name##_system(T* a, A... v) {                         \
+    return name(a, v...);                                                                          \
+  }
+CUGRADE_EMU_SCOPED(atomicAdd)
+CUGRADE_EMU_SCOPED(atomicSub)
+CUGRADE_EMU_SCOPED(atomicExch)
+CUGRADE_EMU_SCOPED(atomicMin)
+CUGRADE_EMU_SCOPED(atomicMax)
+CUGRADE_EMU_SCOPED(atomicInc)
+CUGRADE_EMU_SCOPED(atomicDec)
+CUGRADE_EMU_SCOPED(atomicAnd)
+CUGRADE_EMU_SCOPED(atomicOr)
+CUGRADE_EMU_SCOPED(atomicXor)
+CUGRADE_EMU_SCOPED(atomicCAS)
+#undef CUGRADE_EMU_SCOPED

@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// Where kernel code finds "who am I": one plain thread-local record per OS thread, updated by the
+/// scheduler each time it switches to another emulated thread (fiber). A fiber never moves to
+/// another OS thread, so `threadIdx.x` is a single %fs-relative load.
+
+#include "cugrade_emu/types.h"
+
+namespace cugrade::emu::detail {
+
+/// The emulated thread running on this OS thread right now.
+struct thread_context {
+  ::uint3 thread_idx;
+  ::uint3 block_idx;
+  ::uint3 block_dim;
+  ::uint3 grid_dim;
+  void* fiber;             ///< the running fiber; null outside kernels
+  void* runner;            ///< this OS thread's block runner; null outside kernels
+  const char* kernel_name; ///< as written at the launch
+};
+
+// `__thread` (not `thread_local`): no TLS wrapper call; initial-exec keeps access a single load
+// even from a dlopen'ed submission, because the variable lives in libcugrade_emu.so, which the
+// host program links at start-up.
+#pragma GCC visibility push(default)
+extern __thread thread_context t_ctx __attribute__((tls_model("initial-exec")));
+#pragma GCC visibility pop
+
+} // namespace cugrade::emu::detail
+
+#define threadIdx (static_cast<const ::uint3&>(::cugrade::emu::detail::t_ctx.thread_idx))
+#define blockIdx (static_cast<const ::uint3&>(::cugrade::emu::detail::t_ctx.block_idx))
+#define blockDim (static_cast<const ::uint3&>(::cugrade::emu::detail::t_ctx.block_dim))
+#define gridDim (static_cast<const ::uint3&>(::cugrade::emu::detail::t_ctx.grid_dim))

@@ -1,0 +1,73 @@
+#pragma once
+/// \file
+/// Per-block shared memory, as the rewriter emits it. A function-scope declaration
+/// `__shared__ float Mds[16][16];` becomes `auto& Mds = ::cugrade::emu::block_shared<float[16][16],
+/// 3>();` (3 being a number unique within the file); `extern __shared__ float s[];` becomes a
+/// pointer to the launch's dynamic shared memory. File-scope declarations become the small objects
+/// below, which resolve to the current block's storage on every use.
+///
+/// Storage is shared by all threads of a block, fresh for every block, and filled with a garbage
+/// pattern (never zeros) when the block first uses it.
+
+#include <cstddef>
+#include <type_traits>
+
+namespace cugrade::emu::detail {
+
+/// The current block's storage for the declaration identified by `key` (allocated and
+/// garbage-filled on first use within the block).
+#pragma GCC visibility push(default)
+void* shared_slot(const void* key, std::size_t size, std::size_t align);
+/// The current block's dynamic shared memory (the third launch parameter's bytes).
+void* dynamic_shared_base();
+#pragma GCC visibility pop
+
+template <class T, int Id> struct shared_key { static inline const char tag = 0; };
+
+} // namespace cugrade::emu::detail
+
+namespace cugrade::emu {
+
+/// The current block's instance of the `Id`-th `__shared__` declaration of the file.
+template <class T, int Id> inline T& block_shared() {
+  return *static_cast<T*>(
+      detail::shared_slot(&detail::shared_key<T, Id>::tag, sizeof(T), alignof(T)));
+}
+
+/// The current block's dynamic shared memory, viewed as an array of T.
+template <class T> inline T* dynamic_shared() {
+  return static_cast<T*>(detail::dynamic_shared_base());
+}
+
+/// A file-scope `__shared__ T name;`: every use refers to the running block's instance.
+/// (`sizeof(name)` is not the array's size; use the element count instead.)
+template <class T, int Id> struct file_shared {
+  [[nodiscard]] T& get() const { return block_shared<T, Id>(); }
+  operator T&() const { return get(); }
+  template <class U = T, std::enable_if_t<std::is_array_v<U>, int> = 0>
+  operator std::decay_t<U>() const {
+    return get();
+  }
+  template <class I> decltype(auto) operator[](I i) const { return get()[i]; }
+  auto operator&() const { return &get(); }
+  template <class U> T& operator=(U&& v) const { return get() = static_cast<U&&>(v); }
+  template <class U> T& operator+=(U&& v) const { return get() += static_cast<U&&>(v); }
+  template <class U> T& operator-=(U&& v) const { return get() -= static_cast<U&&>(v); }
+  T& operator++() const { return ++get(); }
+  T& operator--() const { return --get(); }
+};
+
+/// A file-scope `extern __shared__ T name[];`: the running block's dynamic shared memory.
+template <class T> struct file_dynamic_shared {
+  [[nodiscard]] T* get() const { return dynamic_shared<T>(); }
+  operator T*() const { return get(); }
+  template <class I> T& operator[](I i) const { return get()[i]; }
+};
+
+} // namespace cugrade::emu
+
+/// A `__shared__` the rewriter did not translate (for instance one spelled through a macro)
+/// stops the build at that line instead of silently becoming per-thread or per-program storage.
+#define __shared__                                                                                 \
+  _Pragma("GCC error \"cugrade emulator: this __shared__ declaration was not translated; declare \
+shared variables directly (not through a macro)\"")

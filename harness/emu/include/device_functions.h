@@ -1,0 +1,4 @@
+#pragma once
+/// \file
+/// Stands in for CUDA's <device_functions.h>: everything lives in the emulator's prelude.
+#include "cugrade_emu.h"

@@ -1,0 +1,4 @@
+#pragma once
+/// \file
+/// Stands in for CUDA's <vector_types.h>.
+#include "cugrade_emu/types.h"

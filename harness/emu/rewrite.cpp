@@ -1,0 +1,47 @@
+#include "harness/emu/rewrite.h"
+
+#include "harness/emu/detail/rewrite_context.h"
+
+namespace cugrade::emu {
+namespace {
+
+void rewrite_noinline(detail::rewrite_context& ctx) {
+  for (std::size_t i = 0; i < ctx.size(); ++i) {
+    if (ctx.at(i).is("__noinline__")) {
+      ctx.add({ctx.at(i).begin, ctx.at(i).end, "__attribute__((noinline))"});
+    }
+  }
+}
+
+std::string line_directive(std::string_view file_name) {
+  std::string out = "#line 1 \"";
+  for (const char c : file_name) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+    }
+    out.push_back(c == '\n' ? ' ' : c);
+  }
+  out += "\"\n";
+  return out;
+}
+
+} // namespace
+
+cugrade::result<std::string> rewrite_source(std::string_view text, std::string_view file_name) {
+  detail::rewrite_context ctx(text, file_name);
+  if (auto problem = detail::rewrite_launches(ctx)) {
+    return cugrade::fail(std::move(*problem));
+  }
+  if (auto problem = detail::rewrite_shared(ctx)) {
+    return cugrade::fail(std::move(*problem));
+  }
+  rewrite_noinline(ctx);
+  std::string error;
+  std::optional<std::string> body = ctx.apply(&error);
+  if (!body) {
+    return cugrade::fail(std::move(error));
+  }
+  return line_directive(file_name) + *body;
+}
+
+} // namespace cugrade::emu

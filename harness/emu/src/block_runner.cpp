@@ -1,0 +1,282 @@
+#include "harness/emu/src/block_runner.h"
+
+#include <cstring>
+
+#include "harness/emu/src/context_switch.h"
+#include "harness/emu/src/device_limits.h"
+
+namespace cugrade::emu::detail {
+
+// Shared by kernel code (as threadIdx & co.) and the fault handler.
+__thread thread_context t_ctx __attribute__((tls_model("initial-exec")));
+
+namespace {
+
+static_assert(limits::max_threads_per_block == 1024);
+
+} // namespace
+
+bool wait_site::same_as(const wait_site& o) const {
+  return line == o.line && (file == o.file || (file && o.file && std::strcmp(file, o.file) == 0));
+}
+
+block_runner::block_runner()
+    : m_context(k_max + 2), m_state(k_max), m_gen(k_max), m_tid(k_max), m_extra(k_max),
+      m_warps(k_max / 32) {
+  m_order.reserve(k_max);
+  // 128 bytes of slack so the static shared area can start on a 128-byte boundary.
+  m_static_storage.resize(limits::shared_per_block + 128);
+  const auto raw = reinterpret_cast<std::uintptr_t>(m_static_storage.data());
+  m_static_base = m_static_storage.data() + ((128 - raw % 128) % 128);
+}
+
+bool block_runner::run_block(launch_job& job, std::uint64_t block_linear) {
+  setup(job, block_linear);
+  t_ctx.runner = this;
+  t_ctx.kernel_name = job.site.kernel_name;
+  const fiber_id first = pick_next();
+  if (first != k_scheduler) {
+    resume(k_scheduler, first);
+  }
+  // Back on the worker's own stack: the block finished or was abandoned.
+  if (m_pending_stack >= 0) {
+    m_stacks.release(m_pending_stack);
+    m_pending_stack = -1;
+  }
+  t_ctx.fiber = nullptr;
+  t_ctx.runner = nullptr;
+  m_current = k_none;
+  reclaim_stacks();
+  return !m_aborted;
+}
+
+void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
+  m_job = &job;
+  const ::uint3 g = job.grid;
+  const ::uint3 b = job.block;
+  m_block_idx = {static_cast<unsigned>(block_linear % g.x),
+                 static_cast<unsigned>(block_linear / g.x % g.y),
+                 static_cast<unsigned>(block_linear / (std::uint64_t{g.x} * g.y))};
+  t_ctx.block_idx = m_block_idx;
+  t_ctx.block_dim = b;
+  t_ctx.grid_dim = g;
+  m_count = job.threads_per_block;
+  for (fiber_id i = 0; i < m_count; ++i) {
+    m_tid[i] = {i % b.x, i / b.x % b.y, i / (b.x * b.y)};
+    m_state[i] = fiber_state::fresh;
+    m_gen[i] = 0;
+    m_extra[i].stack = -1;
+  }
+  const unsigned warps = (m_count + 31) / 32;
+  for (unsigned w = 0; w < warps; ++w) {
+    const unsigned lanes = m_count - w * 32 >= 32 ? 32 : m_count - w * 32;
+    m_warps[w] = {lanes == 32 ? ~0u : (1u << lanes) - 1u, 0u, 0u};
+  }
+  m_pos = 0;
+  m_live = m_ready = m_count;
+  m_at_barrier = m_barrier_gen = m_predicate_sum = 0;
+  m_parity = 0;
+  m_first_waiter = m_first_exited = k_none;
+  m_aborted = false;
+  m_shared_entries.clear();
+  m_static_used = 0;
+  m_garbage_seed = job.serial * 0x9E3779B97F4A7C15ull ^ (block_linear + 1);
+  if (job.dynamic_shared > 0) {
+    if (m_dynamic_storage.size() < job.dynamic_shared + 128) {
+      m_dynamic_storage.resize(job.dynamic_shared + 128);
+    }
+    const auto raw = reinterpret_cast<std::uintptr_t>(m_dynamic_storage.data());
+    m_dynamic_base = m_dynamic_storage.data() + ((128 - raw % 128) % 128);
+    fill_garbage(m_dynamic_base, job.dynamic_shared, m_garbage_seed ^ 0xD1Bull);
+  } else {
+    m_dynamic_base = nullptr;
+  }
+  fill_order(block_linear);
+}
+
+void block_runner::fill_order(std::uint64_t block_linear) {
+  m_order.resize(m_count);
+  const schedule_choice s = m_job->schedule;
+  for (unsigned i = 0; i < m_count; ++i) {
+    m_order[i] = s.order == schedule_order::reverse ? m_count - 1 - i : i;
+  }
+  if (s.order != schedule_order::shuffled) {
+    return;
+  }
+  // splitmix64 over (seed, block): a different permutation per block, reproducible per seed.
+  std::uint64_t state = s.seed ^ (block_linear * 0xBF58476D1CE4E5B9ull);
+  for (unsigned i = m_count; i > 1; --i) {
+    state += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    std::swap(m_order[i - 1], m_order[z % i]);
+  }
+}
+
+void block_runner::reclaim_stacks() {
+  for (fiber_id i = 0; i < m_count; ++i) {
+    if (m_extra[i].stack >= 0) {
+      m_stacks.release(m_extra[i].stack);
+      m_extra[i].stack = -1;
+    }
+  }
+}
+
+block_runner::fiber_id block_runner::pick_next() {
+  for (int sweeps = 0; sweeps < 3; ++sweeps) {
+    while (m_pos < m_count) {
+      const fiber_id f = m_order[m_pos++];
+      if (runnable(f)) {
+        return f;
+      }
+    }
+    if (m_live == 0 || m_aborted) {
+      return k_scheduler;
+    }
+    if (m_job->aborted.load(std::memory_order_relaxed)) {
+      m_aborted = true; // another block failed: stop this one too
+      return k_scheduler;
+    }
+    if (m_ready == 0) {
+      report_stuck();
+      return k_scheduler;
+    }
+    m_pos = 0;
+  }
+  report_stuck();
+  return k_scheduler;
+}
+
+// Switches from the running fiber (or the scheduler) to `to`. Everything `to` needs is set up
+// here, by the switcher, so that a resumed fiber can return straight into the kernel.
+void block_runner::resume(fiber_id from, fiber_id to) {
+  if (m_pending_stack >= 0) { // an exited fiber's stack; we are on another one now
+    m_stacks.release(m_pending_stack);
+    m_pending_stack = -1;
+  }
+  if (to == k_scheduler) {
+    t_ctx.fiber = nullptr;
+  } else {
+    if (m_state[to] == fiber_state::fresh) {
+      const int stack = m_stacks.acquire();
+      m_extra[to].stack = stack;
+      m_context[to] = fctx::make_fcontext(m_stacks.top(stack), m_stacks.usable(stack),
+                                          &block_runner::fiber_main);
+    }
+    m_state[to] = fiber_state::ready;
+    m_current = to;
+    t_ctx.fiber = &m_extra[to];
+    t_ctx.thread_idx = m_tid[to];
+  }
+  swap_context(&m_context[from], m_context[to], this);
+}
+
+void block_runner::switch_away(fiber_id self) {
+  const fiber_id next = pick_next();
+  if (next != self) {
+    resume(self, next);
+  } else {
+    m_state[self] = fiber_state::ready;
+  }
+}
+
+void block_runner::fiber_main(fctx::transfer_t t) {
+  finish_first_switch(t);
+  static_cast<block_runner*>(t.data)->run_current();
+}
+
+void block_runner::run_current() {
+  try {
+    m_job->thunk(m_job->closure);
+  } catch (...) {
+    fail("launch_failure", "the kernel threw a C++ exception", m_current, {},
+         cudaErrorLaunchFailure, true);
+  }
+  exit_current();
+}
+
+void block_runner::exit_current() {
+  const fiber_id self = m_current;
+  if (m_at_barrier > 0) {
+    fail_exit_while_waiting(self);
+  }
+  m_state[self] = fiber_state::done;
+  --m_live;
+  --m_ready;
+  if (m_first_exited == k_none) {
+    m_first_exited = self;
+  }
+  on_lane_exit(self);
+  m_pending_stack = m_extra[self].stack;
+  m_extra[self].stack = -1;
+  resume(k_dead, pick_next());
+  __builtin_unreachable();
+}
+
+int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {
+  const fiber_id self = m_current;
+  if (m_first_exited != k_none) {
+    fail_arrive_after_exit(self, site);
+  }
+  if (m_at_barrier == 0) {
+    m_first_waiter = self;
+    m_barrier_site = site;
+  } else if (!site.same_as(m_barrier_site)) {
+    fail_other_barrier(self, site);
+  }
+  m_state[self] = fiber_state::barrier;
+  m_gen[self] = m_barrier_gen;
+  --m_ready;
+  if (kind != sync_kind::plain) {
+    m_extra[self].parity = m_parity;
+    m_predicate_sum += predicate != 0 ? 1u : 0u;
+  }
+  if (++m_at_barrier == m_live) {
+    release_barrier();
+  }
+  switch_away(self);
+  if (kind == sync_kind::plain) {
+    return 0;
+  }
+  const unsigned parity = m_extra[self].parity;
+  const unsigned count = m_predicate_result[parity];
+  if (kind == sync_kind::count) {
+    return static_cast<int>(count);
+  }
+  return kind == sync_kind::all ? (count == m_live_at_release[parity] ? 1 : 0)
+                                : (count > 0 ? 1 : 0);
+}
+
+void block_runner::release_barrier() {
+  m_predicate_result[m_parity] = m_predicate_sum;
+  m_live_at_release[m_parity] = m_live;
+  m_parity ^= 1u;
+  m_predicate_sum = 0;
+  m_ready += m_at_barrier;
+  m_at_barrier = 0;
+  ++m_barrier_gen;
+  m_pos = 0;
+}
+
+void block_runner::yield() {
+  if (m_current != k_none) {
+    switch_away(m_current);
+  }
+}
+
+void fill_garbage(void* p, std::size_t bytes, std::uint64_t seed) {
+  std::uint64_t x = seed | 1u;
+  auto* out = static_cast<unsigned char*>(p);
+  for (std::size_t i = 0; i < bytes; i += 4) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    // Exponent fixed near 2^27 and a random sign: as floats about +-1e8, as ints about +-1.3e9.
+    const auto word = static_cast<std::uint32_t>(0x4D000000u | (x & 0x80FFFFFFu));
+    std::memcpy(out + i, &word, bytes - i >= 4 ? 4 : bytes - i);
+  }
+}
+
+} // namespace cugrade::emu::detail

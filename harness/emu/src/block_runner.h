@@ -1,0 +1,153 @@
+#pragma once
+/// \file
+/// Runs the blocks of a launch on one OS thread. Every CUDA thread of a block is a fiber
+/// (Boost.Context fcontext); fibers switch directly to one another, in the launch's schedule order,
+/// whenever one waits at a barrier or a warp rendezvous, or exits. A block that never reaches a
+/// barrier therefore runs each thread to completion in turn, one switch per thread.
+///
+/// The runner also detects what a GPU would hang on or silently get wrong: barrier divergence
+/// (a thread exits, or waits at another __syncthreads, while others wait) and warp rendezvous that
+/// can never complete. Either aborts the block and the launch with a diagnostic.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cugrade_emu/device.h"
+#include "harness/emu/src/context_switch.h"
+#include "harness/emu/src/launch_job.h"
+#include "harness/emu/src/stack_pool.h"
+
+namespace cugrade::emu::detail {
+
+enum class fiber_state : std::uint8_t { fresh, ready, barrier, warp, done };
+
+/// A line of the student's code where a thread waits.
+struct wait_site {
+  const char* file = nullptr;
+  int line = 0;
+  [[nodiscard]] bool same_as(const wait_site& o) const;
+};
+
+struct warp_request {
+  warp_op op = warp_op::sync;
+  unsigned mask = 0;
+  std::uint64_t value = 0;
+  int arg = 0;
+  int width = 32;
+};
+
+/// Per-thread data off the hot path (the scheduler's hot state lives in dense arrays).
+struct fiber_extra {
+  int stack = -1;
+  std::uint8_t parity = 0; ///< barrier phase it waits in (for __syncthreads_count results)
+  warp_request request;
+  wait_site warp_site;
+  std::uint64_t result = 0;
+};
+
+struct warp_lanes {
+  unsigned existing = 0; ///< lanes that belong to the block
+  unsigned exited = 0;
+  unsigned waiting = 0; ///< lanes waiting in a warp rendezvous
+};
+
+class block_runner {
+public:
+  block_runner();
+
+  /// Runs one block to completion; false when it was aborted (the job holds the failure).
+  bool run_block(launch_job& job, std::uint64_t block_linear);
+
+  // Called by kernel code on the running fiber.
+  int sync_threads(sync_kind kind, int predicate, wait_site site);
+  std::uint64_t warp_exchange(warp_op op, const warp_request& request, wait_site site);
+  [[nodiscard]] unsigned active_mask() const;
+  void yield();
+  void* shared_slot(const void* key, std::size_t size, std::size_t align);
+  [[nodiscard]] void* dynamic_shared() const { return m_dynamic_base; }
+
+private:
+  using fiber_id = unsigned;
+  static constexpr fiber_id k_max = 1024;
+  static constexpr fiber_id k_scheduler = k_max; ///< the worker's own stack
+  static constexpr fiber_id k_dead = k_max + 1;  ///< "from" of a switch by an exiting fiber
+  static constexpr fiber_id k_none = k_max + 2;
+
+  static void fiber_main(fctx::transfer_t t);
+  [[noreturn]] void run_current();
+  [[noreturn]] void exit_current();
+
+  void setup(launch_job& job, std::uint64_t block_linear);
+  void fill_order(std::uint64_t block_linear);
+  void reclaim_stacks();
+  [[nodiscard]] bool runnable(fiber_id f) const {
+    return m_state[f] <= fiber_state::ready ||
+           (m_state[f] == fiber_state::barrier && m_gen[f] != m_barrier_gen);
+  }
+  fiber_id pick_next();
+  void switch_away(fiber_id self);
+  void resume(fiber_id from, fiber_id to);
+
+  void release_barrier();
+  void try_complete(unsigned warp, unsigned mask);
+  void on_lane_exit(fiber_id f);
+  [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base) const;
+
+  // Failures: record one diagnostic for the launch and abandon the block.
+  [[noreturn]] void fail(const char* kind, const std::string& message, fiber_id who,
+                         wait_site where, cudaError_t error, bool sticky);
+  [[noreturn]] void fail_exit_while_waiting(fiber_id leaver);
+  [[noreturn]] void fail_arrive_after_exit(fiber_id arriver, wait_site site);
+  [[noreturn]] void fail_other_barrier(fiber_id arriver, wait_site site);
+  void report_stuck();
+  [[nodiscard]] std::string where_waits(fiber_id f) const;
+  [[nodiscard]] std::string prefix(fiber_id f) const;
+
+  stack_pool m_stacks;
+  // Hot state, one dense array per field, so a barrier touches few cache lines.
+  std::vector<fctx::fcontext_t> m_context; ///< k_max + 2 (scheduler, dead)
+  std::vector<fiber_state> m_state;
+  std::vector<unsigned> m_gen; ///< barrier generation a waiting fiber waits in
+  std::vector<::uint3> m_tid;
+  std::vector<fiber_extra> m_extra;
+  std::vector<unsigned> m_order;
+  std::vector<warp_lanes> m_warps;
+  fiber_id m_current = k_none;
+  int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
+
+  launch_job* m_job = nullptr;
+  ::uint3 m_block_idx{};
+  unsigned m_count = 0;
+  unsigned m_pos = 0;
+  unsigned m_live = 0;
+  unsigned m_ready = 0;
+  unsigned m_at_barrier = 0;
+  unsigned m_barrier_gen = 0;
+  wait_site m_barrier_site;
+  std::uint8_t m_parity = 0;
+  unsigned m_predicate_sum = 0;
+  unsigned m_predicate_result[2] = {0, 0};
+  unsigned m_live_at_release[2] = {0, 0};
+  fiber_id m_first_waiter = k_none;
+  fiber_id m_first_exited = k_none;
+  bool m_aborted = false;
+
+  struct shared_entry {
+    const void* key;
+    std::size_t offset;
+  };
+  std::vector<shared_entry> m_shared_entries;
+  std::vector<std::byte> m_static_storage;
+  std::byte* m_static_base = nullptr;
+  std::size_t m_static_used = 0;
+  std::vector<std::byte> m_dynamic_storage;
+  std::byte* m_dynamic_base = nullptr;
+  std::uint64_t m_garbage_seed = 0;
+};
+
+/// Fills memory with a garbage pattern: large values of both signs, never zero, NaN or Inf.
+void fill_garbage(void* p, std::size_t bytes, std::uint64_t seed);
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,33 @@
+// The runner's controls (cugrade_emu_control.h).
+#include "cugrade_emu_control.h"
+
+#include "harness/emu/src/fault_handler.h"
+#include "harness/emu/src/memory.h"
+#include "harness/emu/src/state.h"
+#include "harness/emu/src/worker_pool.h"
+
+namespace cugrade::emu {
+
+void set_schedule_order(schedule_order order, std::uint64_t seed) {
+  detail::emulator_state::instance().set_schedule({order, seed});
+}
+
+std::vector<diagnostic> take_diagnostics() {
+  return detail::emulator_state::instance().take_diagnostics();
+}
+
+void set_fault_report_fd(int fd) {
+  detail::runtime_init();
+  detail::set_fault_fd(fd);
+}
+
+void set_worker_count(unsigned count) {
+  detail::worker_pool::instance().set_size(count);
+}
+
+void reset_device() {
+  detail::device_memory::instance().release_all();
+  detail::emulator_state::instance().reset();
+}
+
+} // namespace cugrade::emu

@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// The emulated device: a fixed, plausible compute-capability-8.0 GPU (A100-like limits) named
+/// "cugrade CPU emulator". One place for every number that launch validation, cudaDeviceProp and
+/// cudaDeviceGetAttribute report, so they always agree.
+
+#include <cstddef>
+
+#include "cugrade_emu/api.h"
+
+namespace cugrade::emu::detail::limits {
+
+inline constexpr const char* device_name = "cugrade CPU emulator";
+inline constexpr int major = 8;
+inline constexpr int minor = 0;
+inline constexpr int warp_size = 32;
+inline constexpr unsigned max_threads_per_block = 1024;
+inline constexpr unsigned max_block_dim[3] = {1024, 1024, 64};
+inline constexpr unsigned max_grid_dim[3] = {2147483647u, 65535u, 65535u};
+inline constexpr std::size_t shared_per_block = 48 * 1024;
+/// Opt-in maximum via cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize), as on
+/// compute capability 8.0 (163 KiB).
+inline constexpr std::size_t shared_per_block_optin = 166912;
+inline constexpr std::size_t shared_per_multiprocessor = 167936;
+inline constexpr std::size_t reserved_shared_per_block = 1024;
+inline constexpr int regs_per_block = 65536;
+inline constexpr int regs_per_multiprocessor = 65536;
+/// Registers per thread assumed by the occupancy calculator.
+inline constexpr int regs_per_thread = 32;
+inline constexpr int multiprocessor_count = 108;
+inline constexpr int max_threads_per_multiprocessor = 2048;
+inline constexpr int max_blocks_per_multiprocessor = 32;
+inline constexpr int l2_cache_size = 40 * 1024 * 1024;
+inline constexpr std::size_t total_global_mem = std::size_t{16} << 30;
+inline constexpr std::size_t total_const_mem = 64 * 1024;
+inline constexpr int memory_bus_width = 5120;
+inline constexpr int runtime_version = 13000;
+
+/// The error a launch with an invalid configuration (too many threads, a zero or oversized
+/// dimension, too much shared memory) leaves for cudaGetLastError. CUDA 13.0 returns
+/// cudaErrorInvalidValue for all of these (measured on an H200, driver 580); CUDA 12 and older
+/// returned cudaErrorInvalidConfiguration for bad dimensions.
+inline constexpr cudaError_t launch_config_error = cudaErrorInvalidValue;
+
+} // namespace cugrade::emu::detail::limits

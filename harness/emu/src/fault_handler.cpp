@@ -1,0 +1,272 @@
+#include "harness/emu/src/fault_handler.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+#include "cugrade_emu/context.h"
+#include "cugrade_emu_control.h"
+#include "harness/emu/src/memory.h"
+#include "harness/emu/src/stack_pool.h"
+
+namespace cugrade::emu::detail {
+namespace {
+
+std::atomic<int> g_report_fd{-1};
+constexpr std::size_t k_alt_stack_bytes = 64 * 1024;
+
+// A bounded, allocation-free text builder: all the handler may use.
+class line_writer {
+public:
+  void text(const char* s) {
+    while (*s != '\0') {
+      put(*s++);
+    }
+  }
+  void json_string(const char* s) {
+    put('"');
+    for (; s != nullptr && *s != '\0'; ++s) {
+      const auto c = static_cast<unsigned char>(*s);
+      if (c == '"' || c == '\\') {
+        put('\\');
+        put(static_cast<char>(c));
+      } else if (c < 0x20) {
+        text("\\u00");
+        put("0123456789abcdef"[c >> 4]);
+        put("0123456789abcdef"[c & 15]);
+      } else {
+        put(static_cast<char>(c));
+      }
+    }
+    put('"');
+  }
+  void number(std::uint64_t v) {
+    char digits[24];
+    int n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0) {
+      put(digits[--n]);
+    }
+  }
+  void hex(std::uint64_t v) {
+    text("0x");
+    bool started = false;
+    for (int shift = 60; shift >= 0; shift -= 4) {
+      const unsigned d = (v >> shift) & 15u;
+      if (d != 0 || started || shift == 0) {
+        put("0123456789abcdef"[d]);
+        started = true;
+      }
+    }
+  }
+  void triple_json(const ::uint3& v) {
+    put('[');
+    number(v.x);
+    put(',');
+    number(v.y);
+    put(',');
+    number(v.z);
+    put(']');
+  }
+  void triple_text(const ::uint3& v) {
+    put('(');
+    number(v.x);
+    put(',');
+    number(v.y);
+    put(',');
+    number(v.z);
+    put(')');
+  }
+  [[nodiscard]] const char* data() const { return m_buf; }
+  [[nodiscard]] std::size_t size() const { return m_len; }
+  void put(char c) {
+    if (m_len + 2 < sizeof m_buf) {
+      m_buf[m_len++] = c;
+    }
+  }
+
+private:
+  char m_buf[3072];
+  std::size_t m_len = 0;
+};
+
+const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
+  if (sig != SIGSEGV || info->si_code == SI_KERNEL) {
+    return "access";
+  }
+  // x86-64 page-fault error code: bit 1 set for a write.
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "write" : "read";
+}
+
+// Appends the sentence after "kernel ..., thread (...): " and returns the error kind.
+const char* describe(line_writer& w, int sig, const siginfo_t* info, const char* access) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  if (sig == SIGFPE) {
+    w.text("integer division by zero (a GPU returns an unspecified value instead; the emulator "
+           "stops)");
+    return "launch_failure";
+  }
+  if (sig == SIGILL) {
+    w.text("illegal instruction");
+    return "launch_failure";
+  }
+  if (sig == SIGSEGV && info->si_code == SI_KERNEL) {
+    w.text("invalid memory access (a misaligned vector access or a wild pointer)");
+    return "illegal_address";
+  }
+  const fault_place place = device_memory::locate(info->si_addr);
+  w.text(access);
+  switch (place.where) {
+  case fault_place::kind::past_end:
+    if (place.distance == 0) {
+      w.text(" just past the end of a ");
+    } else {
+      w.put(' ');
+      w.number(place.distance);
+      w.text(" bytes past the end of a ");
+    }
+    w.number(place.buffer_size);
+    w.text("-byte device buffer");
+    return "out_of_bounds";
+  case fault_place::kind::before_start:
+    w.put(' ');
+    w.number(place.distance);
+    w.text(" bytes before the start of a ");
+    w.number(place.buffer_size);
+    w.text("-byte device buffer");
+    return "out_of_bounds";
+  case fault_place::kind::freed:
+    w.text(" at offset ");
+    w.number(place.offset);
+    w.text(" of a ");
+    w.number(place.buffer_size);
+    w.text("-byte device buffer that was already freed with cudaFree");
+    return "illegal_address";
+  case fault_place::kind::none:
+    break;
+  }
+  if (stack_pool::is_guard(info->si_addr)) {
+    w.text(" beyond the thread's stack: stack overflow (the emulator gives each thread 128 KiB; "
+           "large local arrays or deep recursion)");
+    return "illegal_address";
+  }
+  w.text(" at address ");
+  w.hex(addr);
+  w.text(addr < 65536 ? " (a null or nearly null pointer)" : ", which is in no device buffer");
+  return "illegal_address";
+}
+
+void write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t k = write(fd, p, n);
+    if (k <= 0) {
+      return;
+    }
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+}
+
+void on_fault(int sig, siginfo_t* info, void* raw) {
+  const auto* uc = static_cast<const ucontext_t*>(raw);
+  const thread_context& ctx = t_ctx;
+  const bool in_kernel = ctx.fiber != nullptr;
+  const char* kernel = in_kernel ? ctx.kernel_name : "";
+  line_writer msg;
+  if (in_kernel) {
+    msg.text("kernel ");
+    msg.text(kernel);
+    msg.text(", block ");
+    msg.triple_text(ctx.block_idx);
+    msg.text(", thread ");
+    msg.triple_text(ctx.thread_idx);
+    msg.text(": ");
+  } else {
+    msg.text("host code: ");
+  }
+  const char* access = access_word(sig, info, uc);
+  const char* kind = describe(msg, sig, info, access);
+  msg.put('\0');
+
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  Dl_info where{};
+  const bool known = dladdr(reinterpret_cast<void*>(pc), &where) != 0;
+  const ::uint3 zero{0, 0, 0};
+  line_writer out;
+  out.text("{\"event\":\"fault\",\"error_kind\":");
+  out.json_string(kind);
+  out.text(",\"message\":");
+  out.json_string(msg.data());
+  out.text(",\"kernel\":");
+  out.json_string(kernel);
+  out.text(",\"block\":");
+  out.triple_json(in_kernel ? ctx.block_idx : zero);
+  out.text(",\"thread\":");
+  out.triple_json(in_kernel ? ctx.thread_idx : zero);
+  out.text(",\"access\":");
+  out.json_string(std::strcmp(access, "access") == 0 ? "unknown" : access);
+  out.text(",\"address\":\"");
+  out.hex(reinterpret_cast<std::uintptr_t>(info->si_addr));
+  out.text("\",\"pc_offset\":\"");
+  out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
+  out.text("\",\"object\":");
+  out.json_string(known && where.dli_fname != nullptr ? where.dli_fname : "");
+  out.text("}\n");
+  const int fd = g_report_fd.load();
+  write_all(fd >= 0 ? fd : 2, out.data(), out.size());
+  _exit(fault_exit_status);
+}
+
+} // namespace
+
+void install_fault_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+      sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+void prepare_thread_for_faults() {
+  thread_local bool prepared = false;
+  if (prepared) {
+    return;
+  }
+  prepared = true;
+  void* mem =
+      mmap(nullptr, k_alt_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    return;
+  }
+  stack_t ss{};
+  ss.ss_sp = mem;
+  ss.ss_size = k_alt_stack_bytes;
+  sigaltstack(&ss, nullptr);
+}
+
+void set_fault_fd(int fd) {
+  g_report_fd.store(fd);
+}
+
+void runtime_init() {
+  install_fault_handler();
+  prepare_thread_for_faults();
+}
+
+} // namespace cugrade::emu::detail

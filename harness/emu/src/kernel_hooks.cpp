@@ -1,0 +1,52 @@
+// The functions rewritten kernel code calls (declared in include/cugrade_emu/*.h): each finds the
+// OS thread's block runner through the thread context and forwards to it. Outside a kernel
+// (host code calling a __device__ helper) they degrade to a single-thread meaning.
+#include "cugrade_emu/device.h"
+#include "cugrade_emu/shared.h"
+#include "harness/emu/src/block_runner.h"
+
+namespace cugrade::emu::detail {
+namespace {
+
+block_runner* runner() {
+  return static_cast<block_runner*>(t_ctx.runner);
+}
+
+} // namespace
+
+std::uint64_t warp_exchange(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
+                            const char* file, int line) {
+  block_runner* r = runner();
+  if (r == nullptr || t_ctx.fiber == nullptr) {
+    return op == warp_op::ballot ? (value != 0 ? 1u : 0u) : value;
+  }
+  return r->warp_exchange(op, warp_request{op, mask, value, arg, width}, wait_site{file, line});
+}
+
+unsigned active_mask() {
+  block_runner* r = runner();
+  return r == nullptr || t_ctx.fiber == nullptr ? 1u : r->active_mask();
+}
+
+void yield_thread() {
+  if (block_runner* r = runner(); r != nullptr && t_ctx.fiber != nullptr) {
+    r->yield();
+  }
+}
+
+void* shared_slot(const void* key, std::size_t size, std::size_t align) {
+  block_runner* r = runner();
+  if (r == nullptr || t_ctx.fiber == nullptr) {
+    // Host code touching __shared__ storage: nvcc rejects it; here it gets scratch memory.
+    alignas(64) static thread_local std::byte host_scratch[48 * 1024];
+    return size <= sizeof host_scratch ? host_scratch : nullptr;
+  }
+  return r->shared_slot(key, size, align);
+}
+
+void* dynamic_shared_base() {
+  block_runner* r = runner();
+  return r == nullptr ? nullptr : r->dynamic_shared();
+}
+
+} // namespace cugrade::emu::detail

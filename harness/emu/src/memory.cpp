@@ -1,0 +1,212 @@
+#include "harness/emu/src/memory.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace cugrade::emu::detail {
+namespace {
+
+constexpr std::size_t k_page = 4096;
+constexpr std::size_t k_front_guard = 64 * 1024;
+constexpr std::size_t k_min_rear_guard = 64 * 1024;
+constexpr std::size_t k_max_rear_guard = 64 * 1024 * 1024;
+constexpr std::size_t k_quarantine = 256;
+constexpr unsigned char k_canary = 0xA5;
+/// Fresh device memory holds garbage, as on a GPU that reuses memory: 0xCDCDCDCD reads as
+/// -4.3e8f or -842150451, never as a plausible zero.
+constexpr unsigned char k_garbage = 0xCD;
+
+// The fault handler reads this table without locks: a slot is published by storing map_base
+// last (release) and retired by clearing it first.
+struct fault_slot {
+  std::atomic<std::uintptr_t> map_base{0};
+  std::uintptr_t map_len = 0;
+  std::uintptr_t user = 0;
+  std::size_t size = 0;
+  std::size_t front = 0;
+  std::atomic<bool> freed{false};
+};
+constexpr int k_slots = 8192;
+fault_slot g_slots[k_slots];
+std::atomic<int> g_slot_high{0};
+
+int claim_slot(const std::byte* base, std::size_t len, std::size_t front, const std::byte* user,
+               std::size_t size) {
+  for (int i = 0; i < k_slots; ++i) {
+    if (g_slots[i].map_base.load(std::memory_order_acquire) != 0) {
+      continue;
+    }
+    auto& s = g_slots[i];
+    s.map_len = len;
+    s.user = reinterpret_cast<std::uintptr_t>(user);
+    s.size = size;
+    s.front = front;
+    s.freed.store(false);
+    s.map_base.store(reinterpret_cast<std::uintptr_t>(base), std::memory_order_release);
+    int high = g_slot_high.load();
+    while (high < i + 1 && !g_slot_high.compare_exchange_weak(high, i + 1)) {
+    }
+    return i;
+  }
+  return -1;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) {
+  return (n + to - 1) / to * to;
+}
+
+} // namespace
+
+device_memory& device_memory::instance() {
+  static auto* memory = new device_memory();
+  return *memory;
+}
+
+cudaError_t device_memory::allocate(void** out, std::size_t size) {
+  const std::size_t data = round_up(size, k_page);
+  const std::size_t rear = std::clamp(data, k_min_rear_guard, k_max_rear_guard);
+  const std::size_t len = k_front_guard + data + rear;
+  void* map = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED) {
+    return cudaErrorMemoryAllocation;
+  }
+  auto* base = static_cast<std::byte*>(map);
+  if (mprotect(base + k_front_guard, data, PROT_READ | PROT_WRITE) != 0) {
+    munmap(map, len);
+    return cudaErrorMemoryAllocation;
+  }
+  std::byte* user = base + k_front_guard + data - size;
+  std::memset(base + k_front_guard, k_canary, data - size);
+  std::memset(user, k_garbage, size);
+  const std::lock_guard lock(m_mutex);
+  const int slot = claim_slot(base, len, k_front_guard, user, size);
+  if (slot < 0) {
+    munmap(map, len);
+    return cudaErrorMemoryAllocation;
+  }
+  const auto key = reinterpret_cast<std::uintptr_t>(user);
+  m_live[key] = record{base, len, k_front_guard, key, size, slot};
+  m_bytes += size;
+  *out = user;
+  return cudaSuccess;
+}
+
+cudaError_t device_memory::release(void* p) {
+  const std::lock_guard lock(m_mutex);
+  const auto it = m_live.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == m_live.end()) {
+    return cudaErrorInvalidValue;
+  }
+  quarantine(it->second);
+  m_bytes -= it->second.size;
+  m_live.erase(it);
+  return cudaSuccess;
+}
+
+void device_memory::quarantine(const record& r) {
+  // Keep the addresses reserved (PROT_NONE, pages returned) so a later access faults as
+  // use-after-free instead of landing in some new allocation.
+  mprotect(r.map_base, r.map_len, PROT_NONE);
+  madvise(r.map_base, r.map_len, MADV_DONTNEED);
+  g_slots[r.slot].freed.store(true, std::memory_order_release);
+  m_freed.push_back(r);
+  if (m_freed.size() > k_quarantine) {
+    unmap(m_freed.front());
+    m_freed.erase(m_freed.begin());
+  }
+}
+
+void device_memory::unmap(const record& r) {
+  g_slots[r.slot].map_base.store(0, std::memory_order_release);
+  munmap(r.map_base, r.map_len);
+}
+
+const device_memory::record* device_memory::find(const void* p) const {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  auto it = m_live.upper_bound(addr);
+  if (it == m_live.begin()) {
+    return nullptr;
+  }
+  --it;
+  return addr <= it->first + it->second.size ? &it->second : nullptr;
+}
+
+bool device_memory::contains(const void* p, std::size_t n) const {
+  const std::lock_guard lock(m_mutex);
+  const record* r = find(p);
+  if (r == nullptr) {
+    return false;
+  }
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  if (n == 0) {
+    return addr < r->user + r->size || r->size == 0;
+  }
+  return addr + n <= r->user + r->size;
+}
+
+std::vector<canary_damage> device_memory::check_canaries() {
+  std::vector<canary_damage> found;
+  const std::lock_guard lock(m_mutex);
+  for (const auto& [user, r] : m_live) {
+    auto* first = r.map_base + r.front;
+    const auto slack = static_cast<std::size_t>(reinterpret_cast<std::byte*>(user) - first);
+    for (std::size_t i = 0; i < slack; ++i) {
+      if (first[i] != std::byte{k_canary}) {
+        found.push_back({r.size, slack - i});
+        std::memset(first, k_canary, slack);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+void device_memory::release_all() {
+  const std::lock_guard lock(m_mutex);
+  for (const auto& [user, r] : m_live) {
+    unmap(r);
+  }
+  for (const auto& r : m_freed) {
+    unmap(r);
+  }
+  m_live.clear();
+  m_freed.clear();
+  m_bytes = 0;
+}
+
+std::size_t device_memory::bytes_in_use() const {
+  const std::lock_guard lock(m_mutex);
+  return m_bytes;
+}
+
+fault_place device_memory::locate(const void* addr) {
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  const int high = g_slot_high.load(std::memory_order_acquire);
+  for (int i = 0; i < high; ++i) {
+    const std::uintptr_t base = g_slots[i].map_base.load(std::memory_order_acquire);
+    const auto& s = g_slots[i];
+    if (base == 0 || a < base || a >= base + s.map_len) {
+      continue;
+    }
+    fault_place place;
+    place.buffer_size = s.size;
+    if (s.freed.load(std::memory_order_acquire)) {
+      place.where = fault_place::kind::freed;
+      place.offset = a >= s.user ? a - s.user : 0;
+    } else if (a < base + s.front) {
+      place.where = fault_place::kind::before_start;
+      place.distance = s.user - a;
+    } else {
+      place.where = fault_place::kind::past_end;
+      place.distance = a - (s.user + s.size);
+    }
+    return place;
+  }
+  return {};
+}
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,75 @@
+#pragma once
+/// \file
+/// Device memory: every cudaMalloc is its own mapping, laid out so that stray accesses fault.
+///
+///   [front guard, PROT_NONE][canary slack | buffer bytes][rear guard, PROT_NONE]
+///
+/// The buffer's END touches the rear guard, so reading or writing even one byte past it raises
+/// SIGSEGV (caught by fault_handler). The bytes in front of the buffer up to the page boundary
+/// hold a canary, checked at every synchronisation, to catch small underflows; larger ones hit
+/// the front guard. Freed buffers stay mapped PROT_NONE for a while so use-after-free faults too.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "cugrade_emu/api.h"
+
+namespace cugrade::emu::detail {
+
+/// Where a faulting address lies relative to the device buffers.
+struct fault_place {
+  enum class kind { none, past_end, before_start, freed } where = kind::none;
+  std::size_t buffer_size = 0;
+  std::size_t distance = 0; ///< bytes past the end (0: the first byte after it) or before start
+  std::size_t offset = 0;   ///< for freed buffers: offset into the buffer
+};
+
+/// An underflow found by a canary check.
+struct canary_damage {
+  std::size_t buffer_size = 0;
+  std::size_t bytes_before_start = 0; ///< how far before the buffer the lowest damaged byte is
+};
+
+class device_memory {
+public:
+  static device_memory& instance();
+
+  cudaError_t allocate(void** out, std::size_t size);
+  cudaError_t release(void* p);
+  /// Whether [p, p + n) lies inside one live device buffer.
+  [[nodiscard]] bool contains(const void* p, std::size_t n) const;
+  /// Whether p points into a live device buffer.
+  [[nodiscard]] bool is_device(const void* p) const { return contains(p, 0); }
+  /// Checks the canaries in front of every live buffer, repairs them, and reports the damage.
+  std::vector<canary_damage> check_canaries();
+  /// Unmaps everything (cudaDeviceReset, reset_device).
+  void release_all();
+  [[nodiscard]] std::size_t bytes_in_use() const;
+
+  /// Async-signal-safe: classifies an address against live and recently freed buffers.
+  static fault_place locate(const void* addr);
+
+private:
+  struct record {
+    std::byte* map_base = nullptr;
+    std::size_t map_len = 0;
+    std::size_t front = 0;
+    std::uintptr_t user = 0;
+    std::size_t size = 0;
+    int slot = -1;
+  };
+
+  [[nodiscard]] const record* find(const void* p) const;
+  void quarantine(const record& r);
+  void unmap(const record& r);
+
+  mutable std::mutex m_mutex;
+  std::map<std::uintptr_t, record> m_live; ///< by buffer start
+  std::vector<record> m_freed;             ///< oldest first
+  std::size_t m_bytes = 0;
+};
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,175 @@
+// The memory half of the runtime API: allocation, copies and sets, with the pointer checks a GPU
+// runtime makes (the device side of a copy must lie inside one allocation, else
+// cudaErrorInvalidValue, as measured on CUDA 13).
+#include <cstdlib>
+#include <cstring>
+
+#include "cugrade_emu/api.h"
+#include "harness/emu/src/device_limits.h"
+#include "harness/emu/src/fault_handler.h"
+#include "harness/emu/src/memory.h"
+#include "harness/emu/src/runtime_checks.h"
+#include "harness/emu/src/state.h"
+
+using cugrade::emu::detail::device_memory;
+using cugrade::emu::detail::emulator_state;
+namespace limits = cugrade::emu::detail::limits;
+
+namespace {
+
+cudaError_t result(cudaError_t e) {
+  return emulator_state::instance().result(e);
+}
+
+/// The sticky error once a kernel has faulted, else success (after the canary check).
+cudaError_t synchronise() {
+  cugrade::emu::detail::check_canaries(nullptr);
+  return cugrade::emu::detail::sticky_result();
+}
+
+bool device_side_ok(const void* p, std::size_t n) {
+  return device_memory::instance().contains(p, n);
+}
+
+bool kind_ok(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
+  auto& mem = device_memory::instance();
+  switch (kind) {
+  case cudaMemcpyHostToHost:
+    return true;
+  case cudaMemcpyHostToDevice:
+    return device_side_ok(dst, n);
+  case cudaMemcpyDeviceToHost:
+    return device_side_ok(src, n);
+  case cudaMemcpyDeviceToDevice:
+    return device_side_ok(dst, n) && device_side_ok(src, n);
+  case cudaMemcpyDefault:
+    return (!mem.is_device(dst) || device_side_ok(dst, n)) &&
+           (!mem.is_device(src) || device_side_ok(src, n));
+  }
+  return false;
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaMalloc(void** dev_ptr, size_t size) {
+  cugrade::emu::detail::runtime_init();
+  if (const cudaError_t s = synchronise(); s != cudaSuccess) {
+    return s;
+  }
+  if (dev_ptr == nullptr) {
+    return result(cudaErrorInvalidValue);
+  }
+  *dev_ptr = nullptr;
+  if (size == 0) {
+    return cudaSuccess;
+  }
+  auto& mem = device_memory::instance();
+  if (size > limits::total_global_mem - mem.bytes_in_use()) {
+    return result(cudaErrorMemoryAllocation);
+  }
+  return result(mem.allocate(dev_ptr, size));
+}
+
+extern "C" cudaError_t cudaMallocManaged(void** dev_ptr, size_t size, unsigned int) {
+  return cudaMalloc(dev_ptr, size);
+}
+
+extern "C" cudaError_t cudaFree(void* dev_ptr) {
+  if (const cudaError_t s = synchronise(); s != cudaSuccess) {
+    return s;
+  }
+  if (dev_ptr == nullptr) {
+    return cudaSuccess;
+  }
+  return result(device_memory::instance().release(dev_ptr));
+}
+
+extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  if (ptr == nullptr) {
+    return result(cudaErrorInvalidValue);
+  }
+  *ptr = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  return *ptr == nullptr && size > 0 ? result(cudaErrorMemoryAllocation) : cudaSuccess;
+}
+
+extern "C" cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
+  return cudaMallocHost(ptr, size);
+}
+
+extern "C" cudaError_t cudaFreeHost(void* ptr) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (const cudaError_t s = synchronise(); s != cudaSuccess) {
+    return s;
+  }
+  if (static_cast<unsigned>(kind) > cudaMemcpyDefault) {
+    return result(cudaErrorInvalidMemcpyDirection);
+  }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  if (dst == nullptr || src == nullptr || !kind_ok(kind, dst, src, count)) {
+    return result(cudaErrorInvalidValue);
+  }
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
+                                       cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+extern "C" cudaError_t cudaMemset(void* dev_ptr, int value, size_t count) {
+  if (const cudaError_t s = synchronise(); s != cudaSuccess) {
+    return s;
+  }
+  if (count == 0) {
+    return cudaSuccess;
+  }
+  if (!device_side_ok(dev_ptr, count)) {
+    return result(cudaErrorInvalidValue);
+  }
+  std::memset(dev_ptr, value, count);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemsetAsync(void* dev_ptr, int value, size_t count, cudaStream_t) {
+  return cudaMemset(dev_ptr, value, count);
+}
+
+extern "C" cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (free_bytes == nullptr || total_bytes == nullptr) {
+    return result(cudaErrorInvalidValue);
+  }
+  *total_bytes = limits::total_global_mem;
+  *free_bytes = limits::total_global_mem - device_memory::instance().bytes_in_use();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                                          size_t offset, cudaMemcpyKind kind) {
+  if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost) {
+    return result(cudaErrorInvalidMemcpyDirection);
+  }
+  if (symbol == nullptr || src == nullptr) {
+    return result(cudaErrorInvalidSymbol);
+  }
+  std::memmove(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, count);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count,
+                                            size_t offset, cudaMemcpyKind kind) {
+  if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice) {
+    return result(cudaErrorInvalidMemcpyDirection);
+  }
+  if (symbol == nullptr || dst == nullptr) {
+    return result(cudaErrorInvalidSymbol);
+  }
+  std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
+  return cudaSuccess;
+}
