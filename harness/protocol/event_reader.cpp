@@ -23,6 +23,34 @@ run_record run_from(const json& j) {
   return r;
 }
 
+std::vector<sample_check> checks_from(const json& j) {
+  std::vector<sample_check> out;
+  for (const auto& c : j) {
+    if (!c.is_object()) {
+      continue;
+    }
+    sample_check s;
+    s.set = c.value("set", 0);
+    s.sum = c.value("sum", 0.0);
+    s.abs_sum = c.value("abs_sum", 0.0);
+    s.poison_words = c.value("poison_words", std::size_t{0});
+    s.non_finite = c.value("non_finite", std::size_t{0});
+    s.canary_overwritten = c.value("canary_overwritten", false);
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<saved_output> saved_from(const json& j) {
+  std::vector<saved_output> out;
+  for (const auto& s : j) {
+    if (s.is_object()) {
+      out.push_back({s.value("set", 0), s.value("role", ""), s.value("file", "")});
+    }
+  }
+  return out;
+}
+
 timing_record timing_from(const json& j) {
   timing_record t;
   t.case_index = j.value("case", std::size_t{0});
@@ -30,6 +58,12 @@ timing_record timing_from(const json& j) {
   t.host_ms = j.value("host_ms", std::vector<double>{});
   t.sm_clock_mhz = j.value("sm_clock_mhz", std::vector<double>{});
   t.dropped_throttled = j.value("dropped_throttled", 0);
+  t.max_sm_clock_mhz = j.value("max_sm_clock_mhz", 0.0);
+  t.warmup_calls = j.value("warmup_calls", 0);
+  t.stop_reason = j.value("stop_reason", "");
+  t.checks = checks_from(j.value("checks", json::array()));
+  t.saved = saved_from(j.value("saved", json::array()));
+  t.input_modified = j.value("input_modified", false);
   t.verified_calls = j.value("verified_calls", 0);
   t.verified_failures = j.value("verified_failures", 0);
   t.note = j.value("note", "");

@@ -66,17 +66,48 @@ void event_writer::case_end(const run_record& r) {
                  .dump());
 }
 
+namespace {
+
+json checks_json(const std::vector<sample_check>& checks) {
+  json out = json::array();
+  for (const auto& c : checks) {
+    out.push_back({{"set", c.set},
+                   {"sum", c.sum},
+                   {"abs_sum", c.abs_sum},
+                   {"poison_words", c.poison_words},
+                   {"non_finite", c.non_finite},
+                   {"canary_overwritten", c.canary_overwritten}});
+  }
+  return out;
+}
+
+json saved_json(const std::vector<saved_output>& saved) {
+  json out = json::array();
+  for (const auto& s : saved) {
+    out.push_back({{"set", s.set}, {"role", s.role}, {"file", s.file}});
+  }
+  return out;
+}
+
+} // namespace
+
 void event_writer::timing(const timing_record& t) {
-  write_line(json{{"event", "timing"},
-                  {"case", t.case_index},
-                  {"event_ms", t.event_ms},
-                  {"host_ms", t.host_ms},
-                  {"sm_clock_mhz", t.sm_clock_mhz},
-                  {"dropped_throttled", t.dropped_throttled},
-                  {"verified_calls", t.verified_calls},
-                  {"verified_failures", t.verified_failures},
-                  {"note", t.note}}
-                 .dump());
+  const json j{{"event", "timing"},
+               {"case", t.case_index},
+               {"event_ms", t.event_ms},
+               {"host_ms", t.host_ms},
+               {"sm_clock_mhz", t.sm_clock_mhz},
+               {"dropped_throttled", t.dropped_throttled},
+               {"max_sm_clock_mhz", t.max_sm_clock_mhz},
+               {"warmup_calls", t.warmup_calls},
+               {"stop_reason", t.stop_reason},
+               {"checks", checks_json(t.checks)},
+               {"saved", saved_json(t.saved)},
+               {"input_modified", t.input_modified},
+               {"verified_calls", t.verified_calls},
+               {"verified_failures", t.verified_failures},
+               {"note", t.note}};
+  write_line(j.dump());
 }
 
 void event_writer::missing(const std::string& launcher) {

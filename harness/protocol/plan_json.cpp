@@ -22,21 +22,26 @@ problems::shape shape_from(const json& j) {
 }
 
 json timing_json(const timing_request& t) {
-  return {{"enabled", t.enabled},         {"warmup_seconds", t.warmup_seconds},
-          {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
-          {"min_seconds", t.min_seconds}, {"max_seconds", t.max_seconds},
-          {"target_rsd", t.target_rsd},   {"input_sets", t.input_sets}};
+  return {{"enabled", t.enabled},           {"warmup_seconds", t.warmup_seconds},
+          {"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples},
+          {"max_samples", t.max_samples},   {"min_seconds", t.min_seconds},
+          {"max_seconds", t.max_seconds},   {"target_rsd", t.target_rsd},
+          {"target_rse", t.target_rse},     {"throttle_fraction", t.throttle_fraction},
+          {"input_sets", t.input_sets}};
 }
 
 timing_request timing_from(const json& j) {
   timing_request t;
   t.enabled = j.value("enabled", false);
   t.warmup_seconds = j.value("warmup_seconds", t.warmup_seconds);
+  t.warmup_calls = j.value("warmup_calls", t.warmup_calls);
   t.min_samples = j.value("min_samples", t.min_samples);
   t.max_samples = j.value("max_samples", t.max_samples);
   t.min_seconds = j.value("min_seconds", t.min_seconds);
   t.max_seconds = j.value("max_seconds", t.max_seconds);
   t.target_rsd = j.value("target_rsd", t.target_rsd);
+  t.target_rse = j.value("target_rse", t.target_rse);
+  t.throttle_fraction = j.value("throttle_fraction", t.throttle_fraction);
   t.input_sets = j.value("input_sets", t.input_sets);
   return t;
 }
@@ -76,7 +81,8 @@ result<plan> plan_from_json_text(const std::string& text) {
     p.runs = j.value("runs", 2);
     for (const auto& c : j.at("cases")) {
       p.cases.push_back({c.at("name").get<std::string>(), shape_from(c.at("shape")),
-                         c.at("distribution").get<std::string>(), c.at("seed").get<std::uint64_t>()});
+                         c.at("distribution").get<std::string>(),
+                         c.at("seed").get<std::uint64_t>()});
     }
     if (j.contains("timing")) {
       p.timing = timing_from(j.at("timing"));

@@ -26,15 +26,18 @@ struct planned_case {
   std::uint64_t seed = 0;
 };
 
-/// Timing request for benchmark plans (see docs/timing.md).
+/// Timing request for benchmark plans; the numbers are docs/timing.md's.
 struct timing_request {
   bool enabled = false;
-  double warmup_seconds = 0.2;
-  int min_samples = 10;
-  int max_samples = 1000;
-  double min_seconds = 0.5;
-  double max_seconds = 15.0;
-  double target_rsd = 0.005;
+  double warmup_seconds = 0.2; ///< warm-up lasts this long and at least `warmup_calls` calls
+  int warmup_calls = 3;
+  int min_samples = 10;           ///< kept samples before the stopping rule may stop
+  int max_samples = 1000;         ///< timed calls at most, kept or dropped
+  double min_seconds = 0.5;       ///< device time of kept samples before the rule may stop
+  double max_seconds = 15.0;      ///< wall time of the sampling at most
+  double target_rsd = 0.005;      ///< stop when stddev / mean of kept samples is at most this...
+  double target_rse = 0.001;      ///< ...or the relative standard error (rsd / sqrt(n)) is
+  double throttle_fraction = 0.9; ///< drop samples taken below this fraction of the max clock
   int input_sets = 4;
 };
 
@@ -59,8 +62,8 @@ inline constexpr const char* events_file_name = "events.jsonl";
 struct run_record {
   std::size_t case_index = 0;
   int run = 0;
-  bool completed = false;         ///< the launcher returned and outputs were read back
-  std::string error_kind;         ///< empty when the call had no fault
+  bool completed = false; ///< the launcher returned and outputs were read back
+  std::string error_kind; ///< empty when the call had no fault
   std::string message;
   bool canary_overwritten = false;
   bool input_modified = false;
@@ -68,14 +71,39 @@ struct run_record {
   std::string output_file;
 };
 
+/// A saved output of a timed call, for the grader to check against the reference.
+struct saved_output {
+  int set = 0;
+  std::string role; ///< "first" or "last" call on the set, or "fresh" (see timing.h)
+  std::string file; ///< inside the plan's output directory
+  bool operator==(const saved_output&) const = default;
+};
+
+/// The fingerprint of one timed call's output (see timing.h), in sampling order.
+struct sample_check {
+  int set = 0;
+  double sum = 0;
+  double abs_sum = 0;
+  std::size_t poison_words = 0;
+  std::size_t non_finite = 0;
+  bool canary_overwritten = false;
+  bool operator==(const sample_check&) const = default;
+};
+
 /// Timing samples of one case (benchmark plans).
 struct timing_record {
   std::size_t case_index = 0;
-  std::vector<double> event_ms;   ///< CUDA-event time of each kept sample
-  std::vector<double> host_ms;    ///< device-synchronised host clock of the same samples
+  std::vector<double> event_ms; ///< CUDA-event time of each kept sample
+  std::vector<double> host_ms;  ///< device-synchronised host clock of the same samples
   std::vector<double> sm_clock_mhz;
-  int dropped_throttled = 0;
-  int verified_calls = 0;
+  int dropped_throttled = 0;   ///< samples taken below throttle_fraction of the max clock
+  double max_sm_clock_mhz = 0; ///< the highest clock seen during the case
+  int warmup_calls = 0;
+  std::string stop_reason;          ///< rsd, rse, max_samples, max_seconds or a fault
+  std::vector<sample_check> checks; ///< every timed call, kept or dropped
+  std::vector<saved_output> saved;
+  bool input_modified = false; ///< an input differed from its upload after the calls
+  int verified_calls = 0;      ///< outputs saved for verification (= saved.size())
   int verified_failures = 0;
   std::string note;
 };
@@ -92,7 +120,7 @@ struct runner_log {
   int open_run = 0;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
-  std::string fault_kind;    ///< from a fault line (emulator signal handler)
+  std::string fault_kind; ///< from a fault line (emulator signal handler)
   std::string fault_message;
   std::string fault_pc_offset;
   std::string fault_object;

@@ -1,176 +1,215 @@
 #include "harness/runner/timing_runner.h"
 
-#include "harness/runner/case_runner.h"
-#include "harness/runner/device_buffer.h"
+#include "harness/protocol/timing.h"
+#include "harness/runner/timed_set.h"
+#include "harness/runner/timing_rules.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <fstream>
 #include <memory>
-#include <numeric>
+#include <optional>
 
 namespace cugrade::runner {
 
 namespace {
 
-struct input_set {
-  std::vector<problems::buffer> host_inputs;
-  std::vector<std::unique_ptr<device_buffer>> inputs;
-  std::unique_ptr<device_buffer> output;
-  std::vector<void*> input_ptrs;
+using steady = std::chrono::steady_clock;
+
+double seconds_since(steady::time_point start) {
+  return std::chrono::duration<double>(steady::now() - start).count();
+}
+
+// Everything one case's timing accumulates; samples in the order they were taken.
+struct case_timing {
+  case_timing(const problems::problem& p, const protocol::plan& pl, std::size_t i, void* l,
+              backends::backend& be)
+      : problem(p), plan(pl), index(i), launcher(l),
+        b(be), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
+                  pl.cases[i].seed} {}
+
+  const problems::problem& problem;
+  const protocol::plan& plan;
+  std::size_t index;
+  void* launcher;
+  backends::backend& b;
+  problems::test_case tc;
+  std::vector<std::unique_ptr<timed_set>> sets;
+  std::vector<captured_output> latest; ///< the last output read back, per set
+  std::vector<int> calls_on_set;
+  std::vector<double> event_ms, host_ms, clock_mhz;
+  protocol::timing_record rec;
 };
 
-input_set make_set(const problems::problem& problem, const problems::test_case& tc,
-                   backends::backend& b) {
-  input_set s;
-  s.host_inputs = problem.generate(tc);
-  for (const auto& in : s.host_inputs) {
-    s.inputs.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
-    const auto padded = padded_input(in, s.inputs.back()->guard_bytes());
-    (void)b.upload(s.inputs.back()->get(), padded.data(), padded.size());
-    s.input_ptrs.push_back(s.inputs.back()->get());
-  }
-  const auto out = problem.output(tc.dims);
-  s.output = std::make_unique<device_buffer>(b, out.count * problems::element_size(out.type));
-  return s;
+int set_count(const protocol::timing_request& t) {
+  return std::max(1, t.input_sets);
 }
 
-bool poison(backends::backend& b, const input_set& s) {
-  const auto bytes = poisoned_output(s.output->payload_bytes(), s.output->guard_bytes());
-  return b.upload(s.output->get(), bytes.data(), bytes.size());
+void invoke(case_timing& c, const timed_set& s) {
+  c.problem.invoke(c.launcher, s.input_pointers(), s.output_pointer(), c.tc.dims);
 }
 
-// Keeps the output of a timed call so the grader can check it against the reference: a
-// launcher that caches results or skips work fails instead of winning.
-void save_output(backends::backend& b, const input_set& s, const std::filesystem::path& path) {
-  std::vector<std::byte> out(s.output->payload_bytes());
-  if (b.download(out.data(), s.output->get(), out.size())) {
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
-  }
+void save(case_timing& c, int set, protocol::output_role role, const captured_output& out,
+          std::size_t payload) {
+  const auto name = protocol::timed_output_file_name(c.index, set, role);
+  write_payload(c.plan.output_dir / name, out.bytes, payload);
+  c.rec.saved.push_back({set, std::string(protocol::to_string(role)), name});
 }
 
-bool keep_sampling(const protocol::timing_request& t, const std::vector<double>& ms,
-                   double total_ms, double wall_s) {
-  const auto n = static_cast<int>(ms.size());
-  if (n >= t.max_samples || wall_s >= t.max_seconds) {
-    return false;
-  }
-  if (n < t.min_samples || total_ms < 1000.0 * t.min_seconds) {
-    return true;
-  }
-  const double rsd = relative_stddev(ms);
-  const double rse = rsd / std::sqrt(static_cast<double>(n));
-  return rsd > t.target_rsd && rse > 0.001;
-}
-
-void warm_up(const problems::problem& problem, const problems::test_case& tc, void* launcher,
-             backends::backend& b, const input_set& s, double seconds) {
-  const auto start = std::chrono::steady_clock::now();
-  for (int calls = 0;; ++calls) {
-    const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
-    if (calls >= 3 && elapsed.count() >= seconds) {
-      return;
-    }
-    const auto t = b.timed_call([&] {
-      problem.invoke(launcher, s.input_ptrs, s.output->get(), tc.dims);
-    });
-    if (!t.outcome.ok()) {
-      return;
+// At least `warmup_calls` calls and `warmup_seconds`, over every input set in turn, so module
+// loading, first-touch allocation and clock ramp-up stay out of the samples.
+void warm_up(case_timing& c) {
+  const auto& t = c.plan.timing;
+  const auto start = steady::now();
+  int calls = 0;
+  while (calls < t.warmup_calls || seconds_since(start) < t.warmup_seconds) {
+    const auto& s = *c.sets[static_cast<std::size_t>(calls) % c.sets.size()];
+    ++calls;
+    if (!c.b.timed_call([&] { invoke(c, s); }).outcome.ok()) {
+      break; // the first sample meets the same fault and reports it
     }
   }
+  c.rec.warmup_calls = calls;
+}
+
+backends::call_outcome device_refused(const std::string& what) {
+  return {"cuda_error", "the device refused " + what, true};
+}
+
+// One cold sample on input set sample % sets; a fault comes back as its outcome.
+std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
+  const int set = sample % static_cast<int>(c.sets.size());
+  auto& s = *c.sets[static_cast<std::size_t>(set)];
+  if (!s.poison()) {
+    return device_refused("the upload of the output poison");
+  }
+  c.b.flush_cache();
+  const double clock = c.b.sm_clock_mhz();
+  const auto timing = c.b.timed_call([&] { invoke(c, s); });
+  if (!timing.outcome.ok()) {
+    return timing.outcome;
+  }
+  captured_output out;
+  if (!s.capture(set, out)) {
+    return device_refused("to read the output back");
+  }
+  c.event_ms.push_back(timing.event_ms);
+  c.host_ms.push_back(timing.host_ms);
+  c.clock_mhz.push_back(clock);
+  c.rec.checks.push_back(out.check);
+  if (c.calls_on_set[static_cast<std::size_t>(set)]++ == 0) {
+    save(c, set, protocol::output_role::first, out, s.payload_bytes());
+  }
+  c.latest[static_cast<std::size_t>(set)] = std::move(out);
+  return std::nullopt;
+}
+
+std::vector<double> kept_event_ms(const case_timing& c) {
+  std::vector<double> kept;
+  for (const auto i : unthrottled(c.clock_mhz, c.plan.timing.throttle_fraction)) {
+    kept.push_back(c.event_ms[i]);
+  }
+  return kept;
+}
+
+// Samples until the stopping rule says enough; false when a call faulted.
+std::optional<backends::call_outcome> sample(case_timing& c) {
+  const auto start = steady::now();
+  for (int taken = 0;; ++taken) {
+    c.rec.stop_reason = stop_reason(c.plan.timing, kept_event_ms(c), taken, seconds_since(start));
+    if (!c.rec.stop_reason.empty()) {
+      return std::nullopt;
+    }
+    if (auto fault = take_sample(c, taken)) {
+      c.rec.stop_reason = "fault";
+      return fault;
+    }
+  }
+}
+
+// The last output of each set, and whether any input changed under the calls.
+void check_after_sampling(case_timing& c) {
+  for (std::size_t set = 0; set < c.sets.size(); ++set) {
+    if (c.calls_on_set[set] >= 2) {
+      save(c, static_cast<int>(set), protocol::output_role::last, c.latest[set],
+           c.sets[set]->payload_bytes());
+    }
+    if (!c.sets[set]->inputs_unchanged()) {
+      c.rec.input_modified = true;
+    }
+  }
+}
+
+// A last call on fresh contents at the addresses of set 0: a launcher that caches results by
+// pointer returns a stale answer here, and the grader's check of this output fails it.
+std::optional<backends::call_outcome> fresh_call(case_timing& c) {
+  const int fresh = static_cast<int>(c.sets.size());
+  auto& s = *c.sets[0];
+  if (!s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh)) || !s.poison()) {
+    return device_refused("the upload of the fresh inputs");
+  }
+  c.b.flush_cache();
+  c.b.before_call(0);
+  invoke(c, s);
+  const auto outcome = c.b.after_call();
+  if (!outcome.ok()) {
+    return outcome;
+  }
+  captured_output out;
+  if (!s.capture(fresh, out)) {
+    return device_refused("to read the output back");
+  }
+  c.rec.checks.push_back(out.check);
+  save(c, fresh, protocol::output_role::fresh, out, s.payload_bytes());
+  c.rec.input_modified = c.rec.input_modified || !s.inputs_unchanged();
+  return std::nullopt;
+}
+
+void fill_samples(case_timing& c) {
+  const auto kept = unthrottled(c.clock_mhz, c.plan.timing.throttle_fraction);
+  for (const auto i : kept) {
+    c.rec.event_ms.push_back(c.event_ms[i]);
+    c.rec.host_ms.push_back(c.host_ms[i]);
+    c.rec.sm_clock_mhz.push_back(c.clock_mhz[i]);
+  }
+  c.rec.dropped_throttled = static_cast<int>(c.event_ms.size() - kept.size());
+  c.rec.max_sm_clock_mhz =
+      c.clock_mhz.empty() ? 0.0 : *std::max_element(c.clock_mhz.begin(), c.clock_mhz.end());
+  c.rec.verified_calls = static_cast<int>(c.rec.saved.size());
+}
+
+// Records the fault and says whether the device is still usable.
+bool report_fault(case_timing& c, const backends::call_outcome& fault, const char* when,
+                  protocol::event_writer& events) {
+  c.rec.note = fault.error_kind + " " + when + ": " + fault.message;
+  fill_samples(c);
+  events.timing(c.rec);
+  return !fault.fatal;
 }
 
 } // namespace
 
-std::uint64_t input_set_seed(std::uint64_t case_seed, int set) {
-  return case_seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(set);
-}
-
-double relative_stddev(std::span<const double> samples) {
-  if (samples.size() < 2) {
-    return 0;
-  }
-  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
-  double sq = 0;
-  for (double x : samples) {
-    sq += (x - mean) * (x - mean);
-  }
-  return mean > 0 ? std::sqrt(sq / (samples.size() - 1)) / mean : 0;
-}
-
-std::string timed_output_file_name(std::size_t index, int set) {
-  return "timed-" + std::to_string(index) + "-set-" + std::to_string(set) + ".bin";
-}
-
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
                void* launcher, backends::backend& b, protocol::event_writer& events) {
-  const auto& t = plan.timing;
   const auto& planned = plan.cases[index];
-  std::vector<input_set> sets;
-  for (int set = 0; set < std::max(1, t.input_sets); ++set) {
-    const problems::test_case tc{planned.name, plan.problem, planned.dims, planned.distribution,
-                                 input_set_seed(planned.seed, set)};
-    sets.push_back(make_set(problem, tc, b));
+  case_timing c(problem, plan, index, launcher, b);
+  c.rec.case_index = index;
+  const int sets = set_count(plan.timing);
+  for (int set = 0; set < sets; ++set) {
+    c.sets.push_back(std::make_unique<timed_set>(
+        b, protocol::input_set_inputs(problem, c.tc, set, sets), problem.output(planned.dims)));
   }
-  const problems::test_case tc{planned.name, plan.problem, planned.dims, planned.distribution,
-                               planned.seed};
-  warm_up(problem, tc, launcher, b, sets[0], t.warmup_seconds);
-
-  protocol::timing_record rec{index};
-  std::vector<double> clocks;
-  double total_ms = 0;
-  const auto start = std::chrono::steady_clock::now();
-  for (int sample = 0;; ++sample) {
-    const auto wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
-    if (!keep_sampling(t, rec.event_ms, total_ms, wall.count())) {
-      break;
-    }
-    const auto& s = sets[static_cast<std::size_t>(sample) % sets.size()];
-    if (!poison(b, s)) {
-      rec.note = "the device refused an upload";
-      events.timing(rec);
-      return false;
-    }
-    b.flush_cache();
-    const double clock = b.sm_clock_mhz();
-    const auto timing = b.timed_call([&] {
-      problem.invoke(launcher, s.input_ptrs, s.output->get(), tc.dims);
-    });
-    if (!timing.outcome.ok()) {
-      rec.note = timing.outcome.error_kind + ": " + timing.outcome.message;
-      events.timing(rec);
-      return !timing.outcome.fatal;
-    }
-    rec.event_ms.push_back(timing.event_ms);
-    rec.host_ms.push_back(timing.host_ms);
-    rec.sm_clock_mhz.push_back(clock);
-    total_ms += timing.event_ms;
-    if (sample < static_cast<int>(sets.size())) {
-      save_output(b, s, plan.output_dir / timed_output_file_name(index, sample));
-      ++rec.verified_calls;
-    }
+  c.latest.resize(c.sets.size());
+  c.calls_on_set.assign(c.sets.size(), 0);
+  warm_up(c);
+  if (const auto fault = sample(c)) {
+    return report_fault(c, *fault, "during a timed call", events);
   }
-  // A last call on fresh contents at the same addresses: a launcher that caches results by input
-  // pointer returns stale answers here, and the grader's check of this output fails it.
-  const problems::test_case fresh{planned.name, plan.problem, planned.dims, planned.distribution,
-                                  input_set_seed(planned.seed, static_cast<int>(sets.size()))};
-  const auto fresh_inputs = problem.generate(fresh);
-  for (std::size_t i = 0; i < fresh_inputs.size(); ++i) {
-    (void)b.upload(sets[0].inputs[i]->get(), fresh_inputs[i].bytes.data(),
-                   fresh_inputs[i].bytes.size());
+  check_after_sampling(c);
+  if (const auto fault = fresh_call(c)) {
+    return report_fault(c, *fault, "during the fresh-contents call", events);
   }
-  if (poison(b, sets[0])) {
-    b.before_call(0);
-    problem.invoke(launcher, sets[0].input_ptrs, sets[0].output->get(), tc.dims);
-    if (b.after_call().ok()) {
-      save_output(b, sets[0],
-                  plan.output_dir / timed_output_file_name(index, static_cast<int>(sets.size())));
-      ++rec.verified_calls;
-    }
-  }
-  events.timing(rec);
+  fill_samples(c);
+  events.timing(c.rec);
   return true;
 }
 

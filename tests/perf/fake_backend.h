@@ -1,0 +1,78 @@
+#pragma once
+// A backend whose "device" is host memory and whose timings are scripted, so the runner's timing
+// protocol runs anywhere: launchers are plain host functions over the "device pointers".
+
+#include "harness/backends/backend.h"
+
+#include <cstring>
+#include <functional>
+#include <set>
+
+namespace cugrade::testing {
+
+class fake_backend final : public backends::backend {
+public:
+  /// Event time of timed call number i (warm-up calls included).
+  std::function<double(int)> event_ms = [](int) { return 1.0; };
+  /// SM clock reported before sample number i.
+  std::function<double(int)> clock_mhz = [](int) { return 1980.0; };
+  /// Timed call number i fails with this kind (empty: never).
+  std::function<std::string(int)> fault = [](int) { return std::string(); };
+  int timed_calls = 0;
+  int plain_calls = 0;
+  int flushes = 0;
+  int clock_reads = 0;
+
+  ~fake_backend() override {
+    for (void* p : m_live) {
+      delete[] static_cast<std::byte*>(p);
+    }
+  }
+
+protected:
+  protocol::device_identity do_identity() const override { return {"fake", "fake", "", ""}; }
+  void* do_allocate(std::size_t bytes) override {
+    void* p = new std::byte[bytes];
+    m_live.insert(p);
+    return p;
+  }
+  void do_release(void* p) noexcept override {
+    m_live.erase(p);
+    delete[] static_cast<std::byte*>(p);
+  }
+  bool do_upload(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return true;
+  }
+  bool do_download(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return true;
+  }
+  std::size_t do_guard_bytes(std::size_t) const override { return 64; }
+  void do_before_call(int) override {}
+  backends::call_outcome do_after_call() override {
+    ++plain_calls;
+    return {};
+  }
+  void do_set_fault_fd(int) override {}
+  backends::call_timing do_timed_call(const std::function<void()>& call) override {
+    const int i = timed_calls++;
+    call();
+    backends::call_timing t;
+    if (const auto kind = fault(i); !kind.empty()) {
+      t.outcome = {kind, "scripted fault", true};
+      return t;
+    }
+    t.event_ms = event_ms(i);
+    t.host_ms = t.event_ms + 0.01;
+    return t;
+  }
+  void do_flush_cache() override { ++flushes; }
+  double do_sm_clock_mhz() override { return clock_mhz(clock_reads++); }
+  double do_max_sm_clock_mhz() override { return 1980.0; }
+
+private:
+  std::set<void*> m_live;
+};
+
+} // namespace cugrade::testing

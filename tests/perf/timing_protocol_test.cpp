@@ -1,0 +1,141 @@
+// What the runner and the grader agree on for timing: plan fields (old plans still read), the
+// timing event, input sets and the fresh-contents set, file names, output digests.
+
+#include "harness/protocol/protocol.h"
+#include "harness/protocol/timing.h"
+
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+namespace cugrade::protocol {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(TimingPlan, RoundTripsEveryField) {
+  plan p;
+  p.problem = problems::kind::reduction;
+  p.launcher = "reduce_convergent";
+  p.cases.push_back({"bench", {.n = 100}, "real_offset", 7});
+  p.timing.enabled = true;
+  p.timing.warmup_calls = 5;
+  p.timing.target_rse = 0.002;
+  p.timing.throttle_fraction = 0.8;
+  p.timing.input_sets = 6;
+  const auto back = plan_from_json_text(to_json_text(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_TRUE(back->timing.enabled);
+  EXPECT_EQ(back->timing.warmup_calls, 5);
+  EXPECT_EQ(back->timing.target_rse, 0.002);
+  EXPECT_EQ(back->timing.throttle_fraction, 0.8);
+  EXPECT_EQ(back->timing.input_sets, 6);
+}
+
+TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
+  const std::string text = R"({"problem": "histogram", "launcher": "h", "library": "x.so",
+    "output_dir": "/tmp", "cases": [], "timing": {"enabled": true, "min_samples": 12}})";
+  const auto p = plan_from_json_text(text);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->timing.min_samples, 12);
+  EXPECT_EQ(p->timing.warmup_calls, 3);
+  EXPECT_EQ(p->timing.target_rsd, 0.005);
+  EXPECT_EQ(p->timing.target_rse, 0.001);
+  EXPECT_EQ(p->timing.throttle_fraction, 0.9);
+  EXPECT_EQ(p->timing.max_samples, 1000);
+  EXPECT_EQ(p->timing.max_seconds, 15.0);
+  EXPECT_EQ(p->timing.input_sets, 4);
+}
+
+TEST(TimingEvent, RoundTripsThroughTheEventLog) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("cugrade-timing-event-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  timing_record t;
+  t.case_index = 1;
+  t.event_ms = {1.5, 1.6};
+  t.host_ms = {1.55, 1.65};
+  t.sm_clock_mhz = {1980, 1975};
+  t.dropped_throttled = 3;
+  t.max_sm_clock_mhz = 1980;
+  t.warmup_calls = 4;
+  t.stop_reason = "rsd";
+  t.checks = {{0, 10.5, 12.5, 0, 0, false}, {1, 3, 4, 2, 1, true}};
+  t.saved = {{0, "first", "timed-1-set-0-first.bin"}, {4, "fresh", "timed-1-set-4-fresh.bin"}};
+  t.input_modified = true;
+  t.verified_calls = 2;
+  t.note = "n";
+  {
+    event_writer w(dir / events_file_name);
+    w.timing(t);
+  }
+  const auto log = read_events(dir / events_file_name);
+  ASSERT_EQ(log.timings.size(), 1u);
+  const auto& r = log.timings[0];
+  EXPECT_EQ(r.event_ms, t.event_ms);
+  EXPECT_EQ(r.host_ms, t.host_ms);
+  EXPECT_EQ(r.sm_clock_mhz, t.sm_clock_mhz);
+  EXPECT_EQ(r.dropped_throttled, 3);
+  EXPECT_EQ(r.max_sm_clock_mhz, 1980);
+  EXPECT_EQ(r.warmup_calls, 4);
+  EXPECT_EQ(r.stop_reason, "rsd");
+  EXPECT_EQ(r.checks, t.checks);
+  EXPECT_EQ(r.saved, t.saved);
+  EXPECT_TRUE(r.input_modified);
+  EXPECT_EQ(r.note, "n");
+  fs::remove_all(dir);
+}
+
+TEST(InputSets, AreDistinctAndTheFreshSetIsNegated) {
+  const auto& problem = problems::get(problems::kind::reduction);
+  const problems::test_case tc{"b", problems::kind::reduction, {.n = 1000}, "real_offset", 99};
+  const auto set0 = input_set_inputs(problem, tc, 0, 4);
+  const auto set1 = input_set_inputs(problem, tc, 1, 4);
+  EXPECT_EQ(set0[0].bytes, problem.generate(tc)[0].bytes);
+  EXPECT_NE(set0[0].bytes, set1[0].bytes);
+  auto plain4 = tc;
+  plain4.seed = input_set_seed(tc.seed, 4);
+  const auto expected = problem.generate(plain4);
+  const auto fresh = input_set_inputs(problem, tc, 4, 4);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(fresh[0].as<float>()[i], -expected[0].as<float>()[i]) << "element " << i;
+  }
+}
+
+TEST(InputSets, NegateOnlyTheFirstFloatInputOfAMatmul) {
+  const auto& problem = problems::get(problems::kind::matmul);
+  const problems::test_case tc{"b", problems::kind::matmul, {.j = 3, .k = 4, .l = 5}, "real", 5};
+  auto plain = tc;
+  plain.seed = input_set_seed(tc.seed, 2);
+  const auto expected = problem.generate(plain);
+  const auto fresh = input_set_inputs(problem, tc, 2, 2);
+  EXPECT_EQ(fresh[0].as<float>()[0], -expected[0].as<float>()[0]);
+  EXPECT_EQ(fresh[1].bytes, expected[1].bytes);
+}
+
+TEST(TimedOutputs, NameTheCaseTheSetAndTheRole) {
+  EXPECT_EQ(timed_output_file_name(2, 3, output_role::last), "timed-2-set-3-last.bin");
+  EXPECT_EQ(output_role_from_string("fresh"), output_role::fresh);
+  EXPECT_EQ(output_role_from_string("last"), output_role::last);
+  EXPECT_EQ(to_string(output_role::first), "first");
+}
+
+TEST(OutputDigest, SumsValuesAndCountsPoisonAndNonFinite) {
+  std::vector<std::uint32_t> words{0x3f800000u, 0xc0000000u, problems::output_poison_word,
+                                   0x7fc00000u};
+  const auto d = digest_of(problems::element_type::f32,
+                           reinterpret_cast<const std::byte*>(words.data()), words.size());
+  EXPECT_EQ(d.sum, -1.0);
+  EXPECT_EQ(d.abs_sum, 3.0);
+  EXPECT_EQ(d.poison_words, 1u);
+  EXPECT_EQ(d.non_finite, 1u);
+  std::vector<std::uint32_t> counts{4, 5, problems::output_poison_word};
+  const auto c = digest_of(problems::element_type::u32,
+                           reinterpret_cast<const std::byte*>(counts.data()), counts.size());
+  EXPECT_EQ(c.sum, 9.0);
+  EXPECT_EQ(c.poison_words, 1u);
+}
+
+} // namespace
+} // namespace cugrade::protocol

@@ -1,0 +1,221 @@
+// The runner's timing protocol on a fake backend (host memory, scripted times and clocks):
+// warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
+
+#include "harness/protocol/timing.h"
+#include "harness/runner/timing_runner.h"
+#include "tests/perf/fake_backend.h"
+
+#include <atomic>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <unistd.h>
+
+namespace cugrade::runner {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fake_backend;
+
+constexpr std::uint64_t seed = 42;
+
+void histogram_good(const unsigned char* in, long n, unsigned* bins) {
+  std::fill(bins, bins + 256, 0u);
+  for (long i = 0; i < n; ++i) {
+    ++bins[in[i]];
+  }
+}
+
+int lazy_calls = 0;
+// Does the work for its first five calls only, then returns without touching the output.
+void histogram_lazy(const unsigned char* in, long n, unsigned* bins) {
+  if (lazy_calls++ < 5) {
+    histogram_good(in, n, bins);
+  }
+}
+
+void histogram_mutating(const unsigned char* in, long n, unsigned* bins) {
+  histogram_good(in, n, bins);
+  const_cast<unsigned char*>(in)[0] ^= 1;
+}
+
+std::map<const float*, float> cache;
+// Caches the sum by input pointer: right on every set, stale on the fresh-contents call.
+void reduce_cached(const float* in, long n, float* result) {
+  if (auto it = cache.find(in); it != cache.end()) {
+    *result = it->second;
+    return;
+  }
+  double s = 0;
+  for (long i = 0; i < n; ++i) {
+    s += in[i];
+  }
+  *result = cache[in] = static_cast<float>(s);
+}
+
+template <class F> void* address_of(F* f) {
+  return reinterpret_cast<void*>(f);
+}
+
+protocol::timing_request quick() {
+  protocol::timing_request t;
+  t.enabled = true;
+  t.warmup_seconds = 0;
+  t.min_seconds = 0.005;
+  t.max_seconds = 10;
+  return t;
+}
+
+struct timed {
+  bool device_usable = false;
+  protocol::runner_log log;
+  fs::path dir;
+  [[nodiscard]] const protocol::timing_record& rec() const { return log.timings.at(0); }
+};
+
+timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::timing_request& t,
+          problems::shape dims, const std::string& distribution) {
+  static std::atomic<int> counter{0};
+  timed out;
+  out.dir = fs::temp_directory_path() /
+            ("cugrade-timing-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::remove_all(out.dir);
+  fs::create_directories(out.dir);
+  protocol::plan p;
+  p.problem = k;
+  p.launcher = "test";
+  p.output_dir = out.dir;
+  p.cases.push_back({"bench", dims, distribution, seed});
+  p.timing = t;
+  {
+    protocol::event_writer events(out.dir / protocol::events_file_name);
+    out.device_usable = time_case(problems::get(k), p, 0, launcher, b, events);
+  }
+  out.log = protocol::read_events(out.dir / protocol::events_file_name);
+  EXPECT_EQ(out.log.timings.size(), 1u);
+  return out;
+}
+
+std::vector<std::uint32_t> read_words(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint32_t> words(256);
+  in.read(reinterpret_cast<char*>(words.data()), 1024);
+  words.resize(static_cast<std::size_t>(in.gcount()) / 4);
+  return words;
+}
+
+std::vector<std::uint32_t> expected_bins(const problems::test_case& tc, int set, int sets) {
+  const auto inputs = protocol::input_set_inputs(problems::get(tc.problem), tc, set, sets);
+  std::vector<std::uint32_t> bins(256, 0);
+  for (const auto byte : inputs[0].bytes) {
+    ++bins[std::to_integer<unsigned>(byte)];
+  }
+  return bins;
+}
+
+const problems::shape small{.n = 4099};
+
+TEST(TimingRunner, StopsOnceTheSpreadIsSmallEnough) {
+  fake_backend b;
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  EXPECT_EQ(r.rec().stop_reason, "rsd");
+  EXPECT_EQ(r.rec().event_ms.size(), 10u); // min_samples, each 1 ms >= min_seconds
+  EXPECT_EQ(r.rec().host_ms.size(), r.rec().event_ms.size());
+  EXPECT_GE(r.rec().warmup_calls, 3);
+  EXPECT_GE(b.flushes, 10);
+}
+
+TEST(TimingRunner, StopsAtTheSampleCapWhenTimesStayNoisy) {
+  fake_backend b;
+  b.event_ms = [](int i) { return i % 2 == 0 ? 1.0 : 2.0; };
+  auto t = quick();
+  t.max_samples = 40;
+  t.target_rse = 1e-9;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_EQ(r.rec().stop_reason, "max_samples");
+  EXPECT_EQ(r.rec().event_ms.size(), 40u);
+}
+
+TEST(TimingRunner, DropsSamplesTakenAtAThrottledClock) {
+  fake_backend b;
+  b.clock_mhz = [](int i) { return i % 4 == 3 ? 1500.0 : 1980.0; };
+  auto t = quick();
+  t.min_samples = 30;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_GT(r.rec().dropped_throttled, 0);
+  EXPECT_EQ(r.rec().max_sm_clock_mhz, 1980.0);
+  for (const double c : r.rec().sm_clock_mhz) {
+    EXPECT_EQ(c, 1980.0);
+  }
+  EXPECT_EQ(r.rec().checks.size(),
+            r.rec().event_ms.size() + static_cast<std::size_t>(r.rec().dropped_throttled) + 1);
+}
+
+TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
+  fake_backend b;
+  const auto t = quick();
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const problems::test_case tc{"bench", problems::kind::histogram, small, "uniform", seed};
+  std::map<std::string, int> roles;
+  for (const auto& s : r.rec().saved) {
+    ++roles[s.role];
+    const int sets = t.input_sets;
+    EXPECT_EQ(read_words(r.dir / s.file), expected_bins(tc, s.set, sets)) << s.file;
+  }
+  EXPECT_EQ(roles["first"], t.input_sets);
+  EXPECT_EQ(roles["last"], t.input_sets);
+  EXPECT_EQ(roles["fresh"], 1);
+  EXPECT_FALSE(r.rec().input_modified);
+  EXPECT_EQ(b.plain_calls, 1); // the fresh-contents call
+}
+
+TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
+  fake_backend b;
+  lazy_calls = 0;
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_lazy), b, quick(), small, "uniform");
+  // Three warm-up calls and two samples are honest; every later call leaves the poison.
+  const auto& checks = r.rec().checks;
+  ASSERT_GT(checks.size(), 2u);
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    EXPECT_EQ(checks[i].poison_words > 0, i >= 2) << "call " << i;
+    if (i < 2) {
+      EXPECT_EQ(checks[i].sum, static_cast<double>(small.n));
+    }
+  }
+}
+
+TEST(TimingRunner, NoticesALauncherThatModifiesItsInputs) {
+  fake_backend b;
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_mutating), b, quick(), small, "uniform");
+  EXPECT_TRUE(r.rec().input_modified);
+}
+
+TEST(TimingRunner, FreshContentsCatchAResultCachedByPointer) {
+  fake_backend b;
+  cache.clear();
+  const problems::shape dims{.n = 5000};
+  const auto r =
+      run(problems::kind::reduction, address_of(reduce_cached), b, quick(), dims, "real_offset");
+  const auto& fresh = r.rec().checks.back();
+  const auto& first = r.rec().checks.front();
+  EXPECT_EQ(fresh.set, quick().input_sets);
+  EXPECT_GT(fresh.sum, 0); // stale: the fresh inputs are negated, so the true sum is negative
+  EXPECT_EQ(fresh.sum, first.sum);
+}
+
+TEST(TimingRunner, RecordsAFaultAndStops) {
+  fake_backend b;
+  b.fault = [](int i) { return i == 6 ? std::string("illegal_address") : std::string(); };
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  EXPECT_FALSE(r.device_usable); // the scripted fault is sticky
+  EXPECT_EQ(r.rec().stop_reason, "fault");
+  EXPECT_NE(r.rec().note.find("illegal_address"), std::string::npos);
+  EXPECT_LT(r.rec().event_ms.size(), 10u);
+}
+
+} // namespace
+} // namespace cugrade::runner
