@@ -39,6 +39,11 @@ std::vector<std::string> visibility_words() {
   return words;
 }
 
+const std::vector<std::string>& sanitizer_tools() {
+  static const std::vector<std::string> tools = {"memcheck", "racecheck", "synccheck"};
+  return tools;
+}
+
 double assignment_spec::max_score() const {
   return std::accumulate(kernels.begin(), kernels.end(), 0.0, [](double sum, const kernel_spec& k) {
     return sum + k.points + k.performance_points;

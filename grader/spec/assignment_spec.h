@@ -66,6 +66,17 @@ struct performance_curve {
   double zero_speedup = 0.5;
 };
 
+/// compute-sanitizer checks of each kernel on the GPU (docs/timing.md, "Sanitizer checks"): off
+/// unless the spec turns them on with "sanitizer": {"enabled": true}.
+struct sanitizer_policy {
+  bool enabled = false;
+  std::vector<problems::shape> shapes; ///< small shapes, each run once with the first distribution
+  std::vector<std::string> tools;      ///< memcheck, racecheck, synccheck
+};
+
+/// The sanitizer tools a spec may name, in the order they run.
+[[nodiscard]] const std::vector<std::string>& sanitizer_tools();
+
 /// A validated assignment spec.
 struct assignment_spec {
   std::string name;
@@ -81,6 +92,7 @@ struct assignment_spec {
   std::string tolerance_policy; ///< "fp32-any-order"
   limits lim;
   late_policy late;
+  sanitizer_policy sanitizer;
   std::optional<std::string> deadline; ///< normalised to UTC, "YYYY-MM-DDTHH:MM:SSZ"
   std::filesystem::path spec_path;     ///< absolute path of the spec file
   std::string spec_sha256;             ///< SHA-256 of the spec file's bytes, lowercase hex

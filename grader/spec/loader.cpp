@@ -20,7 +20,8 @@ namespace {
 
 const std::vector<std::string> top_level_keys = {
     "schema", "name",      "title",       "problem",   "source", "reference",   "kernels",
-    "tests",  "benchmark", "performance", "tolerance", "limits", "late_policy", "deadline"};
+    "tests",  "benchmark", "performance", "tolerance", "limits", "late_policy", "deadline",
+    "sanitizer"};
 
 // Messages name files relative to the project root when they lie under it.
 std::string shown_name(const fs::path& file, const fs::path& project_root) {
@@ -107,6 +108,7 @@ void read_document(const nlohmann::json& doc, const fs::path& project_root, assi
     detail::read_kernels(top, *problem, out);
     detail::read_tests(top, *problem, out);
     detail::read_benchmark(top, *problem, out);
+    detail::read_sanitizer(top, *problem, out);
   }
   detail::read_policies(top, out);
   const bool scores_speed =

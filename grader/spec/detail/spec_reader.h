@@ -22,6 +22,8 @@ void read_kernels(object_reader& top, problems::kind problem, assignment_spec& o
 void read_tests(object_reader& top, problems::kind problem, assignment_spec& out);
 /// benchmark: the problem's default cases or a list.
 void read_benchmark(object_reader& top, problems::kind problem, assignment_spec& out);
+/// sanitizer (optional): whether compute-sanitizer checks run on the GPU, on which shapes.
+void read_sanitizer(object_reader& top, problems::kind problem, assignment_spec& out);
 /// performance, tolerance, limits, late_policy, deadline.
 void read_policies(object_reader& top, assignment_spec& out);
 

@@ -1,0 +1,82 @@
+#include "grader/spec/detail/spec_reader.h"
+
+#include "grader/spec/suggest.h"
+
+#include <algorithm>
+
+namespace cugrade::spec::detail {
+
+namespace {
+
+// Small enough that a sanitizer (10 to 100 times slower) runs them in seconds, awkward enough
+// that boundary mistakes show: no size is a multiple of a tile width.
+std::vector<problems::shape> default_shapes(problems::kind problem) {
+  switch (problem) {
+  case problems::kind::matmul:
+    return {{.j = 37, .k = 41, .l = 43}, {.j = 129, .k = 65, .l = 33}};
+  case problems::kind::histogram:
+    return {{.n = 4099}, {.n = 65537}};
+  case problems::kind::reduction:
+    return {{.n = 1025}, {.n = 65537}};
+  }
+  return {};
+}
+
+void read_enabled(object_reader& r, sanitizer_policy& out) {
+  const json* enabled = r.find("enabled", "true", true);
+  if (enabled == nullptr)
+    return;
+  if (!enabled->is_boolean()) {
+    r.diag().error(r.path_of("enabled"), "expected true or false, got " + describe(*enabled) +
+                                             "; write \"enabled\": true");
+    return;
+  }
+  out.enabled = enabled->get<bool>();
+}
+
+void read_tools(object_reader& r, sanitizer_policy& out) {
+  out.tools = sanitizer_tools();
+  const json* tools = r.get("tools", value_kind::array, R"(["memcheck", "racecheck"])", false);
+  if (tools == nullptr)
+    return;
+  out.tools.clear();
+  for (std::size_t i = 0; i < tools->size(); ++i) {
+    const auto& t = (*tools)[i];
+    const std::string path = element(r.path_of("tools"), i);
+    if (!t.is_string() || std::find(sanitizer_tools().begin(), sanitizer_tools().end(),
+                                    t.get<std::string>()) == sanitizer_tools().end()) {
+      r.diag().error(
+          path, describe(t) + " is not a sanitizer tool " +
+                    expected_one_of(t.is_string() ? t.get<std::string>() : "", sanitizer_tools()));
+      continue;
+    }
+    out.tools.push_back(t.get<std::string>());
+  }
+}
+
+} // namespace
+
+void read_sanitizer(object_reader& top, problems::kind problem, assignment_spec& out) {
+  const json* value = top.get("sanitizer", value_kind::object, R"({"enabled": true})", false);
+  if (value == nullptr)
+    return;
+  object_reader r(*value, top.path_of("sanitizer"), top.diag());
+  r.reject_unknown_keys({"enabled", "shapes", "tools"});
+  read_enabled(r, out.sanitizer);
+  read_tools(r, out.sanitizer);
+  out.sanitizer.shapes = default_shapes(problem);
+  const json* shapes =
+      r.get("shapes", value_kind::array, "[" + example_shape(problem) + "]", false);
+  if (shapes == nullptr)
+    return;
+  out.sanitizer.shapes.clear();
+  for (std::size_t i = 0; i < shapes->size(); ++i)
+    if (auto s = read_shape((*shapes)[i], element(r.path_of("shapes"), i), problem, r.diag()))
+      out.sanitizer.shapes.push_back(*s);
+  if (shapes->empty())
+    r.diag().error(r.path_of("shapes"),
+                   "is an empty list; leave it out for the default shapes, or list some, e.g. [" +
+                       example_shape(problem) + "]");
+}
+
+} // namespace cugrade::spec::detail
