@@ -179,7 +179,8 @@ std::string translate(const declarator& d, const std::string& spec, bool is_exte
 std::optional<std::string> rewrite_shared(rewrite_context& ctx) {
   std::size_t done_until = 0;
   for (std::size_t i = 0; i < ctx.size(); ++i) {
-    if (!ctx.at(i).is("__shared__") || i < done_until) {
+    // In a #define the declaration is only text; its uses get the prelude's error instead.
+    if (!ctx.at(i).is("__shared__") || i < done_until || ctx.at(i).in_directive) {
       continue;
     }
     const std::optional<declaration> decl = find_declaration(ctx, i);

@@ -70,7 +70,7 @@ void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
   const unsigned warps = (m_count + 31) / 32;
   for (unsigned w = 0; w < warps; ++w) {
     const unsigned lanes = m_count - w * 32 >= 32 ? 32 : m_count - w * 32;
-    m_warps[w] = {lanes == 32 ? ~0u : (1u << lanes) - 1u, 0u, 0u};
+    m_warps[w] = {lanes == 32 ? ~0u : (1u << lanes) - 1u, 0u, 0u, 0u};
   }
   m_pos = 0;
   m_live = m_ready = m_count;
@@ -258,6 +258,9 @@ void block_runner::release_barrier() {
   m_at_barrier = 0;
   ++m_barrier_gen;
   m_pos = 0;
+  for (unsigned w = 0; w < (m_count + 31) / 32; ++w) {
+    m_warps[w].exited_at_sync = m_warps[w].exited;
+  }
 }
 
 void block_runner::yield() {

@@ -51,6 +51,10 @@ struct warp_lanes {
   unsigned existing = 0; ///< lanes that belong to the block
   unsigned exited = 0;
   unsigned waiting = 0; ///< lanes waiting in a warp rendezvous
+  /// Lanes that had exited when the warp last synchronised (rendezvous or block barrier): what
+  /// __activemask() leaves out. Lanes that exit later, while the others run on one by one, still
+  /// count as active, as they would in a converged warp on a GPU.
+  unsigned exited_at_sync = 0;
 };
 
 class block_runner {

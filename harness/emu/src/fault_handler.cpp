@@ -179,6 +179,14 @@ void write_all(int fd, const char* p, std::size_t n) {
 }
 
 void on_fault(int sig, siginfo_t* info, void* raw) {
+  // Several workers may fault at once (every edge block of a grid, say): one reports, the others
+  // wait for the process to end.
+  static std::atomic<bool> reporting{false};
+  if (reporting.exchange(true)) {
+    for (;;) {
+      pause();
+    }
+  }
   const auto* uc = static_cast<const ucontext_t*>(raw);
   const thread_context& ctx = t_ctx;
   const bool in_kernel = ctx.fiber != nullptr;

@@ -118,6 +118,7 @@ void block_runner::try_complete(unsigned warp, unsigned mask) {
     }
   }
   w.waiting &= ~group;
+  w.exited_at_sync = w.exited;
 }
 
 std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& request, wait_site site) {
@@ -151,7 +152,7 @@ void block_runner::on_lane_exit(fiber_id f) {
 
 unsigned block_runner::active_mask() const {
   const warp_lanes& w = m_warps[m_current / 32];
-  return w.existing & ~w.exited;
+  return w.existing & ~w.exited_at_sync;
 }
 
 } // namespace cugrade::emu::detail

@@ -1,0 +1,103 @@
+// Every atomic function and type with CUDA's semantics, and exact counts under contention from
+// many threads of many blocks running on several workers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "emu_test_support.h"
+
+namespace {
+
+using emu_test::device_buffer;
+using emu_test::module;
+
+struct atomic_cells {
+  int i[12];
+  unsigned u[12];
+  unsigned long long ull[8];
+  float f[3];
+  double d[1];
+};
+
+class Atomics : public ::testing::Test {
+protected:
+  void SetUp() override { cugrade::emu::reset_device(); }
+  module m_kernels{"emu_test_atomic_kernels"};
+};
+
+TEST_F(Atomics, EveryFunctionReturnsTheOldValueAndStoresCudasResult) {
+  ASSERT_EQ(m_kernels.fn<unsigned long long()>("cell_bytes")(), sizeof(atomic_cells));
+  atomic_cells c{};
+  const int ints[12] = {10, 10, 1, 3, 3, 0x3C, 0x03, 0x0F, 1, 4, 0, 0};
+  const unsigned uns[12] = {1, 0, 5, 9, 1, 12, 9, 5, 3, 2, 0, 9};
+  const unsigned long long ulls[8] = {1, 2, 10, 9, 1, 10, 3, 10};
+  std::memcpy(c.i, ints, sizeof ints);
+  std::memcpy(c.u, uns, sizeof uns);
+  std::memcpy(c.ull, ulls, sizeof ulls);
+  c.f[0] = 2.0f;
+  c.f[1] = 7.0f;
+  c.d[0] = 4.0;
+  device_buffer<atomic_cells> cells(1);
+  cells.upload({c});
+  device_buffer<int> olds(40);
+  m_kernels.fn<void(atomic_cells*, int*)>("run_sequence")(cells.get(), olds.get());
+  const atomic_cells r = cells.download()[0];
+  const std::vector<int> o = olds.download();
+
+  const int expect_old[33] = {10, 10, 1, 3, 3, 0x3C, 0x03, 0x0F, 1, 4,     // int
+                              1,  0,  5, 9, 1, 12,   9,    5,    3, 2, 0, 9, // unsigned
+                              1,  2,  10, 9, 1, 10,  3,    10,               // unsigned long long
+                              2,  7,  4};                                    // float, double
+  for (int k = 0; k < 33; ++k) {
+    EXPECT_EQ(o[k], expect_old[k]) << "old value of operation " << k;
+  }
+  const int expect_i[10] = {15, 7, 42, -7, 99, 0x0C, 0x33, 0xF0, 2, 4};
+  for (int k = 0; k < 10; ++k) {
+    EXPECT_EQ(r.i[k], expect_i[k]) << "int cell " << k;
+  }
+  const unsigned expect_u[12] = {5, 0xFFFFFFFFu, 8, 2, 2, 4, 15, 3, 4, 0, 5, 5};
+  for (int k = 0; k < 12; ++k) {
+    EXPECT_EQ(r.u[k], expect_u[k]) << "unsigned cell " << k;
+  }
+  const unsigned long long expect_ull[8] = {1 + (1ull << 40), 77, 11, 3, 3, 8, 15, 6};
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(r.ull[k], expect_ull[k]) << "unsigned long long cell " << k;
+  }
+  EXPECT_EQ(r.f[0], 3.5f);
+  EXPECT_EQ(r.f[1], 2.5f);
+  EXPECT_EQ(r.d[0], 4.25);
+}
+
+TEST_F(Atomics, ContendedUpdatesFromManyBlocksAndThreadsAreExact) {
+  cugrade::emu::set_worker_count(4); // real concurrency between blocks, even on 2 cores
+  const int blocks = 64;
+  const int threads = 256;
+  device_buffer<unsigned> counter(2);
+  device_buffer<float> fsum(1);
+  device_buffer<unsigned long long> big(1);
+  device_buffer<unsigned> totals(blocks);
+  counter.fill(0);
+  fsum.fill(0);
+  big.fill(0);
+  m_kernels.fn<void(unsigned*, float*, unsigned long long*, unsigned*, int, int)>(
+      "run_contention")(counter.get(), fsum.get(), big.get(), totals.get(), blocks, threads);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const unsigned n = blocks * threads;
+  EXPECT_EQ(counter.download()[0], n);
+  EXPECT_EQ(counter.download()[1], n) << "atomicInc below its limit counts like atomicAdd";
+  EXPECT_EQ(fsum.download()[0], static_cast<float>(n)) << "integers below 2^24 add exactly";
+  EXPECT_EQ(big.download()[0], 3ull * n);
+  for (const unsigned t : totals.download()) {
+    EXPECT_EQ(t, 2u * threads) << "shared-memory atomics within a block";
+  }
+}
+
+TEST_F(Atomics, AtomicIncWrapsAtItsLimit) {
+  device_buffer<unsigned> c(1);
+  c.fill(0);
+  m_kernels.fn<void(unsigned*)>("run_ring")(c.get());
+  EXPECT_EQ(c.download()[0], 100u % 7u);
+}
+
+} // namespace

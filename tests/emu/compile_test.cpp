@@ -1,0 +1,69 @@
+// The full build path at test time: compile errors point at the student's own lines, and code the
+// rewriter cannot translate stops the build at the right line.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "harness/emu/toolchain.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class Compile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() / ("cugrade_emu_compile_" + std::to_string(getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  cugrade::emu::build_output build(const std::string& name, const std::string& text) {
+    std::ofstream(m_dir / name) << text;
+    auto out = cugrade::emu::build_submission(m_dir / name, m_dir / (name + ".cpp"),
+                                              m_dir / (name + ".so"), EMU_INCLUDE_DIR, EMU_LIB_DIR);
+    EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error());
+    return out.ok() ? *out : cugrade::emu::build_output{-1, ""};
+  }
+
+  fs::path m_dir;
+};
+
+TEST_F(Compile, CompileErrorNamesTheStudentsLine) {
+  const auto out = build("bad.cu", "#include <cuda_runtime.h>\n"
+                                   "__global__ void k(float* p) {\n"
+                                   "  __shared__ float tile[32];\n"
+                                   "  tile[threadIdx.x] = p[threadIdx.x];\n"
+                                   "  __syncthreads();\n"
+                                   "  p[0] = tile[1] + undefined_name;\n"
+                                   "}\n"
+                                   "extern \"C\" void run(float* p) { k<<<1, 32>>>(p); }\n");
+  EXPECT_NE(out.exit_status, 0);
+  EXPECT_NE(out.log.find("bad.cu:6:"), std::string::npos) << out.log;
+  EXPECT_NE(out.log.find("undefined_name"), std::string::npos) << out.log;
+}
+
+TEST_F(Compile, SharedDeclaredThroughAMacroStopsTheBuildAtThatLine) {
+  const auto out = build("macro.cu", "#define SHARED __shared__\n"
+                                     "__global__ void k(float* p) {\n"
+                                     "  SHARED float tile[32];\n"
+                                     "  p[0] = tile[0];\n"
+                                     "}\n");
+  EXPECT_NE(out.exit_status, 0);
+  EXPECT_NE(out.log.find("macro.cu:3:"), std::string::npos) << out.log;
+  EXPECT_NE(out.log.find("not translated"), std::string::npos) << out.log;
+}
+
+TEST_F(Compile, CallingAnApiTheEmulatorLacksFailsAtLinkTime) {
+  const auto out = build("graph.cu", "#include <cuda_runtime.h>\n"
+                                     "extern \"C\" int cudaGraphCreate(void**, unsigned);\n"
+                                     "extern \"C\" void run() { void* g; cudaGraphCreate(&g, 0); }\n");
+  EXPECT_NE(out.exit_status, 0);
+  EXPECT_NE(out.log.find("cudaGraphCreate"), std::string::npos) << out.log;
+}
+
+} // namespace

@@ -1,0 +1,78 @@
+// Every atomic function and type; results checked on the host against CUDA's definitions.
+#include <cuda_runtime.h>
+
+struct atomic_cells {
+  int i[12];
+  unsigned u[12];
+  unsigned long long ull[8];
+  float f[3];
+  double d[1];
+};
+
+// One thread runs a fixed sequence so old values are predictable.
+__global__ void sequence(atomic_cells* c, int* olds) {
+  int k = 0;
+  olds[k++] = atomicAdd(&c->i[0], 5);
+  olds[k++] = atomicSub(&c->i[1], 3);
+  olds[k++] = atomicExch(&c->i[2], 42);
+  olds[k++] = atomicMin(&c->i[3], -7);
+  olds[k++] = atomicMax(&c->i[4], 99);
+  olds[k++] = atomicAnd(&c->i[5], 0x0F);
+  olds[k++] = atomicOr(&c->i[6], 0x30);
+  olds[k++] = atomicXor(&c->i[7], 0xFF);
+  olds[k++] = atomicCAS(&c->i[8], 1, 2);  // matches: 1 -> 2
+  olds[k++] = atomicCAS(&c->i[9], 5, 6);  // does not match
+  olds[k++] = (int)atomicAdd(&c->u[0], 4u);
+  olds[k++] = (int)atomicSub(&c->u[1], 1u);
+  olds[k++] = (int)atomicExch(&c->u[2], 8u);
+  olds[k++] = (int)atomicMin(&c->u[3], 2u);
+  olds[k++] = (int)atomicMax(&c->u[4], 2u);
+  olds[k++] = (int)atomicAnd(&c->u[5], 6u);
+  olds[k++] = (int)atomicOr(&c->u[6], 6u);
+  olds[k++] = (int)atomicXor(&c->u[7], 6u);
+  olds[k++] = (int)atomicCAS(&c->u[8], 3u, 4u);
+  olds[k++] = (int)atomicInc(&c->u[9], 2u);   // 2 >= 2: wraps to 0
+  olds[k++] = (int)atomicDec(&c->u[10], 5u);  // 0: becomes 5
+  olds[k++] = (int)atomicDec(&c->u[11], 5u);  // 9 > 5: becomes 5
+  olds[k++] = (int)atomicAdd(&c->ull[0], 1ull << 40);
+  olds[k++] = (int)atomicExch(&c->ull[1], 77ull);
+  olds[k++] = (int)atomicCAS(&c->ull[2], 10ull, 11ull);
+  olds[k++] = (int)atomicMin(&c->ull[3], 3ull);
+  olds[k++] = (int)atomicMax(&c->ull[4], 3ull);
+  olds[k++] = (int)atomicAnd(&c->ull[5], 12ull);
+  olds[k++] = (int)atomicOr(&c->ull[6], 12ull);
+  olds[k++] = (int)atomicXor(&c->ull[7], 12ull);
+  olds[k++] = (int)atomicAdd(&c->f[0], 1.5f);
+  olds[k++] = (int)atomicExch(&c->f[1], 2.5f);
+  olds[k++] = (int)atomicAdd(&c->d[0], 0.25);
+}
+
+// Many threads of many blocks hammer single addresses, in global and in shared memory.
+__global__ void contention(unsigned* counter, float* fsum, unsigned long long* big,
+                           unsigned* shared_totals) {
+  __shared__ unsigned local;
+  if (threadIdx.x == 0) {
+    local = 0;
+  }
+  __syncthreads();
+  atomicAdd(counter, 1u);
+  atomicAdd(fsum, 1.0f);
+  atomicAdd(big, 3ull);
+  atomicAdd(&local, 2u);
+  atomicInc(counter + 1, 1000000u);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    shared_totals[blockIdx.x] = local;
+  }
+}
+
+// atomicInc as a ring counter: 100 threads incrementing modulo 7 leave 100 % 7.
+__global__ void ring(unsigned* c) { atomicInc(c, 6u); }
+
+extern "C" void run_sequence(atomic_cells* c, int* olds) { sequence<<<1, 1>>>(c, olds); }
+extern "C" void run_contention(unsigned* counter, float* fsum, unsigned long long* big,
+                               unsigned* totals, int blocks, int threads) {
+  contention<<<blocks, threads>>>(counter, fsum, big, totals);
+}
+extern "C" void run_ring(unsigned* c) { ring<<<1, 100>>>(c); }
+extern "C" unsigned long long cell_bytes() { return sizeof(atomic_cells); }

@@ -1,0 +1,65 @@
+// Warp primitives with 32-lane semantics.
+#include <cuda_runtime.h>
+
+// Block sum by warp shuffles: each warp reduces with __shfl_down_sync, lane 0 adds to the total.
+__global__ void shuffle_sum(const float* in, int n, float* total) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(total, v);
+  }
+}
+
+// Records what each lane gets from every shuffle flavour (with and without width).
+__global__ void shuffle_table(int* out) {
+  const int lane = threadIdx.x & 31;
+  const int v = 100 + lane;
+  int* r = out + threadIdx.x * 8;
+  r[0] = __shfl_sync(0xffffffffu, v, 3);
+  r[1] = __shfl_sync(0xffffffffu, v, lane + 1, 8);
+  r[2] = __shfl_up_sync(0xffffffffu, v, 2);
+  r[3] = __shfl_up_sync(0xffffffffu, v, 1, 4);
+  r[4] = __shfl_down_sync(0xffffffffu, v, 3);
+  r[5] = __shfl_down_sync(0xffffffffu, v, 1, 16);
+  r[6] = __shfl_xor_sync(0xffffffffu, v, 1);
+  r[7] = __shfl_xor_sync(0xffffffffu, v, 8, 8);
+}
+
+__global__ void votes(unsigned* out) {
+  const int lane = threadIdx.x & 31;
+  unsigned* r = out + threadIdx.x * 5;
+  r[0] = __ballot_sync(0xffffffffu, lane % 3 == 0);
+  r[1] = __any_sync(0xffffffffu, lane == 17);
+  r[2] = __all_sync(0xffffffffu, lane < 32);
+  r[3] = __all_sync(0xffffffffu, lane < 31);
+  __syncwarp();
+  r[4] = __activemask();
+}
+
+// A double shuffle of a 64-bit value and a warp-level reduction intrinsic.
+__global__ void wide_values(double* out, unsigned* sums) {
+  const int lane = threadIdx.x & 31;
+  out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, 1.0e12 + lane, 31);
+  sums[threadIdx.x] = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(lane));
+}
+
+// Half the warp shuffles with a full mask: lanes 16-31 never arrive (they wait at the barrier).
+__global__ void divergent_shuffle(int* out) {
+  int v = threadIdx.x;
+  if (threadIdx.x < 16) {
+    v = __shfl_down_sync(0xffffffffu, v, 1); // LINE:divergent_shuffle
+  }
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
+extern "C" void run_shuffle_sum(const float* in, int n, float* total, int threads) {
+  shuffle_sum<<<(n + threads - 1) / threads, threads>>>(in, n, total);
+}
+extern "C" void run_shuffle_table(int* out, int threads) { shuffle_table<<<1, threads>>>(out); }
+extern "C" void run_votes(unsigned* out, int threads) { votes<<<1, threads>>>(out); }
+extern "C" void run_wide(double* out, unsigned* sums) { wide_values<<<1, 32>>>(out, sums); }
+extern "C" void run_divergent_shuffle(int* out) { divergent_shuffle<<<1, 32>>>(out); }

@@ -1,0 +1,160 @@
+// The rewriter: launches and __shared__ declarations are translated, nothing else moves, and every
+// line stays where it was.
+#include "harness/emu/rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace {
+
+std::string rewrite(const std::string& text) {
+  auto out = cugrade::emu::rewrite_source(text, "k.cu");
+  EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error());
+  return out.ok() ? *out : std::string();
+}
+
+// The rewritten text without its #line header.
+std::string body(const std::string& text) {
+  const std::string out = rewrite(text);
+  return out.substr(out.find('\n') + 1);
+}
+
+long newlines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+TEST(RewriteSource, StartsWithLineDirectiveNamingTheFile) {
+  const std::string out = rewrite("int x;\n");
+  EXPECT_EQ(out.rfind("#line 1 \"k.cu\"\n", 0), 0u) << out;
+}
+
+TEST(RewriteSource, TranslatesSimpleLaunch) {
+  EXPECT_EQ(body("k<<<g, b>>>(x, y);"),
+            "::cugrade::emu::launch(k, \"k\", __FILE__, __LINE__, g, b)(x, y);");
+}
+
+TEST(RewriteSource, TranslatesLaunchWithSharedBytesAndStream) {
+  EXPECT_EQ(body("k<<<g, b, n * 4, 0>>>(p);"),
+            "::cugrade::emu::launch(k, \"k\", __FILE__, __LINE__, g, b, n * 4, 0)(p);");
+}
+
+TEST(RewriteSource, TranslatesQualifiedAndTemplatedKernelNames) {
+  EXPECT_EQ(body("ns::k<<<1, 2>>>(p);"),
+            "::cugrade::emu::launch(ns::k, \"ns::k\", __FILE__, __LINE__, 1, 2)(p);");
+  EXPECT_EQ(body("::a::b::k<<<1, 2>>>(p);"),
+            "::cugrade::emu::launch(::a::b::k, \"::a::b::k\", __FILE__, __LINE__, 1, 2)(p);");
+  EXPECT_EQ(body("k<16><<<1, 2>>>(p);"),
+            "::cugrade::emu::launch(k<16>, \"k<16>\", __FILE__, __LINE__, 1, 2)(p);");
+  EXPECT_EQ(body("k<float, A<int>> <<<1, 2>>>(p);"),
+            "::cugrade::emu::launch(k<float, A<int>> , \"k<float,A<int>>\", __FILE__, __LINE__, "
+            "1, 2)(p);");
+}
+
+TEST(RewriteSource, KeepsEveryLineOfAMultiLineLaunch) {
+  const std::string src = "void f() {\n  k<<<\n    grid,\n    block>>>(a,\n  b);\n}\nint z;\n";
+  const std::string out = body(src);
+  EXPECT_EQ(newlines(out), newlines(src));
+  EXPECT_NE(out.find("launch(k, \"k\", __FILE__, __LINE__, \n    grid,\n    block)(a,\n  b);"),
+            std::string::npos)
+      << out;
+}
+
+TEST(RewriteSource, LeavesCommentsStringsAndCharactersAlone) {
+  const std::string src = "// k<<<1,1>>>(x);\n/* __shared__ int a[2]; */\nconst char* s = "
+                          "\"k<<<1,1>>>() __shared__\";\nchar c = '<';\nauto r = R\"(k<<<1,1>>>)\";\n";
+  EXPECT_EQ(body(src), src);
+}
+
+TEST(RewriteSource, IgnoresIncludeLinesAndShiftOperators) {
+  const std::string src = "#include <cuda_runtime.h>\nint a = b << 2 >> 1;\n";
+  EXPECT_EQ(body(src), src);
+}
+
+TEST(RewriteSource, TranslatesFunctionScopeSharedArrays) {
+  EXPECT_EQ(body("void k() { __shared__ float Mds[16][16]; }"),
+            "void k() { auto& Mds = ::cugrade::emu::block_shared<float [ 16 ] [ 16 ], 0>(); }");
+  EXPECT_EQ(body("void k() { __shared__ unsigned int local_histo[256]; }"),
+            "void k() { auto& local_histo = ::cugrade::emu::block_shared<unsigned int [ 256 ], "
+            "0>(); }");
+}
+
+TEST(RewriteSource, TranslatesScalarsVolatileAndSeveralDeclarators) {
+  EXPECT_EQ(body("void k() { __shared__ int x; }"),
+            "void k() { auto& x = ::cugrade::emu::block_shared<int, 0>(); }");
+  EXPECT_EQ(body("void k() { volatile __shared__ float s[64]; }"),
+            "void k() { auto& s = ::cugrade::emu::block_shared<volatile float [ 64 ], 0>(); }");
+  EXPECT_EQ(body("void k() { __shared__ float a[4], b[8]; }"),
+            "void k() { auto& a = ::cugrade::emu::block_shared<float [ 4 ], 0>(); auto& b = "
+            "::cugrade::emu::block_shared<float [ 8 ], 1>(); }");
+  EXPECT_EQ(body("void k() { __shared__ __align__(16) float v[4]; }"),
+            "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(); }");
+}
+
+TEST(RewriteSource, TranslatesExternSharedToDynamicMemory) {
+  EXPECT_EQ(body("void k() { extern __shared__ float s[]; }"),
+            "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(); }");
+}
+
+TEST(RewriteSource, TranslatesFileScopeShared) {
+  EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
+            "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile;\n");
+  EXPECT_EQ(body("namespace n {\nextern __shared__ float buf[];\n}\n"),
+            "namespace n {\nstatic ::cugrade::emu::file_dynamic_shared<float> buf;\n}\n");
+  EXPECT_EQ(body("extern \"C\" void f() { __shared__ int s; }"),
+            "extern \"C\" void f() { auto& s = ::cugrade::emu::block_shared<int, 0>(); }");
+}
+
+TEST(RewriteSource, KeepsLinesOfASharedDeclarationSpanningLines) {
+  const std::string src = "void k() {\n  __shared__ float\n    tile[16]\n    [16];\n  int x;\n}\n";
+  const std::string out = body(src);
+  EXPECT_EQ(newlines(out), newlines(src));
+  EXPECT_NE(out.find("auto& tile"), std::string::npos);
+  EXPECT_NE(out.find("\n\n\n  int x;"), std::string::npos) << out;
+}
+
+TEST(RewriteSource, SpellsNoinlineAsAnAttribute) {
+  EXPECT_EQ(body("__device__ __noinline__ int f();"),
+            "__device__ __attribute__((noinline)) int f();");
+}
+
+TEST(RewriteSource, RejectsSharedInitializerNamingTheLine) {
+  const auto out = cugrade::emu::rewrite_source("int a;\nvoid k() {\n  __shared__ int x = 3;\n}\n",
+                                                "bad.cu");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("bad.cu:3:"), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("initializer"), std::string::npos) << out.error();
+}
+
+TEST(RewriteSource, RejectsLaunchWithoutKernelName) {
+  const auto out = cugrade::emu::rewrite_source("void f() {\n  (*p)<<<1, 1>>>();\n}\n", "bad.cu");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("bad.cu:2:"), std::string::npos) << out.error();
+}
+
+TEST(RewriteSource, RejectsLaunchWithoutClosingBrackets) {
+  const auto out = cugrade::emu::rewrite_source("void f() {\n  k<<<1, 1(x);\n}\n", "bad.cu");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("bad.cu:2:"), std::string::npos) << out.error();
+}
+
+TEST(RewriteSource, PreservesLineCountOfTheReferenceKernels) {
+  for (const char* name : {"matmul.cu", "histogram.cu", "reduction.cu"}) {
+    const std::string path = std::string(CUGRADE_SOURCE_DIR) + "/reference/" + name;
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+      continue; // the reference solutions may not exist in every checkout
+    }
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+      text.append(buf, n);
+    }
+    std::fclose(f);
+    const std::string out = body(text);
+    EXPECT_EQ(newlines(out), newlines(text)) << name;
+    EXPECT_EQ(out.find("<<<"), std::string::npos) << name;
+    EXPECT_NE(out.find("::cugrade::emu::launch("), std::string::npos) << name;
+  }
+}
+
+} // namespace

@@ -1,0 +1,121 @@
+// The host API: pointer checks as measured on CUDA 13, the emulated device's properties and
+// attributes, error names, and last-error semantics.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "emu_test_support.h"
+
+namespace {
+
+class RuntimeApi : public ::testing::Test {
+protected:
+  void SetUp() override { cugrade::emu::reset_device(); }
+};
+
+TEST_F(RuntimeApi, CopiesMustStayInsideOneDeviceAllocation) {
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 100), cudaSuccess);
+  std::vector<float> host(64, 1.0f);
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 100, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 200, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(host.data(), d, 200, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(d + 10, host.data(), 100, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemset(d, 0, 200), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(host.data(), host.data() + 8, 4, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 4, static_cast<cudaMemcpyKind>(7)),
+            cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(host.data(), d, 4, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(host.data() + 1, host.data(), 4, cudaMemcpyHostToHost), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidMemcpyDirection) << "the last failure";
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+}
+
+TEST_F(RuntimeApi, AllocationEdgeCases) {
+  void* p = reinterpret_cast<void*>(1);
+  EXPECT_EQ(cudaMalloc(&p, 0), cudaSuccess);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_EQ(cudaMalloc(&p, std::size_t{1} << 50), cudaErrorMemoryAllocation);
+  EXPECT_EQ(cudaFree(nullptr), cudaSuccess);
+  int local = 0;
+  EXPECT_EQ(cudaFree(&local), cudaErrorInvalidValue);
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 4096), cudaSuccess);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(d) % 4096, 0u) << "page-sized buffers are aligned";
+  EXPECT_EQ(cudaFree(d + 1), cudaErrorInvalidValue) << "not the start of an allocation";
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+}
+
+TEST_F(RuntimeApi, FreshDeviceMemoryHoldsGarbage) {
+  unsigned* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 64 * sizeof(unsigned)), cudaSuccess);
+  std::vector<unsigned> host(64);
+  ASSERT_EQ(cudaMemcpy(host.data(), d, 256, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (const unsigned v : host) {
+    EXPECT_NE(v, 0u);
+  }
+  cudaFree(d);
+}
+
+TEST_F(RuntimeApi, DevicePropertiesDescribeTheEmulatedDevice) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  EXPECT_STREQ(prop.name, "cugrade CPU emulator");
+  EXPECT_EQ(prop.warpSize, 32);
+  EXPECT_EQ(prop.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(prop.sharedMemPerBlock, 49152u);
+  EXPECT_EQ(prop.sharedMemPerBlockOptin, 166912u);
+  EXPECT_EQ(prop.maxThreadsDim[2], 64);
+  EXPECT_EQ(prop.maxGridSize[0], 2147483647);
+  EXPECT_EQ(prop.maxGridSize[1], 65535);
+  EXPECT_EQ(prop.major, 8);
+  EXPECT_EQ(prop.minor, 0);
+  int v = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, 0), cudaSuccess);
+  EXPECT_EQ(v, 49152);
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  EXPECT_EQ(v, prop.multiProcessorCount);
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
+  EXPECT_EQ(v, 166912);
+  EXPECT_EQ(cudaGetDeviceProperties(&prop, 1), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaSetDevice(3), cudaErrorInvalidDevice);
+  int count = 0;
+  EXPECT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(count, 1);
+}
+
+TEST_F(RuntimeApi, ErrorNamesAndStringsMatchCuda) {
+  EXPECT_STREQ(cudaGetErrorName(cudaSuccess), "cudaSuccess");
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidValue), "cudaErrorInvalidValue");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidConfiguration),
+               "invalid configuration argument");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress),
+               "an illegal memory access was encountered");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorLaunchFailure), "unspecified launch failure");
+  EXPECT_EQ(static_cast<int>(cudaErrorInvalidConfiguration), 9);
+  EXPECT_EQ(static_cast<int>(cudaErrorIllegalAddress), 700);
+  EXPECT_EQ(static_cast<int>(cudaErrorLaunchFailure), 719);
+}
+
+TEST_F(RuntimeApi, OccupancyFollowsThreadAndSharedMemoryLimits) {
+  emu_test::module m("emu_test_launch_kernels");
+  // Any function address serves as the kernel key.
+  const void* kernel = reinterpret_cast<const void*>(m.fn<void(int*)>("launch_qualified"));
+  int blocks = -1;
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 0), cudaSuccess);
+  EXPECT_EQ(blocks, 8);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 40 * 1024),
+            cudaSuccess);
+  EXPECT_EQ(blocks, 4);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 2048, 0), cudaSuccess);
+  EXPECT_EQ(blocks, 0);
+}
+
+} // namespace

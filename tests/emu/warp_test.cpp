@@ -1,0 +1,115 @@
+// Warp primitives: 32-lane exchange semantics (with widths), votes, partial warps, and a rendezvous
+// that can never complete reported as a deadlock instead of hanging.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "emu_test_support.h"
+
+namespace {
+
+using emu_test::device_buffer;
+using emu_test::module;
+
+class Warp : public ::testing::Test {
+protected:
+  void SetUp() override { cugrade::emu::reset_device(); }
+  module m_kernels{"emu_test_warp_kernels"};
+};
+
+TEST_F(Warp, ShuffleReductionGivesTheSum) {
+  const unsigned seed = 20240611;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(-100, 100);
+  for (const int n : {1, 31, 1000, 4097}) {
+    std::vector<float> in(n);
+    double expect = 0;
+    for (float& v : in) {
+      v = static_cast<float>(dist(rng));
+      expect += v;
+    }
+    device_buffer<float> d_in(n);
+    d_in.upload(in);
+    device_buffer<float> total(1);
+    total.fill(0);
+    m_kernels.fn<void(const float*, int, float*, int)>("run_shuffle_sum")(d_in.get(), n,
+                                                                          total.get(), 128);
+    EXPECT_EQ(total.download()[0], static_cast<float>(expect)) << "n=" << n << " seed=" << seed;
+  }
+}
+
+int expected_shuffle(int column, int lane) {
+  auto own = [&](int src, bool ok) { return 100 + (ok ? src : lane); };
+  switch (column) {
+  case 0: return 103;
+  case 1: return 100 + (lane & ~7) + ((lane + 1) & 7);
+  case 2: return own(lane - 2, lane >= 2);
+  case 3: return own(lane - 1, (lane & 3) >= 1);
+  case 4: return own(lane + 3, lane + 3 < 32);
+  case 5: return own(lane + 1, (lane & 15) + 1 < 16);
+  case 6: return 100 + (lane ^ 1);
+  default: // lanes may read from an earlier group of `width` lanes, never from a later one
+    return own(lane ^ 8, (lane ^ 8) < (lane & ~7) + 8);
+  }
+}
+
+TEST_F(Warp, ShufflesFollowCudasLaneAndWidthRules) {
+  device_buffer<int> out(64 * 8);
+  m_kernels.fn<void(int*, int)>("run_shuffle_table")(out.get(), 64);
+  const std::vector<int> r = out.download();
+  for (int t = 0; t < 64; ++t) {
+    for (int c = 0; c < 8; ++c) {
+      EXPECT_EQ(r[t * 8 + c], expected_shuffle(c, t & 31)) << "thread " << t << " column " << c;
+    }
+  }
+}
+
+TEST_F(Warp, VotesAndActiveMaskInFullAndPartialWarps) {
+  const int threads = 48; // the second warp has 16 lanes
+  device_buffer<unsigned> out(threads * 5);
+  m_kernels.fn<void(unsigned*, int)>("run_votes")(out.get(), threads);
+  const std::vector<unsigned> r = out.download();
+  for (int t = 0; t < threads; ++t) {
+    const unsigned lanes = t < 32 ? 32u : 16u;
+    const unsigned present = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+    unsigned ballot = 0;
+    for (unsigned l = 0; l < lanes; ++l) {
+      ballot |= (l % 3 == 0 ? 1u : 0u) << l;
+    }
+    const unsigned* v = &r[t * 5];
+    EXPECT_EQ(v[0], ballot) << t;
+    EXPECT_EQ(v[1], lanes == 32 ? 1u : 0u) << t << ": lane 17 exists only in a full warp";
+    EXPECT_EQ(v[2], 1u) << t;
+    EXPECT_EQ(v[3], lanes == 32 ? 0u : 1u) << t;
+    EXPECT_EQ(v[4], present) << t;
+  }
+}
+
+TEST_F(Warp, ShufflesCarryEightByteValuesAndReductionsAddLanes) {
+  device_buffer<double> out(32);
+  device_buffer<unsigned> sums(32);
+  m_kernels.fn<void(double*, unsigned*)>("run_wide")(out.get(), sums.get());
+  const std::vector<double> r = out.download();
+  for (int lane = 0; lane < 32; ++lane) {
+    EXPECT_EQ(r[lane], 1.0e12 + (lane ^ 31));
+    EXPECT_EQ(sums.download()[lane], 496u);
+  }
+}
+
+TEST_F(Warp, RendezvousThatCannotCompleteIsADeadlockNotAHang) {
+  device_buffer<int> out(32);
+  m_kernels.fn<void(int*)>("run_divergent_shuffle")(out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  const auto diags = cugrade::emu::take_diagnostics();
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].error_kind, "deadlock");
+  EXPECT_EQ(diags[0].file, "warp_kernels.cu");
+  EXPECT_EQ(diags[0].line, emu_test::line_of(emu_test::kernel_source("warp_kernels.cu"),
+                                             "LINE:divergent_shuffle"));
+  EXPECT_NE(diags[0].message.find("__shfl_down_sync"), std::string::npos) << diags[0].message;
+  EXPECT_NE(diags[0].message.find("__syncthreads()"), std::string::npos) << diags[0].message;
+}
+
+} // namespace
