@@ -120,6 +120,17 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
 
 } // namespace
 
+std::size_t stopping_case(const std::vector<case_outcome>& outcomes) {
+  for (std::size_t i = 0; i + 1 < outcomes.size(); ++i) {
+    const auto s = outcomes[i].status;
+    if ((s == test_status::error || s == test_status::timeout) &&
+        outcomes[i + 1].status == test_status::not_run) {
+      return i;
+    }
+  }
+  return outcomes.size();
+}
+
 std::optional<problems::buffer> read_output(const std::filesystem::path& path,
                                             const problems::buffer_spec& spec) {
   std::ifstream in(path, std::ios::binary);

@@ -41,6 +41,10 @@ evaluate_cases(const problems::problem& problem, const std::vector<graded_case>&
                const protocol::runner_log& log, const std::filesystem::path& output_dir,
                const runner_exit& exit);
 
+/// The index of the case that stopped the runner (an error or timeout followed only by cases
+/// that did not run), or outcomes.size() when the runner got through every case.
+[[nodiscard]] std::size_t stopping_case(const std::vector<case_outcome>& outcomes);
+
 /// Reads a raw output file written by the runner; nullopt when missing or of the wrong size.
 [[nodiscard]] std::optional<problems::buffer> read_output(const std::filesystem::path& path,
                                                           const problems::buffer_spec& spec);

@@ -24,6 +24,10 @@ struct evidence {
   [[nodiscard]] bool good(std::size_t i) const {
     return outcomes[i].status == test_status::passed;
   }
+  /// Cases that never ran say nothing either way.
+  [[nodiscard]] bool ran(std::size_t i) const {
+    return outcomes[i].status != test_status::not_run;
+  }
   /// A failing case the student may be told about, for examples.
   [[nodiscard]] std::optional<std::size_t> visible_bad(auto&& pred) const {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -44,6 +48,9 @@ bool is_square(const problems::shape& s) { return s.j == s.k && s.k == s.l; }
 std::optional<hint> boundary_hint(const evidence& ev) {
   bool aligned_case_seen = false;
   for (std::size_t i = 0; i < ev.cases.size(); ++i) {
+    if (!ev.ran(i)) {
+      continue;
+    }
     const bool aligned = all_multiples_of(ev.problem, ev.cases[i].tc.dims, 16);
     if (aligned && !ev.good(i)) {
       return std::nullopt;
@@ -72,6 +79,9 @@ std::optional<hint> dimension_hint(const evidence& ev) {
   }
   bool square_seen = false;
   for (std::size_t i = 0; i < ev.cases.size(); ++i) {
+    if (!ev.ran(i)) {
+      continue;
+    }
     const bool square = is_square(ev.cases[i].tc.dims);
     if (square && !ev.good(i)) {
       return std::nullopt;
@@ -150,7 +160,7 @@ std::optional<hint> precision_hint(const evidence& ev) {
   for (std::size_t i = 0; i < ev.cases.size(); ++i) {
     const auto& dist = ev.cases[i].tc.distribution;
     const bool exact_data = dist == "integer" || dist == "ones";
-    if (exact_data && !ev.good(i)) {
+    if (exact_data && ev.ran(i) && !ev.good(i)) {
       return std::nullopt;
     }
     integer_seen = integer_seen || exact_data;

@@ -75,28 +75,49 @@ bool wanted(const grade_options& o, const std::string& kernel) {
          std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end();
 }
 
-// Runs and judges one kernel; an infrastructure failure comes back as a failure.
+// Runs and judges one kernel; an infrastructure failure comes back as a failure. A fault that
+// ends the runner (a sticky CUDA error, an emulator fault) ends only that case: the remaining
+// cases run in a fresh runner, up to max_resumes times and while a quarter of the kernel's time
+// budget is left, so diagnosis sees the whole pattern.
 result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec& kernel,
                                             const build::build_outcome& built,
                                             const std::filesystem::path& work_dir) {
+  constexpr int max_resumes = 64;
   const auto cases = plan_cases(g.spec);
-  const auto plan = make_plan(g.spec.problem, kernel.name, built.library, work_dir / kernel.name,
-                              cases, 2);
   const double limit = g.options.kernel_timeout_seconds.value_or(g.spec.lim.kernel_seconds);
-  say(g.options, fmt::format("{}: running {} cases ({} runs each) on {}", kernel.name,
-                             cases.size(), plan.runs, g.backend.identity.device));
+  say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name,
+                             cases.size(), g.backend.identity.device));
   const std::string backend_name(reports::to_string(g.backend.kind));
-  auto run = run_kernel(g.paths.runner(backend_name), plan, limit);
-  if (!run) {
-    return fail(run.error());
+  std::vector<case_outcome> outcomes;
+  double remaining = limit;
+  for (int part = 0; outcomes.size() < cases.size(); ++part) {
+    const std::vector<graded_case> rest(cases.begin() + static_cast<long>(outcomes.size()),
+                                        cases.end());
+    const auto plan = make_plan(g.spec.problem, kernel.name, built.library,
+                                work_dir / kernel.name / ("part-" + std::to_string(part)), rest, 2);
+    auto run = run_kernel(g.paths.runner(backend_name), plan, remaining);
+    if (!run) {
+      return fail(run.error());
+    }
+    if (!run->log.started && !run->exit.timed_out) {
+      return fail("the " + backend_name + " runner failed before running any case: " +
+                  run->exit.stderr_tail);
+    }
+    note_device(g.report, run->log);
+    auto part_outcomes = evaluate_cases(problems::get(g.spec.problem), rest, run->log,
+                                        plan.output_dir, run->exit);
+    const std::size_t stop = stopping_case(part_outcomes);
+    const bool resume = stop < part_outcomes.size() && part < max_resumes &&
+                        part_outcomes[stop].status == reports::test_status::error;
+    outcomes.insert(outcomes.end(), part_outcomes.begin(),
+                    resume ? part_outcomes.begin() + static_cast<long>(stop) + 1
+                           : part_outcomes.end());
+    remaining -= run->wall_seconds;
+    if (!resume || remaining < 0.25 * limit) {
+      break;
+    }
   }
-  if (!run->log.started && !run->exit.timed_out) {
-    return fail("the " + backend_name + " runner failed before running any case: " +
-                run->exit.stderr_tail);
-  }
-  note_device(g.report, run->log);
-  const auto outcomes = evaluate_cases(problems::get(g.spec.problem), cases, run->log,
-                                       plan.output_dir, run->exit);
+  outcomes.resize(cases.size());
   auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes);
   say(g.options, fmt::format("{}: {}", kernel.name, reports::to_string(verdict.status)));
   return verdict;

@@ -38,6 +38,7 @@ result<kernel_run> run_kernel(const std::filesystem::path& runner, const protoco
   run.exit.term_signal = proc->timed_out ? 0 : proc->term_signal;
   run.exit.exit_code = proc->exit_code;
   run.exit.time_limit_seconds = time_limit_seconds;
+  run.wall_seconds = proc->wall_seconds;
   run.exit.stderr_tail = tail(proc->stderr_text, 2000);
   if (!run.log.fault_pc_offset.empty()) {
     if (auto line = source_line_of(run.log.fault_object, run.log.fault_pc_offset)) {

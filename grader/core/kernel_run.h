@@ -14,6 +14,7 @@ namespace cugrade::grader {
 struct kernel_run {
   protocol::runner_log log;
   runner_exit exit;
+  double wall_seconds = 0;
 };
 
 /// Writes the plan into plan.output_dir, runs `runner` on it and reads its events back.
