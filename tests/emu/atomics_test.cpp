@@ -45,10 +45,10 @@ TEST_F(Atomics, EveryFunctionReturnsTheOldValueAndStoresCudasResult) {
   const atomic_cells r = cells.download()[0];
   const std::vector<int> o = olds.download();
 
-  const int expect_old[33] = {10, 10, 1, 3, 3, 0x3C, 0x03, 0x0F, 1, 4,     // int
-                              1,  0,  5, 9, 1, 12,   9,    5,    3, 2, 0, 9, // unsigned
-                              1,  2,  10, 9, 1, 10,  3,    10,               // unsigned long long
-                              2,  7,  4};                                    // float, double
+  const int expect_old[33] = {10, 10, 1,  3, 3, 0x3C, 0x03, 0x0F, 1, 4,       // int
+                              1,  0,  5,  9, 1, 12,   9,    5,    3, 2, 0, 9, // unsigned
+                              1,  2,  10, 9, 1, 10,   3,    10,               // unsigned long long
+                              2,  7,  4};                                     // float, double
   for (int k = 0; k < 33; ++k) {
     EXPECT_EQ(o[k], expect_old[k]) << "old value of operation " << k;
   }
@@ -80,8 +80,8 @@ TEST_F(Atomics, ContendedUpdatesFromManyBlocksAndThreadsAreExact) {
   counter.fill(0);
   fsum.fill(0);
   big.fill(0);
-  m_kernels.fn<void(unsigned*, float*, unsigned long long*, unsigned*, int, int)>(
-      "run_contention")(counter.get(), fsum.get(), big.get(), totals.get(), blocks, threads);
+  m_kernels.fn<void(unsigned*, float*, unsigned long long*, unsigned*, int, int)>("run_contention")(
+      counter.get(), fsum.get(), big.get(), totals.get(), blocks, threads);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const unsigned n = blocks * threads;
   EXPECT_EQ(counter.download()[0], n);

@@ -16,8 +16,9 @@ namespace fs = std::filesystem;
 class Compile : public ::testing::Test {
 protected:
   void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("cugrade_emu_compile_" + std::to_string(getpid()) + "_" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    m_dir = fs::temp_directory_path() /
+            ("cugrade_emu_compile_" + std::to_string(getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(m_dir);
   }
   void TearDown() override { fs::remove_all(m_dir); }
@@ -59,9 +60,10 @@ TEST_F(Compile, SharedDeclaredThroughAMacroStopsTheBuildAtThatLine) {
 }
 
 TEST_F(Compile, CallingAnApiTheEmulatorLacksFailsAtLinkTime) {
-  const auto out = build("graph.cu", "#include <cuda_runtime.h>\n"
-                                     "extern \"C\" int cudaGraphCreate(void**, unsigned);\n"
-                                     "extern \"C\" void run() { void* g; cudaGraphCreate(&g, 0); }\n");
+  const auto out =
+      build("graph.cu", "#include <cuda_runtime.h>\n"
+                        "extern \"C\" int cudaGraphCreate(void**, unsigned);\n"
+                        "extern \"C\" void run() { void* g; cudaGraphCreate(&g, 0); }\n");
   EXPECT_NE(out.exit_status, 0);
   EXPECT_NE(out.log.find("cudaGraphCreate"), std::string::npos) << out.log;
 }

@@ -25,9 +25,9 @@ protected:
 };
 
 TEST_F(Diagnostics, SyncthreadsInsideABranchIsBarrierDivergenceInEveryOrder) {
-  for (const auto order : {cugrade::emu::schedule_order::forward,
-                           cugrade::emu::schedule_order::reverse,
-                           cugrade::emu::schedule_order::shuffled}) {
+  for (const auto order :
+       {cugrade::emu::schedule_order::forward, cugrade::emu::schedule_order::reverse,
+        cugrade::emu::schedule_order::shuffled}) {
     cugrade::emu::reset_device();
     cugrade::emu::set_schedule_order(order, 7);
     device_buffer<float> data(256);
@@ -111,8 +111,7 @@ TEST_F(Diagnostics, MissingBarrierGivesDifferentResultsInDifferentOrders) {
 }
 
 TEST_F(Diagnostics, PrintfFromKernelsReachesStdout) {
-  const auto child = emu_test::run_in_child(
-      [&] { m_kernels.fn<void(int)>("run_hello")(4); });
+  const auto child = emu_test::run_in_child([&] { m_kernels.fn<void(int)>("run_hello")(4); });
   EXPECT_EQ(child.exit_status, 0);
   for (int t = 0; t < 4; ++t) {
     EXPECT_NE(child.stdout_text.find("hello from thread " + std::to_string(t) + " of 4\n"),

@@ -66,8 +66,8 @@ TEST_F(Faults, ReadFarPastTheEndIsOutOfBounds) {
 }
 
 TEST_F(Faults, NullPointerAndFreedBufferAreIllegalAddresses) {
-  const auto null_child = emu_test::run_in_child(
-      [&] { m_kernels.fn<void(float*)>("run_store_through")(nullptr); });
+  const auto null_child =
+      emu_test::run_in_child([&] { m_kernels.fn<void(float*)>("run_store_through")(nullptr); });
   const json a = report(null_child);
   ASSERT_FALSE(a.is_discarded()) << null_child.fault_report;
   EXPECT_EQ(a["error_kind"], "illegal_address");

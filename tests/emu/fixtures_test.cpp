@@ -160,10 +160,10 @@ struct outcome {
 };
 
 // Runs every case of one launcher under three schedules in a child process.
-outcome run_launcher(const std::string& fixture, const std::string& assignment,
+outcome run_launcher(const std::string& module_name, const std::string& assignment,
                      const std::string& launcher) {
   const auto child = emu_test::run_in_child([&] {
-    const emu_test::module m("emu_fixture_" + fixture);
+    const emu_test::module m(module_name);
     const std::pair<const char*, cugrade::emu::schedule_order> orders[] = {
         {"forward", cugrade::emu::schedule_order::forward},
         {"reverse", cugrade::emu::schedule_order::reverse},
@@ -225,7 +225,7 @@ TEST_P(Fixture, EmulatorOutcomeMatchesExpectJson) {
   ASSERT_TRUE(k_launchers.count(assignment)) << assignment;
   for (const std::string& launcher : k_launchers.at(assignment)) {
     const json want = expect.at("kernels").value(launcher, json{{"status", "passed"}});
-    const outcome got = run_launcher(name, assignment, launcher);
+    const outcome got = run_launcher("emu_fixture_" + name, assignment, launcher);
     SCOPED_TRACE(name + " / " + launcher + " (seed " + std::to_string(k_seed) + ")\n" + got.log);
     EXPECT_EQ(got.status, want.at("status").get<std::string>());
     if (want.contains("error_kind")) {
@@ -239,6 +239,31 @@ TEST_P(Fixture, EmulatorOutcomeMatchesExpectJson) {
     }
   }
 }
+
+// The reference solutions (reference/*.cu) must pass everywhere, in every schedule.
+class ReferenceSolution : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReferenceSolution, PassesEveryCaseInEverySchedule) {
+  const std::string assignment = GetParam();
+  for (const std::string& launcher : k_launchers.at(assignment)) {
+    const outcome got = run_launcher("emu_reference_" + assignment, assignment, launcher);
+    EXPECT_EQ(got.status, "passed") << launcher << " (seed " << k_seed << ")\n" << got.log;
+  }
+}
+
+std::vector<std::string> reference_assignments() {
+  std::vector<std::string> names;
+  std::istringstream list(EMU_REFERENCE_ASSIGNMENTS);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (!name.empty()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emu, ReferenceSolution, ::testing::ValuesIn(reference_assignments()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 INSTANTIATE_TEST_SUITE_P(Emu, Fixture, ::testing::ValuesIn(fixture_names()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });

@@ -74,19 +74,18 @@ TEST_F(Launch, TooManyThreadsPerBlockFailsWithoutRunningAndNamesTheLine) {
   EXPECT_EQ(diags[0].error_kind, "launch_failure");
   EXPECT_EQ(diags[0].kernel, "ns::fill");
   EXPECT_EQ(diags[0].file, "launch_kernels.cu");
-  EXPECT_EQ(diags[0].line,
-            emu_test::line_of(emu_test::kernel_source("launch_kernels.cu"), "LINE:too_many_threads"));
-  EXPECT_NE(diags[0].message.find("2048 threads per block"), std::string::npos)
-      << diags[0].message;
+  EXPECT_EQ(diags[0].line, emu_test::line_of(emu_test::kernel_source("launch_kernels.cu"),
+                                             "LINE:too_many_threads"));
+  EXPECT_NE(diags[0].message.find("2048 threads per block"), std::string::npos) << diags[0].message;
 }
 
 TEST_F(Launch, ZeroAndOversizedDimensionsFail) {
   device_buffer<int> out(32);
-  auto launch = m_kernels.fn<void(int*, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                  unsigned)>("launch_geometry");
-  const unsigned bad[][6] = {{0, 1, 1, 32, 1, 1},     {1, 1, 1, 0, 1, 1},
-                             {1, 65536, 1, 32, 1, 1}, {1, 1, 65536, 32, 1, 1},
-                             {1, 1, 1, 1, 1, 65},     {1, 1, 1, 1025, 1, 1},
+  auto launch =
+      m_kernels.fn<void(int*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned)>(
+          "launch_geometry");
+  const unsigned bad[][6] = {{0, 1, 1, 32, 1, 1},     {1, 1, 1, 0, 1, 1},  {1, 65536, 1, 32, 1, 1},
+                             {1, 1, 65536, 32, 1, 1}, {1, 1, 1, 1, 1, 65}, {1, 1, 1, 1025, 1, 1},
                              {1, 1, 1, 32, 33, 1}};
   for (const auto& c : bad) {
     launch(out.get(), c[0], c[1], c[2], c[3], c[4], c[5]);

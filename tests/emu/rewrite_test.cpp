@@ -21,7 +21,9 @@ std::string body(const std::string& text) {
   return out.substr(out.find('\n') + 1);
 }
 
-long newlines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+long newlines(const std::string& s) {
+  return std::count(s.begin(), s.end(), '\n');
+}
 
 TEST(RewriteSource, StartsWithLineDirectiveNamingTheFile) {
   const std::string out = rewrite("int x;\n");
@@ -60,8 +62,9 @@ TEST(RewriteSource, KeepsEveryLineOfAMultiLineLaunch) {
 }
 
 TEST(RewriteSource, LeavesCommentsStringsAndCharactersAlone) {
-  const std::string src = "// k<<<1,1>>>(x);\n/* __shared__ int a[2]; */\nconst char* s = "
-                          "\"k<<<1,1>>>() __shared__\";\nchar c = '<';\nauto r = R\"(k<<<1,1>>>)\";\n";
+  const std::string src =
+      "// k<<<1,1>>>(x);\n/* __shared__ int a[2]; */\nconst char* s = "
+      "\"k<<<1,1>>>() __shared__\";\nchar c = '<';\nauto r = R\"(k<<<1,1>>>)\";\n";
   EXPECT_EQ(body(src), src);
 }
 
@@ -118,8 +121,8 @@ TEST(RewriteSource, SpellsNoinlineAsAnAttribute) {
 }
 
 TEST(RewriteSource, RejectsSharedInitializerNamingTheLine) {
-  const auto out = cugrade::emu::rewrite_source("int a;\nvoid k() {\n  __shared__ int x = 3;\n}\n",
-                                                "bad.cu");
+  const auto out =
+      cugrade::emu::rewrite_source("int a;\nvoid k() {\n  __shared__ int x = 3;\n}\n", "bad.cu");
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.error().find("bad.cu:3:"), std::string::npos) << out.error();
   EXPECT_NE(out.error().find("initializer"), std::string::npos) << out.error();

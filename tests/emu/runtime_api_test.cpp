@@ -94,8 +94,7 @@ TEST_F(RuntimeApi, ErrorNamesAndStringsMatchCuda) {
   EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidValue), "cudaErrorInvalidValue");
   EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument");
   EXPECT_STREQ(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory");
-  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidConfiguration),
-               "invalid configuration argument");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidConfiguration), "invalid configuration argument");
   EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress),
                "an illegal memory access was encountered");
   EXPECT_STREQ(cudaGetErrorString(cudaErrorLaunchFailure), "unspecified launch failure");

@@ -43,13 +43,20 @@ TEST_F(Warp, ShuffleReductionGivesTheSum) {
 int expected_shuffle(int column, int lane) {
   auto own = [&](int src, bool ok) { return 100 + (ok ? src : lane); };
   switch (column) {
-  case 0: return 103;
-  case 1: return 100 + (lane & ~7) + ((lane + 1) & 7);
-  case 2: return own(lane - 2, lane >= 2);
-  case 3: return own(lane - 1, (lane & 3) >= 1);
-  case 4: return own(lane + 3, lane + 3 < 32);
-  case 5: return own(lane + 1, (lane & 15) + 1 < 16);
-  case 6: return 100 + (lane ^ 1);
+  case 0:
+    return 103;
+  case 1:
+    return 100 + (lane & ~7) + ((lane + 1) & 7);
+  case 2:
+    return own(lane - 2, lane >= 2);
+  case 3:
+    return own(lane - 1, (lane & 3) >= 1);
+  case 4:
+    return own(lane + 3, lane + 3 < 32);
+  case 5:
+    return own(lane + 1, (lane & 15) + 1 < 16);
+  case 6:
+    return 100 + (lane ^ 1);
   default: // lanes may read from an earlier group of `width` lanes, never from a later one
     return own(lane ^ 8, (lane ^ 8) < (lane & ~7) + 8);
   }

@@ -187,17 +187,35 @@ void block_runner::fiber_main(fctx::transfer_t t) {
   static_cast<block_runner*>(t.data)->run_current();
 }
 
+// Runs threads on this fiber's stack until one has to switch away. When a thread ends and the
+// next one to run has not started yet, the next one simply runs here too: a block whose threads
+// never wait costs no context switch at all.
 void block_runner::run_current() {
-  try {
-    m_job->thunk(m_job->closure);
-  } catch (...) {
-    fail("launch_failure", "the kernel threw a C++ exception", m_current, {},
-         cudaErrorLaunchFailure, true);
+  for (;;) {
+    try {
+      m_job->thunk(m_job->closure);
+    } catch (...) {
+      fail("launch_failure", "the kernel threw a C++ exception", m_current, {},
+           cudaErrorLaunchFailure, true);
+    }
+    const fiber_id self = m_current;
+    const fiber_id next = exit_current();
+    if (next == k_scheduler || m_state[next] != fiber_state::fresh) {
+      m_pending_stack = m_extra[self].stack;
+      m_extra[self].stack = -1;
+      resume(k_dead, next);
+      __builtin_unreachable();
+    }
+    m_extra[next].stack = m_extra[self].stack;
+    m_extra[self].stack = -1;
+    m_state[next] = fiber_state::ready;
+    m_current = next;
+    t_ctx.fiber = &m_extra[next];
+    t_ctx.thread_idx = m_tid[next];
   }
-  exit_current();
 }
 
-void block_runner::exit_current() {
+block_runner::fiber_id block_runner::exit_current() {
   const fiber_id self = m_current;
   if (m_at_barrier > 0) {
     fail_exit_while_waiting(self);
@@ -209,10 +227,7 @@ void block_runner::exit_current() {
     m_first_exited = self;
   }
   on_lane_exit(self);
-  m_pending_stack = m_extra[self].stack;
-  m_extra[self].stack = -1;
-  resume(k_dead, pick_next());
-  __builtin_unreachable();
+  return pick_next();
 }
 
 int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {

@@ -81,7 +81,8 @@ private:
 
   static void fiber_main(fctx::transfer_t t);
   [[noreturn]] void run_current();
-  [[noreturn]] void exit_current();
+  /// Retires the running thread; returns who runs next.
+  fiber_id exit_current();
 
   void setup(launch_job& job, std::uint64_t block_linear);
   void fill_order(std::uint64_t block_linear);

@@ -20,8 +20,8 @@ __global__ void sequence(atomic_cells* c, int* olds) {
   olds[k++] = atomicAnd(&c->i[5], 0x0F);
   olds[k++] = atomicOr(&c->i[6], 0x30);
   olds[k++] = atomicXor(&c->i[7], 0xFF);
-  olds[k++] = atomicCAS(&c->i[8], 1, 2);  // matches: 1 -> 2
-  olds[k++] = atomicCAS(&c->i[9], 5, 6);  // does not match
+  olds[k++] = atomicCAS(&c->i[8], 1, 2); // matches: 1 -> 2
+  olds[k++] = atomicCAS(&c->i[9], 5, 6); // does not match
   olds[k++] = (int)atomicAdd(&c->u[0], 4u);
   olds[k++] = (int)atomicSub(&c->u[1], 1u);
   olds[k++] = (int)atomicExch(&c->u[2], 8u);
@@ -31,9 +31,9 @@ __global__ void sequence(atomic_cells* c, int* olds) {
   olds[k++] = (int)atomicOr(&c->u[6], 6u);
   olds[k++] = (int)atomicXor(&c->u[7], 6u);
   olds[k++] = (int)atomicCAS(&c->u[8], 3u, 4u);
-  olds[k++] = (int)atomicInc(&c->u[9], 2u);   // 2 >= 2: wraps to 0
-  olds[k++] = (int)atomicDec(&c->u[10], 5u);  // 0: becomes 5
-  olds[k++] = (int)atomicDec(&c->u[11], 5u);  // 9 > 5: becomes 5
+  olds[k++] = (int)atomicInc(&c->u[9], 2u);  // 2 >= 2: wraps to 0
+  olds[k++] = (int)atomicDec(&c->u[10], 5u); // 0: becomes 5
+  olds[k++] = (int)atomicDec(&c->u[11], 5u); // 9 > 5: becomes 5
   olds[k++] = (int)atomicAdd(&c->ull[0], 1ull << 40);
   olds[k++] = (int)atomicExch(&c->ull[1], 77ull);
   olds[k++] = (int)atomicCAS(&c->ull[2], 10ull, 11ull);
@@ -67,12 +67,20 @@ __global__ void contention(unsigned* counter, float* fsum, unsigned long long* b
 }
 
 // atomicInc as a ring counter: 100 threads incrementing modulo 7 leave 100 % 7.
-__global__ void ring(unsigned* c) { atomicInc(c, 6u); }
+__global__ void ring(unsigned* c) {
+  atomicInc(c, 6u);
+}
 
-extern "C" void run_sequence(atomic_cells* c, int* olds) { sequence<<<1, 1>>>(c, olds); }
+extern "C" void run_sequence(atomic_cells* c, int* olds) {
+  sequence<<<1, 1>>>(c, olds);
+}
 extern "C" void run_contention(unsigned* counter, float* fsum, unsigned long long* big,
                                unsigned* totals, int blocks, int threads) {
   contention<<<blocks, threads>>>(counter, fsum, big, totals);
 }
-extern "C" void run_ring(unsigned* c) { ring<<<1, 100>>>(c); }
-extern "C" unsigned long long cell_bytes() { return sizeof(atomic_cells); }
+extern "C" void run_ring(unsigned* c) {
+  ring<<<1, 100>>>(c);
+}
+extern "C" unsigned long long cell_bytes() {
+  return sizeof(atomic_cells);
+}

@@ -50,7 +50,9 @@ __global__ void store_before_start(float* out) {
   }
 }
 
-__global__ void store_through(float* p) { p[threadIdx.x] = 1.0f; }
+__global__ void store_through(float* p) {
+  p[threadIdx.x] = 1.0f;
+}
 
 // Missing barrier between the write and the read of the neighbour's slot: the result depends on
 // the order in which threads run.
@@ -67,18 +69,34 @@ __global__ void spin_forever(int* flag) {
   }
 }
 
-__global__ void say_hello(int n) { printf("hello from thread %d of %d\n", (int)threadIdx.x, n); }
+__global__ void say_hello(int n) {
+  printf("hello from thread %d of %d\n", (int)threadIdx.x, n);
+}
 
-extern "C" void run_sync_in_if(float* data) { sync_in_if<<<2, 256>>>(data); }
-extern "C" void run_two_barriers(int* data) { two_barriers<<<1, 32>>>(data); }
+extern "C" void run_sync_in_if(float* data) {
+  sync_in_if<<<2, 256>>>(data);
+}
+extern "C" void run_two_barriers(int* data) {
+  two_barriers<<<1, 32>>>(data);
+}
 extern "C" void run_store_past_end(float* out, int n) {
   store_past_end<<<(n + 63) / 64, 64>>>(out, n);
 }
 extern "C" void run_read_past_end(const float* in, float* out, int n) {
   read_past_end<<<1, 32>>>(in, out, n);
 }
-extern "C" void run_store_before_start(float* out) { store_before_start<<<1, 32>>>(out); }
-extern "C" void run_store_through(float* p) { store_through<<<1, 4>>>(p); }
-extern "C" void run_missing_barrier(int* out) { missing_barrier<<<1, 128>>>(out); }
-extern "C" void run_spin(int* flag) { spin_forever<<<4, 32>>>(flag); }
-extern "C" void run_hello(int n) { say_hello<<<1, n>>>(n); }
+extern "C" void run_store_before_start(float* out) {
+  store_before_start<<<1, 32>>>(out);
+}
+extern "C" void run_store_through(float* p) {
+  store_through<<<1, 4>>>(p);
+}
+extern "C" void run_missing_barrier(int* out) {
+  missing_barrier<<<1, 128>>>(out);
+}
+extern "C" void run_spin(int* flag) {
+  spin_forever<<<4, 32>>>(flag);
+}
+extern "C" void run_hello(int n) {
+  say_hello<<<1, n>>>(n);
+}

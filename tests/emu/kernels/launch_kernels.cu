@@ -2,14 +2,22 @@
 #include <cuda_runtime.h>
 
 namespace ns {
-__global__ void fill(int* out, int value) { out[threadIdx.x] = value; }
+__global__ void fill(int* out, int value) {
+  out[threadIdx.x] = value;
+}
 namespace inner {
-__global__ void fill_twice(int* out, int value) { out[threadIdx.x] = 2 * value; }
+__global__ void fill_twice(int* out, int value) {
+  out[threadIdx.x] = 2 * value;
+}
 } // namespace inner
 } // namespace ns
 
-template <int N> __global__ void fill_constant(int* out) { out[threadIdx.x] = N; }
-template <class T, int N> __global__ void fill_typed(T* out) { out[threadIdx.x] = T(N); }
+template <int N> __global__ void fill_constant(int* out) {
+  out[threadIdx.x] = N;
+}
+template <class T, int N> __global__ void fill_typed(T* out) {
+  out[threadIdx.x] = T(N);
+}
 
 // One record per thread: its thread and block coordinates and the dimensions it sees.
 __global__ void record_ids(unsigned* out) {
@@ -36,15 +44,20 @@ __global__ void too_much_static(float* out) {
   out[threadIdx.x] = big[threadIdx.x];
 }
 
-extern "C" void launch_qualified(int* out) { ns::fill<<<1, 32>>>(out, 7); }
-extern "C" void launch_nested(int* out) { ::ns::inner::fill_twice<<<1, 32>>>(out, 4); }
-extern "C" void launch_template(int* out) { fill_constant<5><<<1, 32>>>(out); }
-extern "C" void launch_template2(int* out) { fill_typed<int, 3> <<<1, 32>>>(out); }
+extern "C" void launch_qualified(int* out) {
+  ns::fill<<<1, 32>>>(out, 7);
+}
+extern "C" void launch_nested(int* out) {
+  ::ns::inner::fill_twice<<<1, 32>>>(out, 4);
+}
+extern "C" void launch_template(int* out) {
+  fill_constant<5><<<1, 32>>>(out);
+}
+extern "C" void launch_template2(int* out) {
+  fill_typed<int, 3><<<1, 32>>>(out);
+}
 extern "C" void launch_multiline(int* out) {
-  ns::fill<<<
-      dim3(1),
-      dim3(32), 0, 0>>>(out,
-                        9);
+  ns::fill<<<dim3(1), dim3(32), 0, 0>>>(out, 9);
   /* a launch in a comment is left alone: ns::fill<<<1, 1>>>(out, 1); */
   const char* text = "ns::fill<<<1, 1>>>(out, 1)";
   (void)text;
@@ -60,8 +73,12 @@ extern "C" void launch_geometry(int* out, unsigned gx, unsigned gy, unsigned gz,
                                 unsigned by, unsigned bz) {
   ns::fill<<<dim3(gx, gy, gz), dim3(bx, by, bz)>>>(out, 1);
 }
-extern "C" void launch_dynamic(float* out, unsigned bytes) { use_dynamic<<<1, 32, bytes>>>(out); }
+extern "C" void launch_dynamic(float* out, unsigned bytes) {
+  use_dynamic<<<1, 32, bytes>>>(out);
+}
 extern "C" int raise_dynamic_limit(int bytes) {
   return cudaFuncSetAttribute(use_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
-extern "C" void launch_too_much_static(float* out) { too_much_static<<<1, 32>>>(out); }
+extern "C" void launch_too_much_static(float* out) {
+  too_much_static<<<1, 32>>>(out);
+}

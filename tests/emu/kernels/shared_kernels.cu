@@ -70,8 +70,12 @@ __global__ void read_unwritten_dynamic(unsigned* out) {
   out[threadIdx.x] = junk_dynamic[threadIdx.x];
 }
 
-extern "C" void run_rotate(int* out, int blocks) { rotate_1d<<<blocks, 64>>>(out); }
-extern "C" void run_transpose(int* out) { transpose_2d<<<1, dim3(TILE, TILE)>>>(out); }
+extern "C" void run_rotate(int* out, int blocks) {
+  rotate_1d<<<blocks, 64>>>(out);
+}
+extern "C" void run_transpose(int* out) {
+  transpose_2d<<<1, dim3(TILE, TILE)>>>(out);
+}
 extern "C" void run_file_tile(int* out, int blocks) {
   file_scope_tile<<<blocks, dim3(TILE, TILE)>>>(out);
 }

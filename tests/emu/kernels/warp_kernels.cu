@@ -59,7 +59,15 @@ __global__ void divergent_shuffle(int* out) {
 extern "C" void run_shuffle_sum(const float* in, int n, float* total, int threads) {
   shuffle_sum<<<(n + threads - 1) / threads, threads>>>(in, n, total);
 }
-extern "C" void run_shuffle_table(int* out, int threads) { shuffle_table<<<1, threads>>>(out); }
-extern "C" void run_votes(unsigned* out, int threads) { votes<<<1, threads>>>(out); }
-extern "C" void run_wide(double* out, unsigned* sums) { wide_values<<<1, 32>>>(out, sums); }
-extern "C" void run_divergent_shuffle(int* out) { divergent_shuffle<<<1, 32>>>(out); }
+extern "C" void run_shuffle_table(int* out, int threads) {
+  shuffle_table<<<1, threads>>>(out);
+}
+extern "C" void run_votes(unsigned* out, int threads) {
+  votes<<<1, threads>>>(out);
+}
+extern "C" void run_wide(double* out, unsigned* sums) {
+  wide_values<<<1, 32>>>(out, sums);
+}
+extern "C" void run_divergent_shuffle(int* out) {
+  divergent_shuffle<<<1, 32>>>(out);
+}
