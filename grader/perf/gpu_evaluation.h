@@ -1,0 +1,84 @@
+#pragma once
+/// \file
+/// The GPU part of grading one submission, after correctness (docs/timing.md): compute-sanitizer
+/// checks when the spec enables them, then, for kernels that passed, verified timing against the
+/// reference (A B B A rounds), speedups with intervals, roofline figures and performance points.
+/// One evaluator per grading: it builds the reference and reads the device's roofline once, when
+/// the first kernel needs them.
+
+#include "grader/core/layout.h"
+#include "grader/perf/comparison.h"
+#include "grader/perf/output_check.h"
+#include "grader/spec/assignment_spec.h"
+#include "harness/core/result.h"
+#include "harness/roofline/roofline.h"
+#include "reports/report.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cugrade::perf {
+
+struct gpu_evaluation_options {
+  bool sanitizer = true;             ///< run the spec's sanitizer checks (if it enables them)
+  bool timing = true;                ///< time kernels that passed
+  bool time_unscored_kernels = true; ///< also kernels without performance points (leaderboard)
+  int rounds = 2;                    ///< rounds of each side: A B B A
+  protocol::timing_request request;  ///< default_timing_request() unless changed
+  gpu_evaluation_options();
+};
+
+class gpu_evaluator {
+public:
+  /// `nvcc` builds the reference and locates compute-sanitizer; `device` is the GPU's name (for
+  /// the roofline cache); `work_dir` receives plans, events and outputs.
+  gpu_evaluator(const spec::assignment_spec& spec, const grader::layout& layout,
+                std::filesystem::path nvcc, std::string device, std::filesystem::path work_dir,
+                std::function<void(std::string_view)> progress = {},
+                gpu_evaluation_options options = {});
+
+  /// Adds the GPU checks to the report of one kernel built into `student_library` whose
+  /// correctness verdict is already in `k`: sanitizer findings (status error), performance
+  /// entries, speedup_geomean and performance points (added to k.score). Kernels that did not
+  /// pass are not timed. Fails only for infrastructure (the reference does not build or fails its
+  /// own checks, a program cannot start): the caller marks the report not gradable.
+  [[nodiscard]] result<void> evaluate(reports::kernel_report& k,
+                                      const std::filesystem::path& student_library);
+
+  /// The reference library (built on first use).
+  [[nodiscard]] result<std::filesystem::path> reference();
+  /// The device's roofline with figures for every benchmark case, or nullptr when it cannot be
+  /// measured (then entries lack roof and library figures; the note says why).
+  [[nodiscard]] const roofline::device_roofline* roof();
+
+private:
+  void say(const std::string& message) const;
+  result<void> sanitize(reports::kernel_report& k, const std::filesystem::path& library);
+  result<void> time(reports::kernel_report& k, const spec::kernel_spec& kernel,
+                    const std::filesystem::path& library);
+  [[nodiscard]] comparison_setup setup() const;
+
+  const spec::assignment_spec& m_spec;
+  grader::layout m_layout;
+  std::filesystem::path m_nvcc;
+  std::string m_device;
+  std::filesystem::path m_work_dir;
+  std::function<void(std::string_view)> m_progress;
+  gpu_evaluation_options m_options;
+  check_policy m_policy;
+  std::optional<std::filesystem::path> m_reference;
+  std::optional<roofline::device_roofline> m_roof;
+  bool m_roof_tried = false;
+};
+
+/// compute-sanitizer next to `nvcc`, or on PATH.
+[[nodiscard]] std::optional<std::filesystem::path>
+find_compute_sanitizer(const std::filesystem::path& nvcc);
+
+/// The reason a kernel's timed calls failed, as the hint the report gives.
+[[nodiscard]] reports::hint timing_failure_hint(const launcher_run& run);
+
+} // namespace cugrade::perf

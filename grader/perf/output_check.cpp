@@ -1,0 +1,123 @@
+#include "grader/perf/output_check.h"
+
+#include "harness/problems/tolerance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <random>
+#include <set>
+
+namespace cugrade::perf {
+
+namespace {
+
+using problems::format_number;
+
+output_verdict verdict_of(const problems::comparison& c, std::string detail) {
+  output_verdict v;
+  v.passed = c.passed;
+  v.stale = c.poison_count > 0;
+  if (!c.passed) {
+    v.detail = std::move(detail);
+  }
+  return v;
+}
+
+// Rows `rows` of a row-major matrix of `width` floats.
+problems::buffer take_rows(const problems::buffer& b, const std::vector<std::size_t>& rows,
+                           std::size_t width) {
+  problems::buffer out;
+  out.type = b.type;
+  out.bytes.resize(rows.size() * width * sizeof(float));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::memcpy(out.bytes.data() + r * width * sizeof(float),
+                b.bytes.data() + rows[r] * width * sizeof(float), width * sizeof(float));
+  }
+  return out;
+}
+
+// The rows of P = M N that `rows` names, checked with the problem's own reference and tolerance
+// on the sub-product (those rows of M) times N.
+output_verdict check_matmul_rows(const problems::problem& problem, const problems::test_case& tc,
+                                 const std::vector<problems::buffer>& inputs,
+                                 const problems::buffer& output, const check_policy& policy) {
+  const auto j = static_cast<std::size_t>(tc.dims.j);
+  const auto k = static_cast<std::size_t>(tc.dims.k);
+  const auto l = static_cast<std::size_t>(tc.dims.l);
+  const auto rows = sample_rows(j, policy.matmul_rows, policy.row_seed);
+  problems::test_case sub = tc;
+  sub.dims.j = static_cast<long>(rows.size());
+  const std::vector<problems::buffer> sub_inputs{take_rows(inputs[0], rows, k), inputs[1]};
+  const auto expected = problem.reference(sub, sub_inputs);
+  const auto c = problem.compare(sub, sub_inputs, expected, take_rows(output, rows, l));
+  std::string detail;
+  if (c.first) {
+    const auto& m = *c.first;
+    detail = fmt::format("{} of {} checked elements differ ({} rows sampled); first at P[{}][{}]: "
+                         "expected {}, got {}",
+                         c.mismatches, c.element_count, rows.size(), rows[m.index / l], m.index % l,
+                         format_number(m.expected), format_number(m.got));
+  }
+  return verdict_of(c, detail);
+}
+
+// A sum of 2^26 floats has a rigorous fp32 bound near 4 sum|x| (gamma_n is undefined there), so
+// the check uses 1e-3 sum|x|: blocked or tree sums land orders of magnitude closer.
+output_verdict check_sum(const problems::problem& problem, const problems::test_case& tc,
+                         const std::vector<problems::buffer>& inputs,
+                         const problems::buffer& output, const check_policy& policy) {
+  const double exact = problem.reference(tc, inputs).at(0);
+  double abs_sum = 0;
+  for (const float x : inputs[0].as<float>()) {
+    abs_sum += std::fabs(static_cast<double>(x));
+  }
+  problems::tally t;
+  const double allowed = policy.reduction_bound * abs_sum;
+  t.check_f32(0, exact, output.as<float>()[0], allowed);
+  const auto c = t.finish(1);
+  const double got = c.poison_count > 0 ? std::nan("") : output.as<float>()[0];
+  return verdict_of(c, fmt::format("sum of n = {}: expected {}, got {}{}, allowed error {} "
+                                   "({} * sum|x|)",
+                                   tc.dims.n, format_number(exact), format_number(got),
+                                   c.poison_count > 0 ? " (never written)" : "",
+                                   format_number(allowed), policy.reduction_bound));
+}
+
+} // namespace
+
+std::vector<std::size_t> sample_rows(std::size_t rows, std::size_t count, std::uint64_t seed) {
+  std::vector<std::size_t> out;
+  if (count >= rows) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      out.push_back(i);
+    }
+    return out;
+  }
+  std::set<std::size_t> picked{0, rows - 1};
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> any(0, rows - 1);
+  while (picked.size() < std::max<std::size_t>(count, 2)) {
+    picked.insert(any(rng));
+  }
+  return {picked.begin(), picked.end()};
+}
+
+output_verdict check_output(const problems::problem& problem, const problems::test_case& tc,
+                            const std::vector<problems::buffer>& inputs,
+                            const problems::buffer& output, const check_policy& policy) {
+  switch (tc.problem) {
+  case problems::kind::matmul:
+    return check_matmul_rows(problem, tc, inputs, output, policy);
+  case problems::kind::reduction:
+    return check_sum(problem, tc, inputs, output, policy);
+  case problems::kind::histogram:
+    break;
+  }
+  const auto expected = problem.reference(tc, inputs);
+  const auto c = problem.compare(tc, inputs, expected, output);
+  return verdict_of(c, c.note);
+}
+
+} // namespace cugrade::perf

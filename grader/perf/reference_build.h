@@ -1,0 +1,21 @@
+#pragma once
+/// \file
+/// The reference solution compiled like a submission (nvcc, the same flags and symbol policy), so
+/// speedups compare like with like. Builds are cached by the source's and the compiler's identity:
+/// the reference compiles once per machine, not once per grading.
+
+#include "grader/spec/assignment_spec.h"
+#include "harness/core/result.h"
+
+#include <filesystem>
+
+namespace cugrade::perf {
+
+/// The shared library of the reference for `spec`, built with `nvcc` under
+/// <cache_dir>/reference/ (or found there). Fails when the reference does not build or lacks a
+/// launcher: the assignment itself is broken, not the student's work.
+[[nodiscard]] result<std::filesystem::path>
+reference_library(const spec::assignment_spec& spec, const std::filesystem::path& nvcc,
+                  const std::filesystem::path& cache_dir);
+
+} // namespace cugrade::perf

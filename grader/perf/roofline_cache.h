@@ -1,0 +1,30 @@
+#pragma once
+/// \file
+/// The grader's copy of each device's roofline: measured once by `cugrade-roofline` (a child
+/// process; the grader never initialises CUDA) and kept under
+/// <cache_dir>/roofline/<sanitised device name>.json. A case the cache lacks is measured and
+/// merged in.
+
+#include "harness/core/result.h"
+#include "harness/roofline/roofline.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cugrade::perf {
+
+/// <cache_dir>/roofline/<sanitised device>.json
+[[nodiscard]] std::filesystem::path roofline_cache_path(const std::filesystem::path& cache_dir,
+                                                        std::string_view device);
+
+/// The roofline of `device` with a library figure for every case key in `keys`: from the cache
+/// when it has them all, else measured by `program` (cases missing only) and cached. Fails when
+/// the program cannot start, fails or prints something that is not a roofline.
+[[nodiscard]] result<roofline::device_roofline>
+load_roofline(const std::filesystem::path& program, const std::filesystem::path& cache_dir,
+              std::string_view device, const std::vector<std::string>& keys,
+              double time_limit_seconds);
+
+} // namespace cugrade::perf

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// Starting a runner on a plan as a child process (its own process group, a wall-clock limit),
+/// optionally under a wrapper program such as compute-sanitizer or ncu, and reading its events.
+
+#include "harness/core/result.h"
+#include "harness/protocol/protocol.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cugrade::perf {
+
+/// How a runner process ended and what its event log says.
+struct runner_outcome {
+  protocol::runner_log log;
+  bool timed_out = false;
+  int exit_code = -1;
+  int term_signal = 0;
+  std::string stderr_tail;
+  /// Started, reported its end, and exited with status 0 in time.
+  [[nodiscard]] bool clean() const;
+  /// A sentence saying how it ended, for messages.
+  [[nodiscard]] std::string ending() const;
+};
+
+/// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`.
+/// Fails only when the program cannot be started or the plan cannot be written.
+[[nodiscard]] result<runner_outcome> run_runner(const std::filesystem::path& runner,
+                                                const protocol::plan& plan,
+                                                double time_limit_seconds,
+                                                const std::vector<std::string>& wrapper = {});
+
+} // namespace cugrade::perf

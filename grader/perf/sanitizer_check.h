@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// compute-sanitizer checks of one kernel on the GPU (docs/timing.md, "Sanitizer checks"): the
+/// kernel's runner runs the spec's small sanitizer shapes under memcheck, racecheck and synccheck
+/// (`--xml --save`), and what they find becomes an `error` with its `error_kind` and the
+/// student's source line. Only when the spec enables it; never in emulation.
+
+#include "grader/perf/sanitizer_findings.h"
+#include "grader/spec/assignment_spec.h"
+#include "harness/core/result.h"
+#include "reports/report.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cugrade::perf {
+
+struct sanitizer_setup {
+  std::filesystem::path sanitizer; ///< compute-sanitizer
+  std::filesystem::path runner;    ///< cugrade-runner-gpu
+  std::filesystem::path work_dir;
+  double time_limit_seconds = 300; ///< per tool
+};
+
+struct sanitizer_outcome {
+  std::vector<sanitizer_finding> findings;
+  std::vector<std::string> notes; ///< tools that could not check, and why
+};
+
+/// Runs every tool of the spec's policy on `launcher` of `library`. Fails only when a program
+/// cannot be started.
+[[nodiscard]] result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
+                                                      const std::string& launcher,
+                                                      const std::filesystem::path& library,
+                                                      const sanitizer_setup& setup);
+
+/// Turns findings into the kernel's verdict: status `error`, the first finding's error_kind, and
+/// one diagnosis hint per finding (first). Correctness points already earned stay.
+void record_findings(reports::kernel_report& k, const std::vector<sanitizer_finding>& findings);
+
+} // namespace cugrade::perf

@@ -1,0 +1,191 @@
+#include "grader/perf/timed_verification.h"
+
+#include "harness/problems/tolerance.h"
+#include "harness/protocol/timing.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <optional>
+
+namespace cugrade::perf {
+
+namespace {
+
+using problems::format_number;
+
+timed_check failed(timed_verdict v, std::string message) {
+  return {v, std::move(message), 0};
+}
+
+std::optional<problems::buffer> read_output(const std::filesystem::path& path,
+                                            const problems::buffer_spec& spec) {
+  std::ifstream in(path, std::ios::binary);
+  problems::buffer b;
+  b.type = spec.type;
+  b.bytes.resize(spec.count * problems::element_size(spec.type));
+  in.read(reinterpret_cast<char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
+  if (!in || in.gcount() != static_cast<std::streamsize>(b.bytes.size())) {
+    return std::nullopt;
+  }
+  return b;
+}
+
+// Faults, unwritten elements, stores past the end and NaNs of any call, kept or dropped.
+std::optional<timed_check> check_calls(const protocol::timing_record& r, std::size_t elements,
+                                       int input_sets) {
+  if (r.stop_reason == "fault") {
+    return failed(timed_verdict::fault, "a timed call failed: " + r.note);
+  }
+  for (std::size_t i = 0; i < r.checks.size(); ++i) {
+    const auto& c = r.checks[i];
+    const std::string call = c.set == input_sets
+                                 ? std::string("the fresh-contents call")
+                                 : fmt::format("timed call {} (input set {})", i + 1, c.set);
+    if (c.canary_overwritten) {
+      return failed(timed_verdict::out_of_bounds,
+                    call + " stored past the end of the output (the guard words after it "
+                           "changed); guard every store with the output's bounds");
+    }
+    if (c.poison_words > 0) {
+      return failed(timed_verdict::stale,
+                    fmt::format("{} returned with {} of {} output elements never written (they "
+                                "still hold the poison word); every call must compute the whole "
+                                "result",
+                                call, c.poison_words, elements));
+    }
+    if (c.non_finite > 0) {
+      return failed(timed_verdict::wrong,
+                    fmt::format("{} wrote {} NaN or infinite elements", call, c.non_finite));
+    }
+  }
+  if (r.input_modified) {
+    return failed(timed_verdict::input_modified,
+                  "an input buffer changed during the timed calls; inputs are read-only, and a "
+                  "launcher that works in place gets wrong answers on its next call");
+  }
+  return std::nullopt;
+}
+
+bool close(double a, double b, double scale, double tolerance, bool exact) {
+  return exact ? a == b : std::fabs(a - b) <= tolerance * scale + 1e-30;
+}
+
+// Every call on `set` must give (nearly) the output that was verified for it.
+std::optional<timed_check> check_digests(const protocol::timing_record& r, int set,
+                                         const protocol::output_digest& verified,
+                                         problems::element_type type, const check_policy& p) {
+  const bool exact = type != problems::element_type::f32;
+  for (std::size_t i = 0; i < r.checks.size(); ++i) {
+    const auto& c = r.checks[i];
+    if (c.set != set) {
+      continue;
+    }
+    if (!close(c.sum, verified.sum, verified.abs_sum, p.digest_tolerance, exact) ||
+        !close(c.abs_sum, verified.abs_sum, verified.abs_sum, p.digest_tolerance, exact)) {
+      return failed(timed_verdict::wrong,
+                    fmt::format("the output of a timed call was wrong: timed call {} on input set "
+                                "{} gave another result than the verified call on the same inputs "
+                                "(elements sum to {}, expected {})",
+                                i + 1, set, format_number(c.sum), format_number(verified.sum)));
+    }
+  }
+  return std::nullopt;
+}
+
+std::string describe_call(const protocol::saved_output& s) {
+  if (s.role == "fresh") {
+    return "the fresh-contents call (new inputs at the addresses of input set 0)";
+  }
+  return fmt::format("the {} timed call on input set {}", s.role, s.set);
+}
+
+struct set_context {
+  const problems::problem& problem;
+  const problems::test_case& benchmark;
+  int input_sets;
+  const protocol::timing_record& record;
+  const std::filesystem::path& dir;
+  const check_policy& policy;
+};
+
+// The saved outputs of input set `set` against the reference, then the fingerprints.
+std::optional<timed_check> check_set(const set_context& x, int set, int& checked) {
+  const auto inputs = protocol::input_set_inputs(x.problem, x.benchmark, set, x.input_sets);
+  problems::test_case tc = x.benchmark;
+  tc.seed = protocol::input_set_seed(x.benchmark.seed, set);
+  const auto spec = x.problem.output(tc.dims);
+  for (const auto& s : x.record.saved) {
+    if (s.set != set) {
+      continue;
+    }
+    const auto out = read_output(x.dir / s.file, spec);
+    if (!out) {
+      return failed(timed_verdict::incomplete,
+                    "the runner's saved output " + s.file + " is missing or short");
+    }
+    ++checked;
+    const auto v = check_output(x.problem, tc, inputs, *out, x.policy);
+    if (!v.passed) {
+      const bool fresh = s.role == "fresh";
+      return failed(fresh     ? timed_verdict::cached
+                    : v.stale ? timed_verdict::stale
+                              : timed_verdict::wrong,
+                    "the output of a timed call was wrong: " + describe_call(s) + ": " + v.detail +
+                        (fresh ? "; a launcher must compute every call from its inputs, not "
+                                 "return a result kept from an earlier call"
+                               : ""));
+    }
+    if (s.role == "first") {
+      const auto d = protocol::digest_of(spec.type, out->bytes.data(), spec.count);
+      if (auto bad = check_digests(x.record, set, d, spec.type, x.policy)) {
+        return bad;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Each set that was timed has its first output saved, and the fresh call has its own.
+bool evidence_complete(const protocol::timing_record& r, int input_sets) {
+  for (int set = 0; set <= input_sets; ++set) {
+    bool called = false;
+    for (const auto& c : r.checks) {
+      called = called || c.set == set;
+    }
+    bool saved = false;
+    for (const auto& s : r.saved) {
+      saved = saved || s.set == set;
+    }
+    if (called && !saved) {
+      return false;
+    }
+  }
+  return !r.checks.empty() && r.checks.back().set == input_sets;
+}
+
+} // namespace
+
+timed_check verify_timed_case(const problems::problem& problem,
+                              const problems::test_case& benchmark, int input_sets,
+                              const protocol::timing_record& record,
+                              const std::filesystem::path& output_dir, const check_policy& policy) {
+  const auto elements = problem.output(benchmark.dims).count;
+  if (auto bad = check_calls(record, elements, input_sets)) {
+    return *bad;
+  }
+  if (!evidence_complete(record, input_sets)) {
+    return failed(timed_verdict::incomplete,
+                  "the runner did not save the outputs of every input set and the fresh call");
+  }
+  const set_context x{problem, benchmark, input_sets, record, output_dir, policy};
+  int checked = 0;
+  for (int set = 0; set <= input_sets; ++set) {
+    if (auto bad = check_set(x, set, checked)) {
+      return *bad;
+    }
+  }
+  return {timed_verdict::ok, "", checked};
+}
+
+} // namespace cugrade::perf
