@@ -73,6 +73,7 @@ std::vector<std::string> emu_compile_command(const std::filesystem::path& rewrit
           "-fPIC",
           "-shared",
           "-fno-strict-aliasing",
+          "-fstack-clash-protection",
           "-Wno-register",
           "-include",
           (include_dir / "cugrade_emu.h").string(),

@@ -12,10 +12,12 @@
 
 namespace cugrade::emu {
 
-/// argv of the compile: g++ -std=c++20 -O2 -g -fPIC -shared -fno-strict-aliasing -Wno-register
+/// argv of the compile: g++ -std=c++20 -O2 -g -fPIC -shared -fno-strict-aliasing
+/// -fstack-clash-protection -Wno-register
 /// -include <include_dir>/cugrade_emu.h -I<include_dir> -x c++ <rewritten_source> -x none
 /// -o <output_so> -L<lib_dir> -lcugrade_emu -Wl,-rpath,<lib_dir> -Wl,-z,defs
-/// (-z defs turns a call to an API the emulator lacks into a link error naming the symbol.)
+/// (-z defs turns a call to an API the emulator lacks into a link error naming the symbol;
+/// stack-clash protection makes a thread's stack overflow hit its guard page.)
 [[nodiscard]] std::vector<std::string>
 emu_compile_command(const std::filesystem::path& rewritten_source,
                     const std::filesystem::path& output_so,

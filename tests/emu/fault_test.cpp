@@ -86,6 +86,20 @@ TEST_F(Faults, NullPointerAndFreedBufferAreIllegalAddresses) {
       << b["message"];
 }
 
+TEST_F(Faults, StackOverflowHitsTheGuardPage) {
+  const auto child = emu_test::run_in_child([&] {
+    device_buffer<int> out(2);
+    m_kernels.fn<void(int*, int)>("run_recurse")(out.get(), 20); // 40 KiB: fits
+    m_kernels.fn<void(int*, int)>("run_recurse")(out.get(), 1000);
+  });
+  const json r = report(child);
+  ASSERT_FALSE(r.is_discarded()) << child.fault_report;
+  EXPECT_EQ(r["error_kind"], "illegal_address");
+  EXPECT_EQ(r["kernel"], "recurse");
+  EXPECT_NE(r["message"].get<std::string>().find("stack overflow"), std::string::npos)
+      << r["message"];
+}
+
 TEST_F(Faults, KernelThatNeverEndsStopsOnSigterm) {
   const auto start = std::chrono::steady_clock::now();
   const auto child = emu_test::run_in_child(

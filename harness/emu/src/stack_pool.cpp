@@ -10,44 +10,47 @@
 namespace cugrade::emu::detail {
 namespace {
 
-// Regions of every pool, for the fault handler (lock-free reads).
-struct region {
-  std::atomic<std::uintptr_t> base{0};
-};
-constexpr int k_regions = 1024;
-region g_regions[k_regions];
-constexpr std::size_t k_region_bytes =
-    std::size_t{stack_pool::capacity} * (4096 + stack_pool::stack_bytes);
+// Chunks of every pool, for the fault handler (lock-free reads).
+constexpr int k_regions = 4096;
+std::atomic<std::uintptr_t> g_regions[k_regions];
 
 int register_region(char* base) {
   for (int i = 0; i < k_regions; ++i) {
     std::uintptr_t expected = 0;
-    if (g_regions[i].base.compare_exchange_strong(expected,
-                                                  reinterpret_cast<std::uintptr_t>(base))) {
+    if (g_regions[i].compare_exchange_strong(expected, reinterpret_cast<std::uintptr_t>(base))) {
       return i;
     }
   }
-  return -1;
+  return -1; // not registered: an overflow there is reported as an illegal address
 }
 
 } // namespace
 
-stack_pool::stack_pool() {
-  void* map =
-      mmap(nullptr, k_region_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (map == MAP_FAILED) {
-    CUGRADE_THROW("cugrade emulator: cannot reserve fiber stacks (mmap failed)");
+stack_pool::~stack_pool() {
+  for (const int index : m_registry) {
+    if (index >= 0) {
+      g_regions[index].store(0);
+    }
   }
-  m_base = static_cast<char*>(map);
-  m_registry_index = register_region(m_base);
-  m_free.reserve(capacity);
+  for (char* chunk : m_chunks) {
+    munmap(chunk, chunk_slots * stride);
+  }
 }
 
-stack_pool::~stack_pool() {
-  if (m_registry_index >= 0) {
-    g_regions[m_registry_index].base.store(0);
+void stack_pool::add_chunk() {
+  void* map = mmap(nullptr, chunk_slots * stride, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED) {
+    CUGRADE_THROW("cugrade emulator: cannot reserve fiber stacks (mmap failed; is the "
+                  "address-space limit too low?)");
   }
-  munmap(m_base, k_region_bytes);
+  m_chunks.push_back(static_cast<char*>(map));
+  m_registry.push_back(register_region(m_chunks.back()));
+}
+
+char* stack_pool::slot_base(int slot) const {
+  return m_chunks[static_cast<std::size_t>(slot / chunk_slots)] +
+         static_cast<std::size_t>(slot % chunk_slots) * stride;
 }
 
 int stack_pool::acquire() {
@@ -56,11 +59,11 @@ int stack_pool::acquire() {
     m_free.pop_back();
     return slot;
   }
-  if (m_prepared == capacity) {
-    CUGRADE_THROW("cugrade emulator: out of fiber stacks");
+  if (m_prepared == static_cast<int>(m_chunks.size()) * chunk_slots) {
+    add_chunk();
   }
-  const int slot = static_cast<int>(m_prepared++);
-  if (mprotect(m_base + slot * stride + guard_bytes, stack_bytes, PROT_READ | PROT_WRITE) != 0) {
+  const int slot = m_prepared++;
+  if (mprotect(slot_base(slot) + guard_bytes, stack_bytes, PROT_READ | PROT_WRITE) != 0) {
     CUGRADE_THROW("cugrade emulator: cannot commit a fiber stack (mprotect failed)");
   }
   return slot;
@@ -70,12 +73,12 @@ void stack_pool::release(int slot) {
   m_free.push_back(slot);
 }
 
-std::size_t stack_pool::colour(int slot) const {
+std::size_t stack_pool::colour(int slot) {
   return static_cast<std::size_t>((slot * 7) % 32) * 128;
 }
 
 void* stack_pool::top(int slot) const {
-  return m_base + (static_cast<std::size_t>(slot) + 1) * stride - colour(slot);
+  return slot_base(slot) + stride - colour(slot);
 }
 
 std::size_t stack_pool::usable(int slot) const {
@@ -85,8 +88,8 @@ std::size_t stack_pool::usable(int slot) const {
 bool stack_pool::is_guard(const void* addr) {
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   for (const auto& r : g_regions) {
-    const std::uintptr_t base = r.base.load(std::memory_order_acquire);
-    if (base != 0 && a >= base && a < base + k_region_bytes) {
+    const std::uintptr_t base = r.load(std::memory_order_acquire);
+    if (base != 0 && a >= base && a < base + chunk_slots * stride) {
       return (a - base) % stride < guard_bytes;
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// Fiber stacks of one worker thread: one reserved region of fixed-size slots, each with a
-/// PROT_NONE guard page below it (stacks grow down), committed lazily and reused LIFO so the
+/// Fiber stacks of one worker thread: fixed-size slots, each with a PROT_NONE guard page below it
+/// (stacks grow down), reserved in chunks of 64 as needed (so a sandbox's address-space limit is
+/// not spent on stacks a block never uses), committed lazily, and reused last-in first-out so the
 /// stacks in use stay warm in cache. A block needs at most one stack per thread plus one.
 
 #include <cstddef>
@@ -12,14 +13,13 @@ namespace cugrade::emu::detail {
 class stack_pool {
 public:
   static constexpr std::size_t stack_bytes = 128 * 1024;
-  static constexpr unsigned capacity = 1024 + 2;
 
-  stack_pool();
+  stack_pool() = default;
   ~stack_pool();
   stack_pool(const stack_pool&) = delete;
   stack_pool& operator=(const stack_pool&) = delete;
 
-  /// A free slot (throws if none is left: a block never needs more than `capacity`).
+  /// A free slot (throws if no memory can be reserved for one).
   int acquire();
   void release(int slot);
   /// Initial stack pointer of a slot, staggered per slot so that the hot tops of many stacks do
@@ -33,13 +33,16 @@ public:
 private:
   static constexpr std::size_t guard_bytes = 4096;
   static constexpr std::size_t stride = guard_bytes + stack_bytes;
+  static constexpr int chunk_slots = 64;
 
-  [[nodiscard]] std::size_t colour(int slot) const;
+  [[nodiscard]] static std::size_t colour(int slot);
+  [[nodiscard]] char* slot_base(int slot) const;
+  void add_chunk();
 
-  char* m_base = nullptr;
-  unsigned m_prepared = 0;
+  std::vector<char*> m_chunks;
+  std::vector<int> m_registry;
+  int m_prepared = 0;
   std::vector<int> m_free;
-  int m_registry_index = -1;
 };
 
 } // namespace cugrade::emu::detail

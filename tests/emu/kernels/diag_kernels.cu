@@ -69,6 +69,16 @@ __global__ void spin_forever(int* flag) {
   }
 }
 
+// Each level keeps 2 KiB on the stack: 200 levels need more than a thread's 128 KiB.
+__device__ int deep(int n) {
+  volatile char pad[2048];
+  pad[n % 2048] = static_cast<char>(n);
+  return n == 0 ? 0 : deep(n - 1) + pad[n % 2048];
+}
+__global__ void recurse(int* out, int n) {
+  out[threadIdx.x] = deep(n);
+}
+
 __global__ void say_hello(int n) {
   printf("hello from thread %d of %d\n", (int)threadIdx.x, n);
 }
@@ -96,6 +106,9 @@ extern "C" void run_missing_barrier(int* out) {
 }
 extern "C" void run_spin(int* flag) {
   spin_forever<<<4, 32>>>(flag);
+}
+extern "C" void run_recurse(int* out, int n) {
+  recurse<<<1, 2>>>(out, n);
 }
 extern "C" void run_hello(int n) {
   say_hello<<<1, n>>>(n);
