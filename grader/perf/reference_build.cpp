@@ -47,6 +47,12 @@ build::build_request request_for(const spec::assignment_spec& spec, const fs::pa
 
 } // namespace
 
+fs::path reference_build_dir(const spec::assignment_spec& spec, const fs::path& nvcc,
+                             const fs::path& cache_dir) {
+  const fs::path source = spec.reference_dir / spec.source_file;
+  return cache_dir / "reference" / (spec.name + "-" + build_key(source, nvcc));
+}
+
 result<fs::path> reference_library(const spec::assignment_spec& spec, const fs::path& nvcc,
                                    const fs::path& cache_dir) {
   const fs::path source = spec.reference_dir / spec.source_file;
@@ -56,7 +62,7 @@ result<fs::path> reference_library(const spec::assignment_spec& spec, const fs::
                 "folder must hold " +
                 spec.source_file);
   }
-  const fs::path dir = cache_dir / "reference" / (spec.name + "-" + build_key(source, nvcc));
+  const fs::path dir = reference_build_dir(spec, nvcc, cache_dir);
   const fs::path library = dir / ("lib" + source.stem().string() + ".so");
   if (fs::exists(library)) {
     return library;

@@ -11,11 +11,17 @@
 
 namespace cugrade::perf {
 
-/// The shared library of the reference for `spec`, built with `nvcc` under
-/// <cache_dir>/reference/ (or found there). Fails when the reference does not build or lacks a
+/// The shared library of the reference for `spec`, built with `nvcc` into
+/// reference_build_dir() (or found there). Fails when the reference does not build or lacks a
 /// launcher: the assignment itself is broken, not the student's work.
 [[nodiscard]] result<std::filesystem::path>
 reference_library(const spec::assignment_spec& spec, const std::filesystem::path& nvcc,
                   const std::filesystem::path& cache_dir);
+
+/// <cache_dir>/reference/<assignment>-<hash of the source and the compiler>; the library in it
+/// is lib<source stem>.so.
+[[nodiscard]] std::filesystem::path reference_build_dir(const spec::assignment_spec& spec,
+                                                        const std::filesystem::path& nvcc,
+                                                        const std::filesystem::path& cache_dir);
 
 } // namespace cugrade::perf

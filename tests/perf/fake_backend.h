@@ -4,6 +4,7 @@
 
 #include "harness/backends/backend.h"
 
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -14,6 +15,8 @@ class fake_backend final : public backends::backend {
 public:
   /// Event time of timed call number i (warm-up calls included).
   std::function<double(int)> event_ms = [](int) { return 1.0; };
+  /// Time calls by the host clock instead (the fake runner: launchers spin for their "work").
+  bool measure_wall_time = false;
   /// SM clock reported before sample number i.
   std::function<double(int)> clock_mhz = [](int) { return 1980.0; };
   /// Timed call number i fails with this kind (empty: never).
@@ -57,13 +60,15 @@ protected:
   void do_set_fault_fd(int) override {}
   backends::call_timing do_timed_call(const std::function<void()>& call) override {
     const int i = timed_calls++;
+    const auto start = std::chrono::steady_clock::now();
     call();
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
     backends::call_timing t;
     if (const auto kind = fault(i); !kind.empty()) {
       t.outcome = {kind, "scripted fault", true};
       return t;
     }
-    t.event_ms = event_ms(i);
+    t.event_ms = measure_wall_time ? took.count() : event_ms(i);
     t.host_ms = t.event_ms + 0.01;
     return t;
   }

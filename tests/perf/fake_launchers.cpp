@@ -1,0 +1,57 @@
+// Host launchers with the histogram contract, for the fake runner: FAKE_SPIN_US is how long a
+// call "works" (it spins), FAKE_BEHAVIOUR what it does wrong: 0 nothing, 1 stops writing its
+// output after five calls, 2 answers from a cache keyed by the input pointer, 3 modifies its
+// input.
+
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#ifndef FAKE_SPIN_US
+#define FAKE_SPIN_US 1000
+#endif
+#ifndef FAKE_BEHAVIOUR
+#define FAKE_BEHAVIOUR 0
+#endif
+
+namespace {
+
+void spin() {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(FAKE_SPIN_US);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+void count(const unsigned char* input, long n, unsigned int* bins) {
+  std::memset(bins, 0, 256 * sizeof(unsigned int));
+  for (long i = 0; i < n; ++i) {
+    ++bins[input[i]];
+  }
+}
+
+int calls = 0;
+std::map<const unsigned char*, std::array<unsigned int, 256>> cache;
+
+} // namespace
+
+extern "C" void histogram_privatized(const unsigned char* input, long n, unsigned int* bins) {
+  spin();
+  ++calls;
+  if (FAKE_BEHAVIOUR == 1 && calls > 5) {
+    return;
+  }
+  if (FAKE_BEHAVIOUR == 2) {
+    if (auto it = cache.find(input); it != cache.end()) {
+      std::memcpy(bins, it->second.data(), sizeof it->second);
+      return;
+    }
+    count(input, n, bins);
+    std::memcpy(cache[input].data(), bins, 256 * sizeof(unsigned int));
+    return;
+  }
+  count(input, n, bins);
+  if (FAKE_BEHAVIOUR == 3) {
+    const_cast<unsigned char*>(input)[0] ^= 0x5a;
+  }
+}

@@ -1,0 +1,180 @@
+// The grader's GPU evaluation end to end, without a GPU: the real runner program over a fake
+// backend (host memory, host-clock timing) runs host launchers that spin for their "work", a
+// script stands in for cugrade-roofline, and the reference library is placed in the reference
+// cache. Everything the grader does is real: plans, A B B A rounds, verification, entries, hints
+// and points.
+
+#include "grader/perf/gpu_evaluation.h"
+#include "grader/perf/reference_build.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace cugrade::perf {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path fakes = CUGRADE_PERF_FAKES_DIR; // perf_fake_runner and libperf_fake_*.so
+
+spec::assignment_spec small_histogram_spec() {
+  const fs::path root = CUGRADE_SOURCE_DIR;
+  std::ifstream in(root / "assignments" / "histogram" / "assignment.json");
+  auto doc = nlohmann::json::parse(in);
+  doc["benchmark"]["cases"] =
+      nlohmann::json::parse(R"([{"shape": {"n": 20000}, "distribution": "uniform"}])");
+  auto spec = spec::parse_assignment(doc.dump(),
+                                     root / "assignments" / "histogram" / "assignment.json", root);
+  EXPECT_TRUE(spec.ok()) << spec.error();
+  return *spec;
+}
+
+class GpuEvaluator : public ::testing::Test {
+protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() /
+            ("cugrade-evaluator-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir / "bin");
+    m_layout.root = CUGRADE_SOURCE_DIR;
+    m_layout.bin_dir = m_dir / "bin";
+    m_layout.cache_dir = m_dir / "cache";
+    fs::create_symlink(fakes / "perf_fake_runner", m_dir / "bin" / "cugrade-runner-gpu");
+    write_roofline(3000);
+    const auto ref_dir = reference_build_dir(m_spec, m_nvcc, m_layout.cache_dir);
+    fs::create_directories(ref_dir);
+    fs::copy_file(fakes / "libperf_fake_reference.so", ref_dir / "libhistogram.so");
+    m_options.request.warmup_seconds = 0;
+    m_options.request.min_seconds = 0.01;
+    m_options.request.max_seconds = 0.3;
+    m_options.request.target_rsd = 0.05;
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  // A stand-in for cugrade-roofline reporting `gbps` of bandwidth and a library figure.
+  void write_roofline(double gbps) {
+    const auto program = m_dir / "bin" / "cugrade-roofline";
+    std::ofstream(program) << "#!/bin/sh\nprintf '{\"schema\": \"cugrade.roofline/1\", "
+                              "\"device\": \"Fake GPU\", \"copy_bandwidth_gbps\": "
+                           << gbps << ", \"datasheet_bandwidth_gbps\": " << gbps
+                           << ", \"fp32_peak_gflops\": 1000, \"libraries\": [{\"case\": "
+                              "\"%s\", \"library\": \"fake CUB\", \"median_ms\": 0.25}]}' \"$2\"\n";
+    fs::permissions(program, fs::perms::owner_all);
+  }
+
+  reports::kernel_report evaluate(const std::string& library,
+                                  reports::kernel_status status = reports::kernel_status::passed) {
+    reports::kernel_report k;
+    k.name = "histogram_privatized";
+    k.status = status;
+    k.score = 15;
+    k.max_score = 20;
+    k.performance_max = 5;
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+    const auto r = e.evaluate(k, fakes / library);
+    EXPECT_TRUE(r.ok()) << r.error();
+    return k;
+  }
+
+  static bool has_hint(const reports::kernel_report& k, reports::hint_code code,
+                       const std::string& words) {
+    for (const auto& h : k.diagnosis) {
+      if (h.code == code && h.message.find(words) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  spec::assignment_spec m_spec = small_histogram_spec();
+  fs::path m_nvcc = "/opt/no-such-cuda/bin/nvcc";
+  grader::layout m_layout;
+  gpu_evaluation_options m_options;
+  fs::path m_dir;
+};
+
+TEST_F(GpuEvaluator, AFasterCorrectKernelEarnsFullPerformancePoints) {
+  const auto k = evaluate("libperf_fake_fast.so"); // 400 us against the reference's 1000 us
+  ASSERT_EQ(k.performance.size(), 1u);
+  const auto& e = k.performance[0];
+  ASSERT_TRUE(e.speedup.has_value()) << e.note;
+  EXPECT_GT(*e.speedup, 1.5);
+  EXPECT_LT(*e.speedup, 3.5);
+  EXPECT_LE(*e.speedup_ci_low, *e.speedup);
+  EXPECT_GE(*e.speedup_ci_high, *e.speedup);
+  EXPECT_GE(e.samples, 20u); // two rounds of at least ten
+  EXPECT_EQ(e.library_name, "fake CUB");
+  EXPECT_EQ(e.library_ms, 0.25);
+  EXPECT_TRUE(e.gbps.has_value());
+  EXPECT_FALSE(e.suspicious) << e.note;
+  EXPECT_EQ(k.performance_score, 5);
+  EXPECT_EQ(k.score, 20);
+  EXPECT_TRUE(fs::exists(m_layout.cache_dir / "roofline" / "Fake_GPU.json"));
+}
+
+TEST_F(GpuEvaluator, ASlowerKernelEarnsAlongTheCurve) {
+  const auto k = evaluate("libperf_fake_slow.so"); // 2500 us: speedup 0.4, below zero_speedup
+  ASSERT_EQ(k.performance.size(), 1u);
+  ASSERT_TRUE(k.speedup_geomean.has_value());
+  EXPECT_LT(*k.speedup_geomean, 0.5);
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_EQ(k.score, 15);
+}
+
+TEST_F(GpuEvaluator, AKernelThatStopsWritingGetsNoPointsAndAHint) {
+  const auto k = evaluate("libperf_fake_lazy.so");
+  EXPECT_EQ(k.status, reports::kernel_status::passed); // the status is correctness's
+  EXPECT_FALSE(k.speedup_geomean.has_value());
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_TRUE(has_hint(k, reports::hint_code::wrong_result, "never written"));
+  for (const auto& e : k.performance) {
+    EXPECT_FALSE(e.speedup.has_value());
+  }
+}
+
+TEST_F(GpuEvaluator, AResultCachedByPointerFailsTheFreshContentsCall) {
+  const auto k = evaluate("libperf_fake_cached.so");
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_TRUE(has_hint(k, reports::hint_code::wrong_result, "fresh-contents call"))
+      << (k.diagnosis.empty() ? "" : k.diagnosis.back().message);
+}
+
+TEST_F(GpuEvaluator, AKernelThatModifiesItsInputIsCaught) {
+  const auto k = evaluate("libperf_fake_mutating.so");
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_TRUE(has_hint(k, reports::hint_code::input_modified, "input"));
+}
+
+TEST_F(GpuEvaluator, ATimeBelowThePhysicalFloorEarnsNothing) {
+  write_roofline(0.01); // 20 kB at 10 MB/s: a 2 ms floor under the kernel's 0.4 ms
+  const auto k = evaluate("libperf_fake_fast.so");
+  ASSERT_EQ(k.performance.size(), 1u);
+  EXPECT_TRUE(k.performance[0].suspicious);
+  EXPECT_NE(k.performance[0].note.find("physical floor"), std::string::npos);
+  EXPECT_FALSE(k.performance[0].speedup.has_value());
+  EXPECT_EQ(k.performance_score, 0);
+}
+
+TEST_F(GpuEvaluator, DoesNotTimeAKernelThatFailed) {
+  const auto k = evaluate("libperf_fake_fast.so", reports::kernel_status::failed);
+  EXPECT_TRUE(k.performance.empty());
+  EXPECT_EQ(k.score, 15);
+}
+
+TEST_F(GpuEvaluator, ABrokenReferenceIsAnInfrastructureFailure) {
+  const auto ref_dir = reference_build_dir(m_spec, m_nvcc, m_layout.cache_dir);
+  fs::copy_file(fakes / "libperf_fake_lazy.so", ref_dir / "libhistogram.so",
+                fs::copy_options::overwrite_existing);
+  reports::kernel_report k;
+  k.name = "histogram_privatized";
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+  const auto r = e.evaluate(k, fakes / "libperf_fake_fast.so");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("reference"), std::string::npos) << r.error();
+}
+
+} // namespace
+} // namespace cugrade::perf
