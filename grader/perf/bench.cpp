@@ -1,0 +1,218 @@
+#include "grader/perf/bench.h"
+
+#include "grader/perf/benchmark_plan.h"
+#include "grader/perf/performance_entries.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace cugrade::perf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Self-speedup intervals must hold 1.00 within this (the closing evidence of the protocol).
+constexpr double self_speedup_tolerance = 0.02;
+
+bool wanted(const bench_options& o, const std::string& kernel) {
+  return o.kernels.empty() ||
+         std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end();
+}
+
+void add_rows(bench_result& out, const std::string& kernel,
+              const std::vector<problems::test_case>& cases, problems::kind problem,
+              const std::vector<launcher_run>& measured, const std::vector<launcher_run>* against) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    bench_row row;
+    row.kernel = kernel;
+    row.tc = cases[i];
+    entry_source src;
+    src.problem = problem;
+    src.tc = cases[i];
+    src.measured = pool(measured, i);
+    const auto reference = against ? pool(*against, i) : pooled_samples{};
+    src.reference = against ? &reference : nullptr;
+    src.roof = out.roof ? &*out.roof : nullptr;
+    src.bootstrap_seed = bootstrap_seed(kernel, cases[i].name);
+    row.entry = make_entry(src);
+    row.verified = true;
+    for (const auto* runs : {&measured, against}) {
+      if (runs == nullptr) {
+        continue;
+      }
+      for (const auto& r : *runs) {
+        if (i >= r.cases.size() || !r.cases[i].record || !r.cases[i].check.ok()) {
+          row.verified = false;
+          row.problem = r.first_problem();
+        }
+      }
+    }
+    out.rows.push_back(std::move(row));
+  }
+}
+
+std::string figure(const reports::performance_entry& e) {
+  if (e.gflops) {
+    return fmt::format("{:.1f} GFLOP/s", *e.gflops);
+  }
+  return e.gbps ? fmt::format("{:.1f} GB/s", *e.gbps) : std::string("-");
+}
+
+std::string library(const reports::performance_entry& e) {
+  return e.library_ms ? fmt::format("{:.4f} ms {}", *e.library_ms, e.library_name)
+                      : std::string("-");
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+nlohmann::json row_json(const bench_row& r) {
+  const auto& e = r.entry;
+  return {{"kernel", r.kernel},
+          {"case", r.tc.name},
+          {"shape", e.shape},
+          {"distribution", e.distribution},
+          {"seed", r.tc.seed},
+          {"median_ms", e.median_ms},
+          {"mean_ms", e.mean_ms},
+          {"rel_stddev", e.rel_stddev},
+          {"samples", e.samples},
+          {"min_ms", e.min_ms},
+          {"max_ms", e.max_ms},
+          {"gflops", optional_json(e.gflops)},
+          {"gbps", optional_json(e.gbps)},
+          {"roof_percent", optional_json(e.roof_percent)},
+          {"library_name", e.library_name},
+          {"library_ms", optional_json(e.library_ms)},
+          {"sm_clock_mhz", optional_json(e.sm_clock_mhz)},
+          {"speedup", optional_json(e.speedup)},
+          {"speedup_ci_low", optional_json(e.speedup_ci_low)},
+          {"speedup_ci_high", optional_json(e.speedup_ci_high)},
+          {"suspicious", e.suspicious},
+          {"note", e.note},
+          {"verified", r.verified},
+          {"problem", r.problem}};
+}
+
+} // namespace
+
+bool bench_result::all_good() const {
+  for (const auto& r : rows) {
+    if (!r.verified) {
+      return false;
+    }
+    if (self_speedup && (!r.entry.speedup || *r.entry.speedup_ci_low < 1 - self_speedup_tolerance ||
+                         *r.entry.speedup_ci_high > 1 + self_speedup_tolerance)) {
+      return false;
+    }
+  }
+  return !rows.empty();
+}
+
+result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::layout& layout,
+                               const fs::path& nvcc, const std::string& device,
+                               const fs::path& work_dir, const bench_options& options,
+                               const std::function<void(std::string_view)>& progress) {
+  gpu_evaluator evaluator(spec, layout, nvcc, device, work_dir, progress, options.evaluation);
+  auto reference = evaluator.reference();
+  if (!reference) {
+    return fail(reference.error());
+  }
+  bench_result out;
+  out.assignment = spec.name;
+  out.device = device;
+  out.self_speedup = options.self_speedup;
+  out.reference_library = *reference;
+  if (const auto* roof = evaluator.roof()) {
+    out.roof = *roof;
+  }
+  comparison_setup setup;
+  setup.problem = spec.problem;
+  setup.runner = layout.runner("gpu");
+  setup.work_dir = work_dir / "bench";
+  setup.cases = benchmark_cases(spec);
+  setup.request = options.evaluation.request;
+  setup.rounds = options.evaluation.rounds;
+  setup.progress = progress;
+  const timed_side ref{*reference, "reference"};
+  for (const auto& k : spec.kernels) {
+    if (!wanted(options, k.name)) {
+      continue;
+    }
+    if (options.self_speedup) {
+      auto cmp = compare_launchers(setup, k.name, ref, {*reference, "reference-again"});
+      if (!cmp) {
+        return fail(cmp.error());
+      }
+      add_rows(out, k.name, setup.cases, spec.problem, cmp->a_runs, &cmp->b_runs);
+      continue;
+    }
+    if (progress) {
+      progress(k.name + ": timing the reference");
+    }
+    timing_target target;
+    target.runner = setup.runner;
+    target.library = *reference;
+    target.launcher = k.name;
+    target.output_dir = setup.work_dir / k.name;
+    auto run = time_launcher(spec.problem, target, setup.cases, setup.request, setup.policy);
+    if (!run) {
+      return fail(run.error());
+    }
+    add_rows(out, k.name, setup.cases, spec.problem, {std::move(*run)}, nullptr);
+  }
+  return out;
+}
+
+std::string bench_table(const bench_result& r) {
+  std::string out = fmt::format("{} on {}{}\n", r.assignment, r.device,
+                                r.self_speedup ? " (reference against itself, A B B A)" : "");
+  if (r.roof) {
+    out += fmt::format("roofline: copy {:.0f} GB/s (datasheet {:.0f} GB/s), fp32 peak {:.0f} "
+                       "GFLOP/s\n",
+                       r.roof->copy_bandwidth_gbps, r.roof->datasheet_bandwidth_gbps,
+                       r.roof->fp32_peak_gflops);
+  }
+  out += fmt::format("{:<22} {:<30} {:>10} {:>7} {:>7} {:>18} {:>7}  {:<40} {}\n", "kernel", "case",
+                     "median ms", "RSD %", "samples", "rate", "% roof", "library",
+                     r.self_speedup ? "speedup [95% CI]" : "verified");
+  for (const auto& row : r.rows) {
+    const auto& e = row.entry;
+    const std::string last = r.self_speedup && e.speedup
+                                 ? fmt::format("{:.3f} [{:.3f}, {:.3f}]", *e.speedup,
+                                               *e.speedup_ci_low, *e.speedup_ci_high)
+                                 : (row.verified ? std::string("yes") : "NO: " + row.problem);
+    out +=
+        fmt::format("{:<22} {:<30} {:>10.4f} {:>7.2f} {:>7} {:>18} {:>7}  {:<40} {}\n", row.kernel,
+                    row.tc.name, e.median_ms, 100 * e.rel_stddev, e.samples, figure(e),
+                    e.roof_percent ? fmt::format("{:.1f}", *e.roof_percent) : std::string("-"),
+                    library(e), last);
+    if (e.suspicious) {
+      out += "    suspicious: " + e.note + "\n";
+    }
+  }
+  return out;
+}
+
+std::string bench_json(const bench_result& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    rows.push_back(row_json(row));
+  }
+  nlohmann::json j{{"schema", "cugrade.bench/1"},
+                   {"assignment", r.assignment},
+                   {"device", r.device},
+                   {"mode", r.self_speedup ? "self-speedup" : "bench"},
+                   {"reference_library", r.reference_library.string()},
+                   {"all_good", r.all_good()},
+                   {"rows", rows}};
+  if (r.roof) {
+    j["roofline"] = nlohmann::json::parse(roofline::to_json_text(*r.roof));
+  }
+  return j.dump(2);
+}
+
+} // namespace cugrade::perf
