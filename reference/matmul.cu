@@ -1,9 +1,10 @@
 // Reference solution for the `matmul` assignment: P = M * N, row-major, M is j x k, N is k x l.
 //
-// Written to the same contract as a student's submission (see assignments/matmul/starter/README.md):
-// each launcher receives device pointers and sizes, launches its own kernel and returns. Grading
-// this folder must give full marks; students' speedups are measured against these kernels.
-// None of the sizes need be a multiple of the tile width, and j, k, l may all differ.
+// Written to the same contract as a student's submission (see
+// assignments/matmul/starter/README.md): each launcher receives device pointers and sizes, launches
+// its own kernel and returns. Grading this folder must give full marks; students' speedups are
+// measured against these kernels. None of the sizes need be a multiple of the tile width, and j, k,
+// l may all differ.
 
 #include <cuda_runtime.h>
 
@@ -12,7 +13,9 @@ namespace {
 constexpr int naive_block = 16;
 constexpr int tile_width = 16;
 
-__host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__host__ __device__ int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
 
 // Lesson: one thread per output element, and the boundary check. The grid is rounded up to whole
 // blocks, so threads whose (row, col) falls outside P must do nothing. Adjacent threads (tx) read

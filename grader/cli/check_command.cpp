@@ -19,8 +19,9 @@ struct check_args {
 } // namespace
 
 command check_command() {
-  return {"check", "Check your own kernels before you submit: correctness only, a readable "
-                   "summary, exit code 1 when anything fails (works without a GPU)",
+  return {"check",
+          "Check your own kernels before you submit: correctness only, a readable "
+          "summary, exit code 1 when anything fails (works without a GPU)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<check_args>();
             sub.add_option("assignment", a->assignment,

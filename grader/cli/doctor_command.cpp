@@ -97,8 +97,9 @@ int run_doctor() {
       nvcc_line(),
       gpu_line(*layout),
       emulation_line(*layout),
-      {true, "git", "libgit2 " + std::to_string(major) + "." + std::to_string(minor) + "." +
-                        std::to_string(rev) + " (built in; no git program needed)",
+      {true, "git",
+       "libgit2 " + std::to_string(major) + "." + std::to_string(minor) + "." +
+           std::to_string(rev) + " (built in; no git program needed)",
        ""},
       tool_line("nm", "symbol policy", "apt-get install binutils"),
       tool_line("addr2line", "source lines of faults", "apt-get install binutils"),
@@ -116,8 +117,9 @@ int run_doctor() {
 } // namespace
 
 command doctor_command() {
-  return {"doctor", "Say what this machine can do (nvcc, GPU and driver, emulation, git) and "
-                    "what to install for what is missing",
+  return {"doctor",
+          "Say what this machine can do (nvcc, GPU and driver, emulation, git) and "
+          "what to install for what is missing",
           [](CLI::App&) -> std::function<int()> { return run_doctor; }};
 }
 

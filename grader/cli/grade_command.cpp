@@ -96,8 +96,9 @@ bool use_colour() {
 }
 
 command grade_command() {
-  return {"grade", "Grade one submission (a directory, a local git repository or a git URL) and "
-                   "write its report",
+  return {"grade",
+          "Grade one submission (a directory, a local git repository or a git URL) and "
+          "write its report",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<grade_args>();
             sub.add_option("assignment", a->options.assignment,
@@ -128,8 +129,7 @@ command grade_command() {
                            "submission's folder or repository name)");
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel's runner may take (default: the spec's limit)");
-            sub.add_option("--kernel", a->options.kernels,
-                           "Grade only this launcher (repeatable)");
+            sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
             return [a, &sub] { return run_grade(*a, sub); };
           }};
 }

@@ -11,7 +11,8 @@ namespace {
 
 result<backend_choice> emulation(const layout& l, std::string note) {
   if (!std::filesystem::exists(l.runner("emu"))) {
-    return fail("the emulation runner " + l.runner("emu").string() + " is missing: rebuild cugrade");
+    return fail("the emulation runner " + l.runner("emu").string() +
+                " is missing: rebuild cugrade");
   }
   backend_choice c;
   c.kind = reports::backend_kind::emu;

@@ -104,8 +104,7 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
   case_outcome first = evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output);
   for (std::size_t r = 1; r < runs.size() && first.status != test_status::error; ++r) {
     std::optional<problems::buffer> later_output;
-    const case_outcome later = evaluate_run(problem, tc, *runs[r], data, output_dir,
-                                            &later_output);
+    const case_outcome later = evaluate_run(problem, tc, *runs[r], data, output_dir, &later_output);
     if (later.status == test_status::error) {
       return later;
     }

@@ -30,16 +30,17 @@ struct case_outcome {
   std::string error_kind;
   std::string message;
   std::optional<problems::comparison> comparison; ///< of the first run, when it completed
-  bool schedule_dependent = false; ///< runs (thread orders) disagreed
+  bool schedule_dependent = false;                ///< runs (thread orders) disagreed
   bool canary_overwritten = false;
   bool input_modified = false;
 };
 
 /// One outcome per case, in the order of `cases`.
-[[nodiscard]] std::vector<case_outcome>
-evaluate_cases(const problems::problem& problem, const std::vector<graded_case>& cases,
-               const protocol::runner_log& log, const std::filesystem::path& output_dir,
-               const runner_exit& exit);
+[[nodiscard]] std::vector<case_outcome> evaluate_cases(const problems::problem& problem,
+                                                       const std::vector<graded_case>& cases,
+                                                       const protocol::runner_log& log,
+                                                       const std::filesystem::path& output_dir,
+                                                       const runner_exit& exit);
 
 /// The index of the case that stopped the runner (an error or timeout followed only by cases
 /// that did not run), or outcomes.size() when the runner got through every case.

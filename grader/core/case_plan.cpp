@@ -19,8 +19,8 @@ std::vector<graded_case> plan_cases(const spec::assignment_spec& spec) {
   std::vector<graded_case> out;
   for (std::size_t g = 0; g < spec.groups.size(); ++g) {
     const auto& group = spec.groups[g];
-    const auto cases = problems::make_cases(spec.problem, group.cases,
-                                            spec.seed ^ name_hash(group.name));
+    const auto cases =
+        problems::make_cases(spec.problem, group.cases, spec.seed ^ name_hash(group.name));
     for (auto tc : cases) {
       tc.name = group.name + "/" + tc.name;
       out.push_back({g, std::move(tc)});

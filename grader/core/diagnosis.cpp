@@ -21,13 +21,9 @@ struct evidence {
   [[nodiscard]] bool bad(std::size_t i) const {
     return outcomes[i].status == test_status::failed || outcomes[i].status == test_status::error;
   }
-  [[nodiscard]] bool good(std::size_t i) const {
-    return outcomes[i].status == test_status::passed;
-  }
+  [[nodiscard]] bool good(std::size_t i) const { return outcomes[i].status == test_status::passed; }
   /// Cases that never ran say nothing either way.
-  [[nodiscard]] bool ran(std::size_t i) const {
-    return outcomes[i].status != test_status::not_run;
-  }
+  [[nodiscard]] bool ran(std::size_t i) const { return outcomes[i].status != test_status::not_run; }
   /// A failing case the student may be told about, for examples.
   [[nodiscard]] std::optional<std::size_t> visible_bad(auto&& pred) const {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -42,7 +38,9 @@ struct evidence {
   }
 };
 
-bool is_square(const problems::shape& s) { return s.j == s.k && s.k == s.l; }
+bool is_square(const problems::shape& s) {
+  return s.j == s.k && s.k == s.l;
+}
 
 // Failures only where some size is not a multiple of the tile, with aligned sizes all passing.
 std::optional<hint> boundary_hint(const evidence& ev) {

@@ -13,9 +13,10 @@
 namespace cugrade::grader {
 
 /// Hints for one kernel; hidden cases contribute patterns but are never named.
-[[nodiscard]] std::vector<reports::hint>
-diagnose(problems::kind problem, const std::vector<graded_case>& cases,
-         const std::vector<case_outcome>& outcomes, const std::vector<bool>& hidden);
+[[nodiscard]] std::vector<reports::hint> diagnose(problems::kind problem,
+                                                  const std::vector<graded_case>& cases,
+                                                  const std::vector<case_outcome>& outcomes,
+                                                  const std::vector<bool>& hidden);
 
 /// True when every dimension of the shape is a multiple of `m`.
 [[nodiscard]] bool all_multiples_of(problems::kind problem, const problems::shape& s, long m);

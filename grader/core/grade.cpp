@@ -56,8 +56,8 @@ result<fetch::fetched_submission> fetch_for(const grading& g) {
 build::build_request build_request_for(const grading& g, const std::filesystem::path& source,
                                        const std::filesystem::path& work_dir) {
   build::build_request req;
-  req.target = g.backend.kind == reports::backend_kind::gpu ? build::backend::gpu
-                                                            : build::backend::emu;
+  req.target =
+      g.backend.kind == reports::backend_kind::gpu ? build::backend::gpu : build::backend::emu;
   req.source = source;
   req.work_dir = work_dir;
   for (const auto& k : g.spec.kernels) {
@@ -85,8 +85,8 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   constexpr int max_resumes = 64;
   const auto cases = plan_cases(g.spec);
   const double limit = g.options.kernel_timeout_seconds.value_or(g.spec.lim.kernel_seconds);
-  say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name,
-                             cases.size(), g.backend.identity.device));
+  say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name, cases.size(),
+                             g.backend.identity.device));
   const std::string backend_name(reports::to_string(g.backend.kind));
   std::vector<case_outcome> outcomes;
   double remaining = limit;
@@ -100,12 +100,12 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
       return fail(run.error());
     }
     if (!run->log.started && !run->exit.timed_out) {
-      return fail("the " + backend_name + " runner failed before running any case: " +
-                  run->exit.stderr_tail);
+      return fail("the " + backend_name +
+                  " runner failed before running any case: " + run->exit.stderr_tail);
     }
     note_device(g.report, run->log);
-    auto part_outcomes = evaluate_cases(problems::get(g.spec.problem), rest, run->log,
-                                        plan.output_dir, run->exit);
+    auto part_outcomes =
+        evaluate_cases(problems::get(g.spec.problem), rest, run->log, plan.output_dir, run->exit);
     const std::size_t stop = stopping_case(part_outcomes);
     const bool resume = stop < part_outcomes.size() && part < max_resumes &&
                         part_outcomes[stop].status == reports::test_status::error;
@@ -142,9 +142,9 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
   }
   if (std::find(built.missing_launchers.begin(), built.missing_launchers.end(), kernel.name) !=
       built.missing_launchers.end()) {
-    return kernel_not_run(g.spec, kernel, kernel_status::missing,
-                          hint{hint_code::missing_launcher,
-                               missing_launcher_message(g.spec, kernel.name, built)});
+    return kernel_not_run(
+        g.spec, kernel, kernel_status::missing,
+        hint{hint_code::missing_launcher, missing_launcher_message(g.spec, kernel.name, built)});
   }
   return std::nullopt;
 }
@@ -162,8 +162,8 @@ grade_outcome grade_submission(grading& g) {
     return {grade_exit::report_written, "", g.report, {}};
   }
   process::temp_dir work("cugrade-grade", prepare_work_parent(g.paths));
-  say(g.options, "building " + g.spec.source_file + " for " +
-                     std::string(reports::to_string(g.backend.kind)));
+  say(g.options,
+      "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
   auto built = build::build_submission(build_request_for(g, source, work.path()));
   if (!built) {
     return not_gradable(g.report, "the build toolchain failed: " + built.error());

@@ -17,17 +17,17 @@
 namespace cugrade::grader {
 
 struct grade_options {
-  std::string assignment;          ///< a name under assignments/ or a path to a spec
-  std::string submission;          ///< a directory, a local repository or a git URL
-  std::string backend = "auto";    ///< auto | gpu | emu
-  std::filesystem::path out_dir;   ///< empty: ./reports/<assignment>/
+  std::string assignment;        ///< a name under assignments/ or a path to a spec
+  std::string submission;        ///< a directory, a local repository or a git URL
+  std::string backend = "auto";  ///< auto | gpu | emu
+  std::filesystem::path out_dir; ///< empty: ./reports/<assignment>/
   std::vector<std::string> formats{"json", "text"};
   std::optional<std::string> commit;
   std::optional<std::string> deadline;
   std::optional<std::uint64_t> seed;
-  std::string student;             ///< empty: derived from the submission's name
+  std::string student;                          ///< empty: derived from the submission's name
   std::optional<double> kernel_timeout_seconds; ///< overrides the spec's limit
-  std::vector<std::string> kernels; ///< grade only these launchers (empty: all)
+  std::vector<std::string> kernels;             ///< grade only these launchers (empty: all)
   bool write_files = true;
   std::function<void(std::string_view)> progress;
 };
@@ -37,8 +37,8 @@ enum class grade_exit : int { report_written = 0, usage_error = 2, infrastructur
 
 struct grade_outcome {
   grade_exit exit = grade_exit::report_written;
-  std::string error;                       ///< for usage errors and infrastructure faults
-  std::optional<reports::report> report;   ///< absent only for usage/spec errors
+  std::string error;                     ///< for usage errors and infrastructure faults
+  std::optional<reports::report> report; ///< absent only for usage/spec errors
   std::vector<std::filesystem::path> written;
 };
 

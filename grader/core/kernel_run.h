@@ -20,7 +20,6 @@ struct kernel_run {
 /// Writes the plan into plan.output_dir, runs `runner` on it and reads its events back.
 /// Fails only when the runner cannot be started (infrastructure).
 [[nodiscard]] result<kernel_run> run_kernel(const std::filesystem::path& runner,
-                                            const protocol::plan& plan,
-                                            double time_limit_seconds);
+                                            const protocol::plan& plan, double time_limit_seconds);
 
 } // namespace cugrade::grader

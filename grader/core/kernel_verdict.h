@@ -13,9 +13,10 @@
 namespace cugrade::grader {
 
 /// The kernel's entry for a kernel that ran (its status comes from its cases).
-[[nodiscard]] reports::kernel_report
-kernel_verdict(const spec::assignment_spec& spec, const spec::kernel_spec& kernel,
-               const std::vector<graded_case>& cases, const std::vector<case_outcome>& outcomes);
+[[nodiscard]] reports::kernel_report kernel_verdict(const spec::assignment_spec& spec,
+                                                    const spec::kernel_spec& kernel,
+                                                    const std::vector<graded_case>& cases,
+                                                    const std::vector<case_outcome>& outcomes);
 
 /// The entry for a kernel that never ran (missing, build_error, forbidden): no points, and the
 /// groups listed so the rubric is still visible.

@@ -145,11 +145,10 @@ void write_outputs(grade_outcome& out, const spec::assignment_spec& spec,
   if (!out.report) {
     return;
   }
-  const auto dir = options.out_dir.empty()
-                       ? std::filesystem::current_path() / "reports" / spec.name
-                       : options.out_dir;
-  const auto w = reports::write_report(*out.report, dir, out.report->submission.student,
-                                       options.formats);
+  const auto dir = options.out_dir.empty() ? std::filesystem::current_path() / "reports" / spec.name
+                                           : options.out_dir;
+  const auto w =
+      reports::write_report(*out.report, dir, out.report->submission.student, options.formats);
   out.written = w.files;
   if (!w.ok()) {
     out.exit = grade_exit::infrastructure;

@@ -19,7 +19,7 @@ void report_cuda_error(cudaError_t e, const char* call, std::source_location whe
     const cudaError_t cugrade_status_ = (call);                                                    \
     if (cugrade_status_ != cudaSuccess) {                                                          \
       ::cugrade::backends::throw_cuda_error(cugrade_status_, #call,                                \
-                                            std::source_location::current());                     \
+                                            std::source_location::current());                      \
     }                                                                                              \
   } while (false)
 
@@ -28,6 +28,6 @@ void report_cuda_error(cudaError_t e, const char* call, std::source_location whe
     const cudaError_t cugrade_status_ = (call);                                                    \
     if (cugrade_status_ != cudaSuccess) {                                                          \
       ::cugrade::backends::report_cuda_error(cugrade_status_, #call,                               \
-                                             std::source_location::current());                    \
+                                             std::source_location::current());                     \
     }                                                                                              \
   } while (false)

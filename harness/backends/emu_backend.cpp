@@ -91,6 +91,8 @@ protected:
 
 } // namespace
 
-std::unique_ptr<backend> make_backend() { return std::make_unique<emu_backend>(); }
+std::unique_ptr<backend> make_backend() {
+  return std::make_unique<emu_backend>();
+}
 
 } // namespace cugrade::backends

@@ -146,8 +146,8 @@ protected:
     const cudaError_t sync = cudaDeviceSynchronize();
     const auto t1 = std::chrono::steady_clock::now();
     call_timing t;
-    t.outcome = launch != cudaSuccess ? outcome_of(launch, "at launch")
-                                      : outcome_of(sync, "while running");
+    t.outcome =
+        launch != cudaSuccess ? outcome_of(launch, "at launch") : outcome_of(sync, "while running");
     float ms = 0;
     if (t.outcome.ok()) {
       CUGRADE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
@@ -200,6 +200,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<backend> make_backend() { return std::make_unique<gpu_backend>(); }
+std::unique_ptr<backend> make_backend() {
+  return std::make_unique<gpu_backend>();
+}
 
 } // namespace cugrade::backends

@@ -51,6 +51,8 @@ private:
 };
 
 /// Shorthand: `return fail("assignment.json: field \"kernels\" ...");`
-inline failure fail(std::string message) { return failure{std::move(message)}; }
+inline failure fail(std::string message) {
+  return failure{std::move(message)};
+}
 
 } // namespace cugrade

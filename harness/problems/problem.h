@@ -87,8 +87,8 @@ struct comparison {
   double max_abs_error = 0;
   double max_rel_error = 0;
   std::optional<mismatch> first;
-  std::size_t nan_count = 0;      ///< NaN or Inf elements that are not poison
-  std::size_t poison_count = 0;   ///< elements still holding the output poison word
+  std::size_t nan_count = 0;    ///< NaN or Inf elements that are not poison
+  std::size_t poison_count = 0; ///< elements still holding the output poison word
   std::size_t element_count = 0;
   /// Problem-specific evidence for diagnosis, e.g. histogram "counts total 990 of n = 1000".
   std::optional<double> total_expected;
@@ -144,8 +144,8 @@ public:
 
   /// Calls a launcher with this problem's contract signature. `launcher` is the address of the
   /// student's `extern "C"` function; pointers are device pointers. Runner side only.
-  virtual void invoke(void* launcher, const std::vector<void*>& device_inputs,
-                      void* device_output, const shape& s) const = 0;
+  virtual void invoke(void* launcher, const std::vector<void*>& device_inputs, void* device_output,
+                      const shape& s) const = 0;
 };
 
 /// The definition of one kind; lives for the whole program.

@@ -114,6 +114,8 @@ void event_writer::missing(const std::string& launcher) {
   write_line(json{{"event", "missing"}, {"launcher", launcher}}.dump());
 }
 
-void event_writer::finished() { write_line(json{{"event", "done"}}.dump()); }
+void event_writer::finished() {
+  write_line(json{{"event", "done"}}.dump());
+}
 
 } // namespace cugrade::protocol

@@ -24,9 +24,8 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
   }
   const problems::problem& problem = problems::get(p.problem);
   for (std::size_t i = 0; i < p.cases.size(); ++i) {
-    const bool device_usable = p.timing.enabled
-                                   ? time_case(problem, p, i, launcher, b, events)
-                                   : run_case(problem, p, i, launcher, b, events);
+    const bool device_usable = p.timing.enabled ? time_case(problem, p, i, launcher, b, events)
+                                                : run_case(problem, p, i, launcher, b, events);
     if (!device_usable) {
       break; // a sticky fault: later cases cannot run on this context
     }

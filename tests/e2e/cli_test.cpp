@@ -57,11 +57,12 @@ TEST(Cli, DoctorSaysEmulationWorks) {
 }
 
 TEST(Cli, CheckExitsZeroOnTheReferenceAndOneOnABuggySubmission) {
-  const auto good = run_cugrade({"check", "reduction", source_root().string() +
-                                                           "/reference", "--backend", "emu"});
+  const auto good = run_cugrade(
+      {"check", "reduction", source_root().string() + "/reference", "--backend", "emu"});
   EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
-  const auto bad = run_cugrade({"check", "reduction", (fixtures_dir() / "grade_modifies_input")
-                                                          .string(), "--backend", "emu"});
+  const auto bad =
+      run_cugrade({"check", "reduction", (fixtures_dir() / "grade_modifies_input").string(),
+                   "--backend", "emu"});
   EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
   EXPECT_NE(bad.out.find("input_mutation"), std::string::npos) << bad.out;
 }
@@ -86,8 +87,8 @@ TEST(Cli, GitSubmissionGradesTheLastCommitBeforeTheDeadline) {
   fetch::testing::test_repo repo(tmp.path() / "alice");
   const std::string good = fixture_file("grade_missing_launcher", "reduction.cu");
   const std::string broken = fixture_file("grade_compile_error", "reduction.cu");
-  const auto on_time = repo.commit({{"reduction.cu", good}}, fetch::testing::epoch(
-                                                                 "2026-11-01T10:00:00Z"));
+  const auto on_time =
+      repo.commit({{"reduction.cu", good}}, fetch::testing::epoch("2026-11-01T10:00:00Z"));
   repo.commit({{"reduction.cu", broken}}, fetch::testing::epoch("2026-11-03T10:00:00Z"));
   const auto out = fresh_dir("git");
   const auto r = run_cugrade({"grade", "reduction", repo.file_url(), "--backend", "emu",

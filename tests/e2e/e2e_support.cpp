@@ -63,17 +63,21 @@ bool has_hint(const nlohmann::json& kernel, const std::string& code) {
 
 fs::path fresh_dir(const std::string& tag) {
   static std::atomic<int> counter{0};
-  const auto dir = fs::temp_directory_path() /
-                   ("cugrade-e2e-" + tag + "-" + std::to_string(::getpid()) + "-" +
-                    std::to_string(counter++));
+  const auto dir =
+      fs::temp_directory_path() /
+      ("cugrade-e2e-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
-fs::path source_root() { return from_env("CUGRADE_ROOT", CUGRADE_SOURCE_DIR); }
+fs::path source_root() {
+  return from_env("CUGRADE_ROOT", CUGRADE_SOURCE_DIR);
+}
 
-fs::path fixtures_dir() { return from_env("CUGRADE_FIXTURES_DIR", CUGRADE_FIXTURES_DIR); }
+fs::path fixtures_dir() {
+  return from_env("CUGRADE_FIXTURES_DIR", CUGRADE_FIXTURES_DIR);
+}
 
 std::vector<std::string> fixture_names() {
   std::vector<std::string> names;

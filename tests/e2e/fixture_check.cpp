@@ -40,7 +40,8 @@ void check_status(const json& kernel, const json& want) {
   if (want.contains("status_one_of")) {
     const auto options = want.at("status_one_of").get<std::vector<std::string>>();
     EXPECT_NE(std::find(options.begin(), options.end(), got), options.end())
-        << "status " << got << "\n" << kernel.dump(2).substr(0, 3000);
+        << "status " << got << "\n"
+        << kernel.dump(2).substr(0, 3000);
   } else {
     EXPECT_EQ(got, want.value("status", "passed")) << kernel.dump(2).substr(0, 3000);
   }
@@ -52,8 +53,8 @@ void check_kernel(const json& kernel, const json& want) {
     EXPECT_EQ(kernel.value("error_kind", json()).dump(), want.at("error_kind").dump());
   }
   if (want.contains("hint")) {
-    EXPECT_TRUE(has_hint(kernel, want.at("hint"))) << "no hint " << want.at("hint") << " in "
-                                                   << kernel.value("diagnosis", json()).dump(2);
+    EXPECT_TRUE(has_hint(kernel, want.at("hint")))
+        << "no hint " << want.at("hint") << " in " << kernel.value("diagnosis", json()).dump(2);
   }
   if (want.contains("message_contains")) {
     EXPECT_NE(all_messages(kernel).find(want.at("message_contains").get<std::string>()),
@@ -61,8 +62,9 @@ void check_kernel(const json& kernel, const json& want) {
         << all_messages(kernel);
   }
   if (want.contains("forbidden_contains")) {
-    EXPECT_NE(kernel.value("forbidden_symbols", json::array()).dump().find(
-                  want.at("forbidden_contains").get<std::string>()),
+    EXPECT_NE(kernel.value("forbidden_symbols", json::array())
+                  .dump()
+                  .find(want.at("forbidden_contains").get<std::string>()),
               std::string::npos)
         << kernel.value("forbidden_symbols", json()).dump();
   }
@@ -75,9 +77,17 @@ void check_fixture(const std::string& fixture, const std::string& backend) {
   const json expect = read_json(dir / "expect.json");
   ASSERT_TRUE(expect.is_object()) << "unreadable " << (dir / "expect.json");
   const auto out = fresh_dir(fixture);
-  std::vector<std::string> args{"grade",      expect.at("assignment"), dir.string(), "--backend",
-                                backend,      "--out",                 out.string(), "--student",
-                                fixture,      "--format",              "json,gradescope,junit,text"};
+  std::vector<std::string> args{"grade",
+                                expect.at("assignment"),
+                                dir.string(),
+                                "--backend",
+                                backend,
+                                "--out",
+                                out.string(),
+                                "--student",
+                                fixture,
+                                "--format",
+                                "json,gradescope,junit,text"};
   if (expect.contains("kernel_timeout")) {
     args.push_back("--kernel-timeout");
     args.push_back(std::to_string(expect.at("kernel_timeout").get<int>()));

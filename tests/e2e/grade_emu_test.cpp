@@ -59,7 +59,9 @@ INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInEmulation,
 
 class FixtureInEmulation : public testing::TestWithParam<std::string> {};
 
-TEST_P(FixtureInEmulation, GivesTheExpectedVerdicts) { check_fixture(GetParam(), "emu"); }
+TEST_P(FixtureInEmulation, GivesTheExpectedVerdicts) {
+  check_fixture(GetParam(), "emu");
+}
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureInEmulation, testing::ValuesIn(fixture_names()),
                          [](const testing::TestParamInfo<std::string>& param_info) {

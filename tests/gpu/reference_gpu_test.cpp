@@ -41,8 +41,8 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
   const auto [problem, launcher] = GetParam();
   constexpr std::uint64_t seed = 20261121;
   std::vector<cugrade::grader::graded_case> cases;
-  for (auto& tc : cugrade::problems::make_cases(problem, cugrade::problems::edge_templates(problem),
-                                                seed)) {
+  for (auto& tc :
+       cugrade::problems::make_cases(problem, cugrade::problems::edge_templates(problem), seed)) {
     cases.push_back({0, tc});
   }
   const auto dir = std::filesystem::temp_directory_path() /
@@ -60,15 +60,16 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
   }
   const auto log = cugrade::protocol::read_events(dir / cugrade::protocol::events_file_name);
   ASSERT_TRUE(log.finished);
-  const auto outcomes = cugrade::grader::evaluate_cases(cugrade::problems::get(problem), cases,
-                                                        log, dir, {});
+  const auto outcomes =
+      cugrade::grader::evaluate_cases(cugrade::problems::get(problem), cases, log, dir, {});
   int passed = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(outcomes[i].status, cugrade::reports::test_status::passed)
         << launcher << " " << cases[i].tc.name << " (seed " << cases[i].tc.seed
         << "): " << outcomes[i].error_kind << " " << outcomes[i].message
-        << (outcomes[i].comparison ? " mismatches=" + std::to_string(outcomes[i].comparison->mismatches)
-                                   : "");
+        << (outcomes[i].comparison
+                ? " mismatches=" + std::to_string(outcomes[i].comparison->mismatches)
+                : "");
     passed += outcomes[i].status == cugrade::reports::test_status::passed ? 1 : 0;
   }
   std::cout << launcher << " on " << log.device << ": " << passed << "/" << cases.size()
@@ -76,18 +77,17 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
   std::filesystem::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllLaunchers, ReferenceOnGpu,
-    testing::Values(launcher_case{kind::matmul, "matmul_naive"},
-                    launcher_case{kind::matmul, "matmul_tiled"},
-                    launcher_case{kind::matmul, "matmul_dynamic"},
-                    launcher_case{kind::histogram, "histogram_sectioned"},
-                    launcher_case{kind::histogram, "histogram_interleaved"},
-                    launcher_case{kind::histogram, "histogram_privatized"},
-                    launcher_case{kind::reduction, "reduce_interleaved"},
-                    launcher_case{kind::reduction, "reduce_convergent"}),
-    [](const testing::TestParamInfo<launcher_case>& param_info) {
-      return std::string(param_info.param.launcher);
-    });
+INSTANTIATE_TEST_SUITE_P(AllLaunchers, ReferenceOnGpu,
+                         testing::Values(launcher_case{kind::matmul, "matmul_naive"},
+                                         launcher_case{kind::matmul, "matmul_tiled"},
+                                         launcher_case{kind::matmul, "matmul_dynamic"},
+                                         launcher_case{kind::histogram, "histogram_sectioned"},
+                                         launcher_case{kind::histogram, "histogram_interleaved"},
+                                         launcher_case{kind::histogram, "histogram_privatized"},
+                                         launcher_case{kind::reduction, "reduce_interleaved"},
+                                         launcher_case{kind::reduction, "reduce_convergent"}),
+                         [](const testing::TestParamInfo<launcher_case>& param_info) {
+                           return std::string(param_info.param.launcher);
+                         });
 
 } // namespace
