@@ -9,20 +9,12 @@
 // The thunk leaves one stale return-stack entry per barrier, which costs nothing (the return stack
 // is a small ring that later calls overwrite).
 #include "cugrade_emu/device.h"
-#include "harness/emu/src/block_runner.h"
 
 namespace cugrade::emu::detail {
 
+// Defined in block_runner.cpp, where the scheduler's barrier path inlines into it.
 extern "C" int cugrade_emu_sync_threads_impl(sync_kind kind, int predicate, const char* file,
                                              int line) __attribute__((visibility("hidden")));
-
-int cugrade_emu_sync_threads_impl(sync_kind kind, int predicate, const char* file, int line) {
-  auto* runner = static_cast<block_runner*>(t_ctx.runner);
-  if (runner == nullptr || t_ctx.fiber == nullptr) {
-    return predicate;
-  }
-  return runner->sync_threads(kind, predicate, wait_site{file, line});
-}
 
 #if defined(__x86_64__)
 // int sync_threads(sync_kind, int, const char*, int): arguments pass through untouched.

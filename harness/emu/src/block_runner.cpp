@@ -166,6 +166,15 @@ void block_runner::resume(fiber_id from, fiber_id to) {
                                           &block_runner::fiber_main);
     }
     m_state[to] = fiber_state::ready;
+    if (m_pos < m_count) {
+      // The next fiber in schedule order most likely runs after `to`: start loading its saved
+      // registers and the frames above them now.
+      const auto* frame = static_cast<const char*>(m_context[m_order[m_pos]]);
+      __builtin_prefetch(frame);
+      __builtin_prefetch(frame + 64);
+      __builtin_prefetch(frame + 128);
+      __builtin_prefetch(frame + 192);
+    }
     m_current = to;
     t_ctx.fiber = &m_extra[to];
     t_ctx.thread_idx = m_tid[to];
@@ -282,6 +291,16 @@ void block_runner::yield() {
   if (m_current != k_none) {
     switch_away(m_current);
   }
+}
+
+// The barrier entry (see barrier_entry.cpp); flattened so the whole barrier path is one frame.
+extern "C" __attribute__((visibility("hidden"), flatten)) int
+cugrade_emu_sync_threads_impl(sync_kind kind, int predicate, const char* file, int line) {
+  auto* runner = static_cast<block_runner*>(t_ctx.runner);
+  if (runner == nullptr || t_ctx.fiber == nullptr) {
+    return predicate;
+  }
+  return runner->sync_threads(kind, predicate, wait_site{file, line});
 }
 
 void fill_garbage(void* p, std::size_t bytes, std::uint64_t seed) {
