@@ -5,6 +5,7 @@
 #define TILE 8
 
 __shared__ int file_tile[TILE][TILE];
+__shared__ unsigned int file_count;
 extern __shared__ float file_dynamic[];
 
 // Every thread writes its slot; after the barrier every thread reads a slot written by another.
@@ -33,7 +34,16 @@ __global__ void transpose_2d(int* out) {
 
 __global__ void file_scope_tile(int* out) {
   const int x = threadIdx.x, y = threadIdx.y;
+  if (x == 0 && y == 0) {
+    file_count = 0;
+  }
   file_tile[y][x] = y * TILE + x + blockIdx.x * 100;
+  __syncthreads();
+  atomicAdd(&file_count, 1u);
+  __syncthreads();
+  if (x == 0 && y == 0 && file_count++ != TILE * TILE) {
+    file_tile[0][0] = -1; // shows up as a wrong element
+  }
   __syncthreads();
   int* flat = &file_tile[0][0];
   out[blockIdx.x * TILE * TILE + y * TILE + x] = flat[x * TILE + y];

@@ -53,8 +53,12 @@ template <class T, int Id> struct file_shared {
   template <class U> T& operator=(U&& v) const { return get() = static_cast<U&&>(v); }
   template <class U> T& operator+=(U&& v) const { return get() += static_cast<U&&>(v); }
   template <class U> T& operator-=(U&& v) const { return get() -= static_cast<U&&>(v); }
+  template <class U> T& operator*=(U&& v) const { return get() *= static_cast<U&&>(v); }
+  template <class U> T& operator|=(U&& v) const { return get() |= static_cast<U&&>(v); }
   T& operator++() const { return ++get(); }
   T& operator--() const { return --get(); }
+  template <class U = T> U operator++(int) const { return get()++; }
+  template <class U = T> U operator--(int) const { return get()--; }
 };
 
 /// A file-scope `extern __shared__ T name[];`: the running block's dynamic shared memory.
