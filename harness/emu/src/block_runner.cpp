@@ -61,8 +61,14 @@ void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
   t_ctx.block_dim = b;
   t_ctx.grid_dim = g;
   m_count = job.threads_per_block;
+  if (b.x != m_tid_shape.x || b.y != m_tid_shape.y || b.z != m_tid_shape.z) {
+    // Thread coordinates depend only on the block's shape: computed once per shape.
+    for (fiber_id i = 0; i < m_count; ++i) {
+      m_tid[i] = {i % b.x, i / b.x % b.y, i / (b.x * b.y)};
+    }
+    m_tid_shape = b;
+  }
   for (fiber_id i = 0; i < m_count; ++i) {
-    m_tid[i] = {i % b.x, i / b.x % b.y, i / (b.x * b.y)};
     m_state[i] = fiber_state::fresh;
     m_gen[i] = 0;
     m_extra[i].stack = -1;
@@ -95,8 +101,12 @@ void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
 }
 
 void block_runner::fill_order(std::uint64_t block_linear) {
-  m_order.resize(m_count);
   const schedule_choice s = m_job->schedule;
+  if (s.order != schedule_order::shuffled && m_order.size() == m_count && m_order_kind == s.order) {
+    return; // forward and reverse depend only on the thread count
+  }
+  m_order_kind = s.order;
+  m_order.resize(m_count);
   for (unsigned i = 0; i < m_count; ++i) {
     m_order[i] = s.order == schedule_order::reverse ? m_count - 1 - i : i;
   }

@@ -118,6 +118,8 @@ private:
   std::vector<::uint3> m_tid;
   std::vector<fiber_extra> m_extra;
   std::vector<unsigned> m_order;
+  schedule_order m_order_kind = schedule_order::shuffled; ///< what m_order holds
+  ::uint3 m_tid_shape{0, 0, 0};                           ///< block shape m_tid was computed for
   std::vector<warp_lanes> m_warps;
   fiber_id m_current = k_none;
   int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
