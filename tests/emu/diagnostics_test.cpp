@@ -110,6 +110,13 @@ TEST_F(Diagnostics, MissingBarrierGivesDifferentResultsInDifferentOrders) {
   EXPECT_EQ(run(cugrade::emu::schedule_order::shuffled), shuffled) << "a seed is reproducible";
 }
 
+TEST_F(Diagnostics, NanosleepLetsTheOtherThreadsOfTheBlockRun) {
+  device_buffer<int> out(1);
+  m_kernels.fn<void(int*)>("run_wait_politely")(out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(out.download()[0], 42);
+}
+
 TEST_F(Diagnostics, PrintfFromKernelsReachesStdout) {
   const auto child = emu_test::run_in_child([&] { m_kernels.fn<void(int)>("run_hello")(4); });
   EXPECT_EQ(child.exit_status, 0);

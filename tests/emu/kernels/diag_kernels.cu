@@ -79,6 +79,23 @@ __global__ void recurse(int* out, int n) {
   out[threadIdx.x] = deep(n);
 }
 
+// Thread 0 waits for a flag thread 31 sets: fine with __nanosleep, which lets the others run.
+__global__ void wait_politely(int* out) {
+  __shared__ volatile int flag;
+  if (threadIdx.x == 0) {
+    flag = 0;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    while (flag == 0) {
+      __nanosleep(100);
+    }
+    out[0] = flag;
+  } else if (threadIdx.x == 31) {
+    flag = 42;
+  }
+}
+
 __global__ void say_hello(int n) {
   printf("hello from thread %d of %d\n", (int)threadIdx.x, n);
 }
@@ -109,6 +126,9 @@ extern "C" void run_spin(int* flag) {
 }
 extern "C" void run_recurse(int* out, int n) {
   recurse<<<1, 2>>>(out, n);
+}
+extern "C" void run_wait_politely(int* out) {
+  wait_politely<<<1, 32>>>(out);
 }
 extern "C" void run_hello(int n) {
   say_hello<<<1, n>>>(n);
