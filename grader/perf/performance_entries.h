@@ -41,9 +41,14 @@ struct entry_source {
 void add_roofline_figures(reports::performance_entry& e, problems::kind problem,
                           const problems::test_case& tc, const roofline::device_roofline* roof);
 
+/// How far below full_speedup a speedup still earns full points: the protocol's reproducibility
+/// (the reference timed against itself comes out 1.00 +/- 0.02).
+inline constexpr double speedup_tolerance = 0.02;
+
 /// The kernel's speedup geometric mean and performance points: the spec's curve at the geometric
-/// mean of the speedups over every case; nothing when a case has no speedup (suspicious or
-/// unverified). Adds the points to k.score.
+/// mean of the speedups over every case (within speedup_tolerance of full_speedup counts as
+/// full); nothing when a case has no speedup (suspicious or unverified). Adds the points to
+/// k.score.
 void score_performance(reports::kernel_report& k, const spec::kernel_spec& kernel,
                        const spec::performance_curve& curve);
 

@@ -116,6 +116,17 @@ TEST(ScorePerformance, UsesTheCurveAtTheGeometricMean) {
   EXPECT_EQ(fast.performance_score, 5);
 }
 
+TEST(ScorePerformance, CountsASpeedupWithinTheProtocolsNoiseOfFullAsFull) {
+  const spec::kernel_spec kernel{"k", 15, 5};
+  auto k = with_speedups({0.985});
+  score_performance(k, kernel, {1.0, 0.5});
+  EXPECT_EQ(k.performance_score, 5);
+  EXPECT_NEAR(*k.speedup_geomean, 0.985, 1e-12); // the metric itself is not rounded
+  auto below = with_speedups({0.97});
+  score_performance(below, kernel, {1.0, 0.5});
+  EXPECT_NEAR(below.performance_score, 5 * 0.94, 1e-9);
+}
+
 TEST(ScorePerformance, GivesNothingWhenACaseHasNoSpeedup) {
   auto k = with_speedups({2.0, std::nullopt});
   score_performance(k, {"k", 15, 5}, {1.0, 0.5});

@@ -1,0 +1,220 @@
+// Performance on the GPU, end to end (label gpu): the reference graded on the GPU gets a verified
+// performance entry with a speedup near 1 for every benchmark case and full marks, and every
+// exploit fixture (tests/fixtures/exploit_*) gets the verdict its expect.json predicts, including
+// the "performance" part:
+//   "performance": {launcher: {"timed"?: false, "verified"?: bool, "points"?: number,
+//                              "suspicious"?: bool, "hint"?: code, "message_contains"?: text,
+//                              "note_contains"?: text}}
+// Without a usable GPU every test reports SKIPPED.
+//
+// Runs from a device bundle too: programs are taken from the build tree when they are there, else
+// from PATH (the bundle's env.sh puts its bin/ first), and data from $CUGRADE_ROOT when set.
+
+#include "grader/process/process.h"
+#include "tests/e2e/e2e_support.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+namespace cugrade::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The build tree's program, or the one on PATH (a device bundle).
+std::string program(const fs::path& built, const std::string& name) {
+  if (fs::exists(built)) {
+    return built.string();
+  }
+  const auto found = process::find_program(name);
+  return found ? found->string() : built.string();
+}
+
+fs::path data_root() {
+  const char* root = std::getenv("CUGRADE_ROOT");
+  return root != nullptr && *root != '\0' ? fs::path(root) : fs::path(CUGRADE_SOURCE_DIR);
+}
+
+std::string no_gpu_reason() {
+  const auto runner = program(CUGRADE_GPU_RUNNER, "cugrade-runner-gpu");
+  if (!fs::exists(runner)) {
+    return "no cugrade-runner-gpu (built without nvcc, and none on PATH)";
+  }
+  process::spawn_options opts;
+  opts.argv = {runner, "--probe"};
+  opts.time_limit_seconds = 60;
+  const auto r = process::run_process(opts);
+  return r && r->succeeded() ? ""
+                             : "no usable GPU: " + (r ? r->stderr_text.substr(0, 200) : r.error());
+}
+
+cli_result run_grade(const std::vector<std::string>& args) {
+  process::spawn_options opts;
+  opts.argv = {program(CUGRADE_BINARY, "cugrade")};
+  opts.argv.insert(opts.argv.end(), args.begin(), args.end());
+  opts.env_add = {{"XDG_CACHE_HOME", (fs::temp_directory_path() / "cugrade-e2e-cache").string()},
+                  {"NO_COLOR", "1"}};
+  opts.time_limit_seconds = 1700;
+  const auto r = process::run_process(opts);
+  if (!r) {
+    return {-1, "", r.error()};
+  }
+  return {r->shell_status(), r->stdout_text, r->stderr_text};
+}
+
+json grade_on_gpu(const std::string& assignment, const std::string& dir, const std::string& name) {
+  const auto out = fresh_dir("perf-" + name);
+  const auto r = run_grade({"grade", assignment, dir, "--backend", "gpu", "--out", out.string(),
+                            "--student", name, "--format", "json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  json report = read_json(out / (name + ".json"));
+  EXPECT_TRUE(report.is_object()) << r.err;
+  if (report.is_object()) {
+    EXPECT_TRUE(schema_errors(report).empty()) << testing::PrintToString(schema_errors(report));
+  }
+  std::filesystem::remove_all(out);
+  return report;
+}
+
+std::string hint_text(const json& kernel) {
+  std::string text;
+  for (const auto& h : kernel.value("diagnosis", json::array())) {
+    text += h.value("code", "") + ": " + h.value("message", "") + "\n";
+  }
+  return text;
+}
+
+bool timed_calls_failed(const json& kernel) {
+  const std::string text = hint_text(kernel);
+  return text.find("of a timed call") != std::string::npos ||
+         text.find("benchmark run of") != std::string::npos;
+}
+
+void check_status(const json& kernel, const json& want) {
+  EXPECT_EQ(kernel.value("status", ""), want.value("status", "passed")) << kernel.dump(2);
+  if (want.contains("forbidden_contains")) {
+    EXPECT_NE(kernel.value("forbidden_symbols", json::array())
+                  .dump()
+                  .find(want.at("forbidden_contains").get<std::string>()),
+              std::string::npos);
+  }
+}
+
+void check_performance(const json& kernel, const json& want) {
+  const json entries = kernel.value("performance", json::array());
+  const std::string hints = hint_text(kernel);
+  if (!want.value("timed", true)) {
+    EXPECT_TRUE(entries.empty()) << entries.dump(2);
+  }
+  if (want.contains("verified")) {
+    EXPECT_EQ(!timed_calls_failed(kernel), want.at("verified").get<bool>()) << hints;
+    if (want.at("verified").get<bool>()) {
+      EXPECT_FALSE(entries.empty());
+    }
+  }
+  if (want.contains("points")) {
+    EXPECT_DOUBLE_EQ(kernel.value("performance_score", -1.0), want.at("points").get<double>());
+  }
+  if (want.contains("hint")) {
+    EXPECT_NE(hints.find(want.at("hint").get<std::string>() + ":"), std::string::npos) << hints;
+  }
+  if (want.contains("message_contains")) {
+    EXPECT_NE(hints.find(want.at("message_contains").get<std::string>()), std::string::npos)
+        << hints;
+  }
+  std::string notes;
+  bool suspicious = false;
+  for (const auto& e : entries) {
+    suspicious = suspicious || e.value("suspicious", false);
+    notes += e.value("note", "") + "\n";
+    if (e.value("suspicious", false)) {
+      EXPECT_FALSE(e.contains("speedup")) << e.dump(2);
+    }
+  }
+  if (want.contains("suspicious")) {
+    EXPECT_EQ(suspicious, want.at("suspicious").get<bool>()) << entries.dump(2);
+  }
+  if (want.contains("note_contains")) {
+    EXPECT_NE(notes.find(want.at("note_contains").get<std::string>()), std::string::npos) << notes;
+  }
+}
+
+std::vector<std::string> exploit_fixtures() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(data_root() / "tests" / "fixtures")) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with("exploit_") && fs::exists(entry.path() / "expect.json")) {
+      names.push_back(name);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class ExploitOnGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(ExploitOnGpu, IsCaught) {
+  if (const auto why = no_gpu_reason(); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  const auto dir = data_root() / "tests" / "fixtures" / GetParam();
+  const json expect = read_json(dir / "expect.json");
+  ASSERT_TRUE(expect.is_object());
+  const json report = grade_on_gpu(expect.at("assignment"), dir.string(), GetParam());
+  ASSERT_TRUE(report.is_object());
+  const json kernels = expect.value("kernels", json::object());
+  const json performance = expect.value("performance", json::object());
+  for (const auto& kernel : report.at("kernels")) {
+    const std::string name = kernel.at("name");
+    SCOPED_TRACE(GetParam() + ": " + name);
+    check_status(kernel, kernels.contains(name)
+                             ? kernels.at(name)
+                             : json{{"status", expect.value("others", "passed")}});
+    if (performance.contains(name)) {
+      check_performance(kernel, performance.at(name));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ExploitOnGpu, testing::ValuesIn(exploit_fixtures()),
+                         [](const testing::TestParamInfo<std::string>& p) {
+                           return p.param;
+                         });
+
+class ReferencePerformanceOnGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(ReferencePerformanceOnGpu, IsVerifiedWithSpeedupsNearOneAndFullMarks) {
+  if (const auto why = no_gpu_reason(); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  const json report = grade_on_gpu(GetParam(), (data_root() / "reference").string(), "reference");
+  ASSERT_TRUE(report.is_object());
+  EXPECT_DOUBLE_EQ(report.value("score", -1.0), report.value("max_score", -2.0));
+  for (const auto& k : report.at("kernels")) {
+    SCOPED_TRACE(k.value("name", ""));
+    EXPECT_EQ(k.value("status", ""), "passed");
+    EXPECT_FALSE(timed_calls_failed(k)) << hint_text(k);
+    const json entries = k.value("performance", json::array());
+    ASSERT_FALSE(entries.empty()) << k.dump(2).substr(0, 3000);
+    for (const auto& e : entries) {
+      EXPECT_FALSE(e.value("suspicious", true)) << e.dump(2);
+      ASSERT_TRUE(e.contains("speedup")) << e.dump(2);
+      EXPECT_NEAR(e.at("speedup").get<double>(), 1.0, 0.05) << e.dump(2);
+      EXPECT_TRUE(e.contains("library_ms")) << e.dump(2);
+      EXPECT_TRUE(e.contains("roof_percent")) << e.dump(2);
+      std::cout << "[ PERF     ] " << k.value("name", "") << " " << e.value("shape", "") << "/"
+                << e.value("distribution", "") << ": median " << e.value("median_ms", 0.0)
+                << " ms, speedup " << e.value("speedup", 0.0) << " ["
+                << e.value("speedup_ci_low", 0.0) << ", " << e.value("speedup_ci_high", 0.0)
+                << "], " << e.value("samples", 0) << " samples, library "
+                << e.value("library_ms", 0.0) << " ms\n";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Assignments, ReferencePerformanceOnGpu,
+                         testing::Values("matmul", "histogram", "reduction"));
+
+} // namespace
+} // namespace cugrade::e2e
