@@ -26,6 +26,7 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::stri
   p.library = library;
   p.output_dir = dir;
   p.runs = 1;
+  p.exact_buffers = true; // padding inside the allocation would hide reads just past the end
   for (const auto& c : problems::make_cases(spec.problem, templates, spec.seed ^ sanitizer_salt)) {
     p.cases.push_back({c.name, c.dims, c.distribution, c.seed});
   }

@@ -37,6 +37,13 @@ std::optional<timed_check> check_calls(const protocol::timing_record& r, std::si
   if (r.stop_reason == "fault") {
     return failed(timed_verdict::fault, "a timed call failed: " + r.note);
   }
+  // First: a launcher that works in place also leaves wrong (even infinite) outputs behind, and
+  // the changed input is the cause to name.
+  if (r.input_modified) {
+    return failed(timed_verdict::input_modified,
+                  "an input buffer changed during the timed calls; inputs are read-only, and a "
+                  "launcher that works in place gets wrong answers on its next call");
+  }
   for (std::size_t i = 0; i < r.checks.size(); ++i) {
     const auto& c = r.checks[i];
     const std::string call = c.set == input_sets
@@ -58,11 +65,6 @@ std::optional<timed_check> check_calls(const protocol::timing_record& r, std::si
       return failed(timed_verdict::wrong,
                     fmt::format("{} wrote {} NaN or infinite elements", call, c.non_finite));
     }
-  }
-  if (r.input_modified) {
-    return failed(timed_verdict::input_modified,
-                  "an input buffer changed during the timed calls; inputs are read-only, and a "
-                  "launcher that works in place gets wrong answers on its next call");
   }
   return std::nullopt;
 }

@@ -61,6 +61,7 @@ std::string to_json_text(const plan& p) {
                   {"library", p.library.string()},
                   {"output_dir", p.output_dir.string()},
                   {"runs", p.runs},
+                  {"exact_buffers", p.exact_buffers},
                   {"cases", cases},
                   {"timing", timing_json(p.timing)}};
   return j.dump(2);
@@ -79,6 +80,7 @@ result<plan> plan_from_json_text(const std::string& text) {
     p.library = j.at("library").get<std::string>();
     p.output_dir = j.at("output_dir").get<std::string>();
     p.runs = j.value("runs", 2);
+    p.exact_buffers = j.value("exact_buffers", false);
     for (const auto& c : j.at("cases")) {
       p.cases.push_back({c.at("name").get<std::string>(), shape_from(c.at("shape")),
                          c.at("distribution").get<std::string>(),

@@ -47,6 +47,9 @@ struct plan {
   std::filesystem::path library;    ///< the student's (or reference's) compiled shared object
   std::filesystem::path output_dir; ///< events.jsonl and case outputs go here
   int runs = 2; ///< runs per case; in emulation each run uses another thread order
+  /// No guard regions after buffers: for runs under compute-sanitizer, whose memcheck sees only
+  /// accesses outside an allocation (the guards would hide a read just past the end).
+  bool exact_buffers = false;
   std::vector<planned_case> cases;
   timing_request timing;
 };

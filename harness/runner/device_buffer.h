@@ -8,10 +8,17 @@
 
 namespace cugrade::runner {
 
+/// When set, buffers get no guard region (a plan's exact_buffers: runs under compute-sanitizer).
+inline bool& exact_buffers() {
+  static bool exact = false;
+  return exact;
+}
+
 class device_buffer {
 public:
   device_buffer(backends::backend& b, std::size_t payload_bytes)
-      : m_backend(&b), m_payload(payload_bytes), m_guard(b.guard_bytes(payload_bytes)),
+      : m_backend(&b), m_payload(payload_bytes),
+        m_guard(exact_buffers() ? 0 : b.guard_bytes(payload_bytes)),
         m_ptr(b.allocate(payload_bytes + m_guard)) {}
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;

@@ -1,6 +1,7 @@
 #include "harness/runner/runner.h"
 
 #include "harness/runner/case_runner.h"
+#include "harness/runner/device_buffer.h"
 #include "harness/runner/launcher_library.h"
 #include "harness/runner/timing_runner.h"
 
@@ -9,6 +10,7 @@
 namespace cugrade::runner {
 
 bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_writer& events) {
+  exact_buffers() = p.exact_buffers;
   events.started(b.identity());
   b.set_fault_fd(events.fd());
   auto library = launcher_library::open(p.library);

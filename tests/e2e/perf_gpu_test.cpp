@@ -5,6 +5,8 @@
 //   "performance": {launcher: {"timed"?: false, "verified"?: bool, "points"?: number,
 //                              "suspicious"?: bool, "hint"?: code, "message_contains"?: text,
 //                              "note_contains"?: text}}
+// and every fixture with a "sanitizer" part, graded with compute-sanitizer checks turned on:
+//   "sanitizer": {"kernels": {launcher: {"status", "error_kind"?, "message_contains"?}}}
 // Without a usable GPU every test reports SKIPPED.
 //
 // Runs from a device bundle too: programs are taken from the build tree when they are there, else
@@ -14,6 +16,7 @@
 #include "tests/e2e/e2e_support.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <gtest/gtest.h>
 
 namespace cugrade::e2e {
@@ -140,12 +143,13 @@ void check_performance(const json& kernel, const json& want) {
   }
 }
 
-std::vector<std::string> exploit_fixtures() {
+// Fixtures whose expect.json holds `part`.
+std::vector<std::string> fixtures_with(const std::string& part) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(data_root() / "tests" / "fixtures")) {
-    const auto name = entry.path().filename().string();
-    if (name.starts_with("exploit_") && fs::exists(entry.path() / "expect.json")) {
-      names.push_back(name);
+    const auto expect = read_json(entry.path() / "expect.json");
+    if (expect.is_object() && expect.contains(part)) {
+      names.push_back(entry.path().filename().string());
     }
   }
   std::sort(names.begin(), names.end());
@@ -177,10 +181,78 @@ TEST_P(ExploitOnGpu, IsCaught) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, ExploitOnGpu, testing::ValuesIn(exploit_fixtures()),
-                         [](const testing::TestParamInfo<std::string>& p) {
-                           return p.param;
-                         });
+INSTANTIATE_TEST_SUITE_P(Fixtures, ExploitOnGpu, testing::ValuesIn(fixtures_with("performance")),
+                         [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// The shipped spec of `assignment` with compute-sanitizer checks on and one small benchmark case
+// (timing is not what these tests are about), written to `dir`.
+fs::path sanitized_spec(const std::string& assignment, const fs::path& dir) {
+  json spec = read_json(data_root() / "assignments" / assignment / "assignment.json");
+  spec["sanitizer"] = {{"enabled", true}};
+  const json small =
+      assignment == "matmul"
+          ? json::parse(R"({"shape": {"j": 257, "k": 255, "l": 253}, "distribution": "real"})")
+          : json{{"shape", {{"n", 1 << 20}}},
+                 {"distribution", assignment == "histogram" ? "uniform" : "real_offset"}};
+  spec["benchmark"] = {{"cases", json::array({small})}};
+  const auto path = dir / (assignment + "-sanitized.json");
+  std::ofstream(path) << spec.dump(2);
+  return path;
+}
+
+class SanitizerOnGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(SanitizerOnGpu, NamesTheKindAndTheLine) {
+  if (const auto why = no_gpu_reason(); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  const auto dir = data_root() / "tests" / "fixtures" / GetParam();
+  const json expect = read_json(dir / "expect.json");
+  const auto spec_dir = fresh_dir("sanitized-spec");
+  const json report = grade_on_gpu(sanitized_spec(expect.at("assignment"), spec_dir).string(),
+                                   dir.string(), GetParam());
+  ASSERT_TRUE(report.is_object());
+  const json wanted = expect.at("sanitizer").at("kernels");
+  for (const auto& kernel : report.at("kernels")) {
+    const std::string name = kernel.at("name");
+    if (!wanted.contains(name)) {
+      continue;
+    }
+    SCOPED_TRACE(GetParam() + ": " + name);
+    const auto& want = wanted.at(name);
+    EXPECT_EQ(kernel.value("status", ""), want.at("status")) << hint_text(kernel);
+    if (want.contains("error_kind")) {
+      EXPECT_EQ(kernel.value("error_kind", ""), want.at("error_kind")) << hint_text(kernel);
+    }
+    if (want.contains("message_contains")) {
+      EXPECT_NE(hint_text(kernel).find(want.at("message_contains").get<std::string>()),
+                std::string::npos)
+          << hint_text(kernel);
+    }
+    std::cout << "[ FINDING  ] " << kernel.value("message", "") << "\n";
+  }
+  fs::remove_all(spec_dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, SanitizerOnGpu, testing::ValuesIn(fixtures_with("sanitizer")),
+                         [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(SanitizerOnGpu, FindsNothingInTheReference) {
+  if (const auto why = no_gpu_reason(); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  for (const char* assignment : {"matmul", "histogram", "reduction"}) {
+    SCOPED_TRACE(assignment);
+    const auto spec_dir = fresh_dir("sanitized-spec");
+    const json report = grade_on_gpu(sanitized_spec(assignment, spec_dir).string(),
+                                     (data_root() / "reference").string(), "reference");
+    ASSERT_TRUE(report.is_object());
+    for (const auto& k : report.at("kernels")) {
+      EXPECT_EQ(k.value("status", ""), "passed") << k.value("name", "") << ": " << hint_text(k);
+    }
+    fs::remove_all(spec_dir);
+  }
+}
 
 class ReferencePerformanceOnGpu : public testing::TestWithParam<std::string> {};
 

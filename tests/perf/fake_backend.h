@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <set>
+#include <vector>
 
 namespace cugrade::testing {
 
@@ -25,6 +26,7 @@ public:
   int plain_calls = 0;
   int flushes = 0;
   int clock_reads = 0;
+  std::vector<std::size_t> allocations; ///< sizes asked for, in order
 
   ~fake_backend() override {
     for (void* p : m_live) {
@@ -35,6 +37,7 @@ public:
 protected:
   protocol::device_identity do_identity() const override { return {"fake", "fake", "", ""}; }
   void* do_allocate(std::size_t bytes) override {
+    allocations.push_back(bytes);
     void* p = new std::byte[bytes];
     m_live.insert(p);
     return p;

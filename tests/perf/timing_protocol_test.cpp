@@ -24,6 +24,7 @@ TEST(TimingPlan, RoundTripsEveryField) {
   p.timing.target_rse = 0.002;
   p.timing.throttle_fraction = 0.8;
   p.timing.input_sets = 6;
+  p.exact_buffers = true;
   const auto back = plan_from_json_text(to_json_text(p));
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_TRUE(back->timing.enabled);
@@ -31,6 +32,7 @@ TEST(TimingPlan, RoundTripsEveryField) {
   EXPECT_EQ(back->timing.target_rse, 0.002);
   EXPECT_EQ(back->timing.throttle_fraction, 0.8);
   EXPECT_EQ(back->timing.input_sets, 6);
+  EXPECT_TRUE(back->exact_buffers);
 }
 
 TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
@@ -46,6 +48,7 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
   EXPECT_EQ(p->timing.max_samples, 1000);
   EXPECT_EQ(p->timing.max_seconds, 15.0);
   EXPECT_EQ(p->timing.input_sets, 4);
+  EXPECT_FALSE(p->exact_buffers);
 }
 
 TEST(TimingEvent, RoundTripsThroughTheEventLog) {

@@ -2,6 +2,8 @@
 // warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
 
 #include "harness/protocol/timing.h"
+#include "harness/runner/case_runner.h"
+#include "harness/runner/device_buffer.h"
 #include "harness/runner/timing_runner.h"
 #include "tests/perf/fake_backend.h"
 
@@ -215,6 +217,29 @@ TEST(TimingRunner, RecordsAFaultAndStops) {
   EXPECT_EQ(r.rec().stop_reason, "fault");
   EXPECT_NE(r.rec().note.find("illegal_address"), std::string::npos);
   EXPECT_LT(r.rec().event_ms.size(), 10u);
+}
+
+TEST(CaseRunner, ExactBuffersHaveNoGuardRegion) {
+  for (const bool exact : {false, true}) {
+    fake_backend b;
+    protocol::plan p;
+    p.problem = problems::kind::histogram;
+    p.output_dir = fs::temp_directory_path();
+    p.runs = 1;
+    p.cases.push_back({"c", small, "uniform", seed});
+    exact_buffers() = exact;
+    const auto log = fs::temp_directory_path() /
+                     ("cugrade-exact-" + std::to_string(::getpid()) + ".jsonl");
+    {
+      protocol::event_writer events(log);
+      EXPECT_TRUE(run_case(problems::get(p.problem), p, 0, address_of(histogram_good), b, events));
+    }
+    fs::remove(log);
+    exact_buffers() = false;
+    ASSERT_EQ(b.allocations.size(), 2u);
+    EXPECT_EQ(b.allocations[0] == static_cast<std::size_t>(small.n), exact);
+    EXPECT_EQ(b.allocations[1] == 256 * 4, exact);
+  }
 }
 
 } // namespace

@@ -142,8 +142,9 @@ TEST_F(TimedCase, FailsAStorePastTheEnd) {
   EXPECT_EQ(verify().verdict, timed_verdict::out_of_bounds);
 }
 
-TEST_F(TimedCase, FailsModifiedInputs) {
+TEST_F(TimedCase, FailsModifiedInputsBeforeTheWrongOutputsTheyCause) {
   m_rec.input_modified = true;
+  m_rec.checks[2].non_finite = 1;
   EXPECT_EQ(verify().verdict, timed_verdict::input_modified);
 }
 
