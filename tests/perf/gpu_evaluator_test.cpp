@@ -47,6 +47,7 @@ protected:
     const auto ref_dir = reference_build_dir(m_spec, m_nvcc, m_layout.cache_dir);
     fs::create_directories(ref_dir);
     fs::copy_file(fakes / "libperf_fake_reference.so", ref_dir / "libhistogram.so");
+    m_options.time_unscored_kernels = true;
     m_options.request.warmup_seconds = 0;
     m_options.request.min_seconds = 0.01;
     m_options.request.max_seconds = 0.3;
@@ -156,6 +157,15 @@ TEST_F(GpuEvaluator, ATimeBelowThePhysicalFloorEarnsNothing) {
   EXPECT_NE(k.performance[0].note.find("physical floor"), std::string::npos);
   EXPECT_FALSE(k.performance[0].speedup.has_value());
   EXPECT_EQ(k.performance_score, 0);
+}
+
+TEST_F(GpuEvaluator, LeavesKernelsWithoutPerformancePointsUntimedByDefault) {
+  m_options = gpu_evaluation_options{};
+  reports::kernel_report k;
+  k.name = "histogram_sectioned"; // 0 performance points in the shipped spec
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+  ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
+  EXPECT_TRUE(k.performance.empty());
 }
 
 TEST_F(GpuEvaluator, DoesNotTimeAKernelThatFailed) {
