@@ -25,6 +25,7 @@ struct command {
 
 command grade_command();
 command check_command();
+command bench_command();
 command doctor_command();
 
 /// Exit codes shared by the commands.

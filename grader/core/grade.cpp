@@ -7,6 +7,7 @@
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/report_assembly.h"
 #include "grader/fetch/fetch.h"
+#include "grader/perf/gpu_evaluation.h"
 #include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
@@ -169,6 +170,13 @@ grade_outcome grade_submission(grading& g) {
     return not_gradable(g.report, "the build toolchain failed: " + built.error());
   }
   record_build(g.report, *built);
+  // On the GPU, kernels that pass are then timed against the reference (verified, A B B A) and
+  // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
+  std::optional<perf::gpu_evaluator> gpu;
+  if (g.backend.kind == reports::backend_kind::gpu) {
+    gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity.device, work.path() / "perf",
+                g.options.progress);
+  }
   for (const auto& kernel : g.spec.kernels) {
     if (!wanted(g.options, kernel.name)) {
       continue;
@@ -180,6 +188,11 @@ grade_outcome grade_submission(grading& g) {
     auto k = grade_kernel(g, kernel, *built, work.path());
     if (!k) {
       return not_gradable(g.report, k.error());
+    }
+    if (gpu) {
+      if (auto evaluated = gpu->evaluate(*k, built->library); !evaluated) {
+        return not_gradable(g.report, "performance evaluation failed: " + evaluated.error());
+      }
     }
     g.report.kernels.push_back(std::move(*k));
   }
