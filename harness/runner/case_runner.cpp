@@ -115,7 +115,9 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
   const device_case d = allocate(b, inputs, out_bytes);
 
   for (int run = 0; run < plan.runs; ++run) {
-    protocol::run_record rec{index, run};
+    protocol::run_record rec;
+    rec.case_index = index;
+    rec.run = run;
     events.case_begin(index, run);
     const auto t0 = std::chrono::steady_clock::now();
     if (!stage(b, d, inputs)) {
