@@ -1,7 +1,6 @@
 #include "grader/cli/commands.h"
 
 #include "reports/report.h"
-#include "reports/writers.h"
 
 #include <iostream>
 
@@ -44,22 +43,11 @@ command check_command() {
                 o.kernel_timeout_seconds = a->kernel_timeout;
               }
               o.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
-              const auto layout = grader::discover_layout();
-              if (!layout) {
-                std::cerr << "cugrade: " << layout.error() << "\n";
-                return exit_infrastructure;
+              const auto printed = grade_and_print(o, "could not check");
+              if (printed.exit_code != exit_ok) {
+                return printed.exit_code;
               }
-              const auto out = grader::grade(o, *layout);
-              if (out.exit == grader::grade_exit::usage_error) {
-                std::cerr << "cugrade: " << out.error << "\n";
-                return exit_usage;
-              }
-              std::cout << reports::render_text(*out.report, use_colour());
-              if (out.exit == grader::grade_exit::infrastructure) {
-                std::cerr << "cugrade: could not check: " << out.error << "\n";
-                return exit_infrastructure;
-              }
-              for (const auto& k : out.report->kernels) {
+              for (const auto& k : printed.outcome->report->kernels) {
                 if (k.status != reports::kernel_status::passed) {
                   return exit_failed_checks;
                 }

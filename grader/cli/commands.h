@@ -8,10 +8,18 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cugrade::cli {
+
+/// Exit codes shared by the commands.
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed_checks = 1;
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_infrastructure = 3;
 
 struct command {
   std::string name;
@@ -28,14 +36,16 @@ command check_command();
 command bench_command();
 command doctor_command();
 
-/// Exit codes shared by the commands.
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_failed_checks = 1;
-inline constexpr int exit_usage = 2;
-inline constexpr int exit_infrastructure = 3;
+/// What grade_and_print did: the command's exit code and, when grading ran, its outcome.
+struct printed_grading {
+  int exit_code = exit_ok;
+  std::optional<grader::grade_outcome> outcome;
+};
 
-/// Grades and prints the text summary; returns the command's exit code.
-int grade_and_print(const grader::grade_options& options, bool summary_only);
+/// Grades, prints the text summary and the files written; an ungradable report is announced
+/// with `not_gradable_words` (e.g. "not gradable").
+printed_grading grade_and_print(const grader::grade_options& options,
+                                std::string_view not_gradable_words);
 
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();

@@ -59,35 +59,34 @@ int run_grade(grade_args& a, const CLI::App& sub) {
     a.options.deadline = a.deadline;
   }
   a.options.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
-  return grade_and_print(a.options, /*summary_only=*/false);
+  return grade_and_print(a.options, "not gradable").exit_code;
 }
 
 } // namespace
 
-int grade_and_print(const grader::grade_options& options, bool summary_only) {
+printed_grading grade_and_print(const grader::grade_options& options,
+                                std::string_view not_gradable_words) {
   const auto layout = grader::discover_layout();
   if (!layout) {
     std::cerr << "cugrade: " << layout.error() << "\n";
-    return exit_infrastructure;
+    return {exit_infrastructure, std::nullopt};
   }
-  const auto out = grader::grade(options, *layout);
+  auto out = grader::grade(options, *layout);
   if (out.exit == grader::grade_exit::usage_error) {
     std::cerr << "cugrade: " << out.error << "\n";
-    return exit_usage;
+    return {exit_usage, std::move(out)};
   }
   if (out.report) {
     std::cout << reports::render_text(*out.report, use_colour());
   }
   for (const auto& path : out.written) {
-    if (!summary_only) {
-      std::cerr << "cugrade: wrote " << path.string() << "\n";
-    }
+    std::cerr << "cugrade: wrote " << path.string() << "\n";
   }
   if (out.exit == grader::grade_exit::infrastructure) {
-    std::cerr << "cugrade: not gradable: " << out.error << "\n";
-    return exit_infrastructure;
+    std::cerr << "cugrade: " << not_gradable_words << ": " << out.error << "\n";
+    return {exit_infrastructure, std::move(out)};
   }
-  return exit_ok;
+  return {exit_ok, std::move(out)};
 }
 
 bool use_colour() {
