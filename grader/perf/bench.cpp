@@ -3,6 +3,7 @@
 #include "grader/perf/benchmark_plan.h"
 #include "grader/perf/performance_entries.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,11 @@ void add_rows(bench_result& out, const std::string& kernel,
     src.roof = out.roof ? &*out.roof : nullptr;
     src.bootstrap_seed = bootstrap_seed(kernel, cases[i].name);
     row.entry = make_entry(src);
+    for (const auto& r : measured) {
+      if (i < r.cases.size() && r.cases[i].record) {
+        row.runs.push_back(*r.cases[i].record);
+      }
+    }
     row.verified = true;
     for (const auto* runs : {&measured, against}) {
       if (runs == nullptr) {
@@ -69,6 +75,28 @@ nlohmann::json optional_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
 }
 
+// Each run's samples as taken, so their spread can be examined by input set and clock.
+nlohmann::json runs_json(const bench_row& r) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& t : r.runs) {
+    runs.push_back({{"gated", t.gated},
+                    {"stop_reason", t.stop_reason},
+                    {"warmup_calls", t.warmup_calls},
+                    {"dropped_throttled", t.dropped_throttled},
+                    {"note", t.note},
+                    {"event_ms", t.event_ms},
+                    {"host_ms", t.host_ms},
+                    {"sm_clock_mhz", t.sm_clock_mhz},
+                    {"sample_sets", t.sample_sets}});
+  }
+  return runs;
+}
+
+bool all_gated(const bench_row& r) {
+  return std::all_of(r.runs.begin(), r.runs.end(),
+                     [](const protocol::timing_record& t) { return t.gated; });
+}
+
 nlohmann::json row_json(const bench_row& r) {
   const auto& e = r.entry;
   return {{"kernel", r.kernel},
@@ -94,7 +122,9 @@ nlohmann::json row_json(const bench_row& r) {
           {"suspicious", e.suspicious},
           {"note", e.note},
           {"verified", r.verified},
-          {"problem", r.problem}};
+          {"problem", r.problem},
+          {"gated", all_gated(r)},
+          {"runs", runs_json(r)}};
 }
 
 } // namespace
@@ -192,6 +222,11 @@ std::string bench_table(const bench_result& r) {
                     library(e), last);
     if (e.suspicious) {
       out += "    suspicious: " + e.note + "\n";
+    }
+    if (!all_gated(row) && !row.runs.empty()) {
+      const auto& note = row.runs.front().note;
+      out += "    not gated: " + (note.empty() ? std::string("the plan asked for ungated calls") : note) +
+             "\n";
     }
   }
   return out;

@@ -33,6 +33,9 @@ struct bench_row {
   reports::performance_entry entry; ///< speedup fields only with self_speedup
   bool verified = false;
   std::string problem; ///< why not verified
+  /// The measured launcher's timing of this case in each run, samples in the order taken (for
+  /// the JSON: spread by input set, clock and gating can be examined after the fact).
+  std::vector<protocol::timing_record> runs;
 };
 
 struct bench_result {

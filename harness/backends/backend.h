@@ -28,6 +28,10 @@ struct call_timing {
   call_outcome outcome;
   double event_ms = 0; ///< CUDA events around the call
   double host_ms = 0;  ///< host clock around the call, after a device synchronisation
+  /// The call was gated and waited on the device inside (cudaDeviceSynchronize, a copy to the
+  /// host, cudaFree...): the gate let go only at its timeout, so this sample's times include
+  /// that wait and must not be kept.
+  bool gate_expired = false;
 };
 
 class backend {
@@ -50,9 +54,13 @@ public:
   [[nodiscard]] call_outcome after_call() { return do_after_call(); }
   /// Where fatal fault reports go (the emulator's signal handler writes one JSON line there).
   void set_fault_fd(int fd) { do_set_fault_fd(fd); }
-  /// Runs `call` between timers (benchmarks); GPU only.
-  [[nodiscard]] call_timing timed_call(const std::function<void()>& call) {
-    return do_timed_call(call);
+  /// Runs `call` between timers (benchmarks); GPU only. With `gated`, a spinning kernel holds
+  /// the stream while `call` enqueues its work and is released after the stop event, so the
+  /// events time the device work back to back, without the host's launch gaps (nvbench's
+  /// blocking kernel). The gate lets go by itself after a timeout, so a call that waits on the
+  /// device cannot hang; the timing then says gate_expired.
+  [[nodiscard]] call_timing timed_call(const std::function<void()>& call, bool gated) {
+    return do_timed_call(call, gated);
   }
   /// Evicts the L2 cache by writing a buffer twice its size; GPU only.
   void flush_cache() { do_flush_cache(); }
@@ -70,7 +78,8 @@ protected:
   virtual void do_before_call(int run) = 0;
   [[nodiscard]] virtual call_outcome do_after_call() = 0;
   virtual void do_set_fault_fd(int fd) = 0;
-  [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call) = 0;
+  [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call,
+                                                  bool gated) = 0;
   virtual void do_flush_cache() = 0;
   [[nodiscard]] virtual double do_sm_clock_mhz() = 0;
   [[nodiscard]] virtual double do_max_sm_clock_mhz() = 0;

@@ -57,6 +57,8 @@ timing_record timing_from(const json& j) {
   t.event_ms = j.value("event_ms", std::vector<double>{});
   t.host_ms = j.value("host_ms", std::vector<double>{});
   t.sm_clock_mhz = j.value("sm_clock_mhz", std::vector<double>{});
+  t.sample_sets = j.value("sample_sets", std::vector<int>{});
+  t.gated = j.value("gated", false);
   t.dropped_throttled = j.value("dropped_throttled", 0);
   t.max_sm_clock_mhz = j.value("max_sm_clock_mhz", 0.0);
   t.warmup_calls = j.value("warmup_calls", 0);

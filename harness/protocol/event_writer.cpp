@@ -97,6 +97,8 @@ void event_writer::timing(const timing_record& t) {
                {"event_ms", t.event_ms},
                {"host_ms", t.host_ms},
                {"sm_clock_mhz", t.sm_clock_mhz},
+               {"sample_sets", t.sample_sets},
+               {"gated", t.gated},
                {"dropped_throttled", t.dropped_throttled},
                {"max_sm_clock_mhz", t.max_sm_clock_mhz},
                {"warmup_calls", t.warmup_calls},

@@ -39,6 +39,9 @@ struct timing_request {
   double target_rse = 0.001;      ///< ...or the relative standard error (rsd / sqrt(n)) is
   double throttle_fraction = 0.9; ///< drop samples taken below this fraction of the max clock
   int input_sets = 4;
+  /// Hold the stream with a spinning kernel while the launcher enqueues its work, so the events
+  /// time the device work without the host's launch gaps (docs/timing.md, "gated launches").
+  bool gate_launches = true;
 };
 
 struct plan {
@@ -98,7 +101,11 @@ struct timing_record {
   std::size_t case_index = 0;
   std::vector<double> event_ms; ///< CUDA-event time of each kept sample
   std::vector<double> host_ms;  ///< device-synchronised host clock of the same samples
-  std::vector<double> sm_clock_mhz;
+  std::vector<double> sm_clock_mhz; ///< the lower of the clocks read before and after the sample
+  std::vector<int> sample_sets;     ///< the input set of each kept sample
+  /// Every kept sample was taken with the stream gated; false when the plan asked for no gate or
+  /// the launcher waited on the device inside the call (then no sample is gated).
+  bool gated = false;
   int dropped_throttled = 0;   ///< samples taken below throttle_fraction of the max clock
   double max_sm_clock_mhz = 0; ///< the highest clock seen during the case
   int warmup_calls = 0;

@@ -37,6 +37,8 @@ struct case_timing {
   std::vector<captured_output> latest; ///< the last output read back, per set
   std::vector<int> calls_on_set;
   std::vector<double> event_ms, host_ms, clock_mhz;
+  std::vector<int> sample_set;
+  bool gated = false; ///< calls are gated (cleared for good when a gate expires)
   protocol::timing_record rec;
 };
 
@@ -46,6 +48,21 @@ int set_count(const protocol::timing_request& t) {
 
 void invoke(case_timing& c, const timed_set& s) {
   c.problem.invoke(c.launcher, s.input_pointers(), s.output_pointer(), c.tc.dims);
+}
+
+// One timed call, gated while the launcher lets it be. A launcher that waits on the device
+// inside the call makes the gate expire: from then on the case is timed ungated, so all its kept
+// samples are measured the same way, and this call's times are not kept (false).
+bool timed_call(case_timing& c, const timed_set& s, backends::call_timing& out) {
+  out = c.b.timed_call([&] { invoke(c, s); }, c.gated);
+  if (!out.gate_expired) {
+    return true;
+  }
+  c.gated = false;
+  c.rec.note = "the launcher waits on the device inside the call (a synchronisation, a copy to "
+               "the host or a cudaFree), so its launches could not be gated: its samples include "
+               "the host's launch gaps";
+  return false;
 }
 
 void save(case_timing& c, int set, protocol::output_role role, const captured_output& out,
@@ -64,7 +81,9 @@ void warm_up(case_timing& c) {
   while (calls < t.warmup_calls || seconds_since(start) < t.warmup_seconds) {
     const auto& s = *c.sets[static_cast<std::size_t>(calls) % c.sets.size()];
     ++calls;
-    if (!c.b.timed_call([&] { invoke(c, s); }).outcome.ok()) {
+    backends::call_timing timing;
+    timed_call(c, s, timing);
+    if (!timing.outcome.ok()) {
       break; // the first sample meets the same fault and reports it
     }
   }
@@ -75,6 +94,14 @@ backends::call_outcome device_refused(const std::string& what) {
   return {"cuda_error", "the device refused " + what, true};
 }
 
+// A clock of 0 is unknown; the lower of two known clocks says whether the sample was throttled.
+double lower_known_clock(double a, double b) {
+  if (a <= 0 || b <= 0) {
+    return std::max(a, b);
+  }
+  return std::min(a, b);
+}
+
 // One cold sample on input set sample % sets; a fault comes back as its outcome.
 std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
   const int set = sample % static_cast<int>(c.sets.size());
@@ -83,18 +110,23 @@ std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
     return device_refused("the upload of the output poison");
   }
   c.b.flush_cache();
-  const double clock = c.b.sm_clock_mhz();
-  const auto timing = c.b.timed_call([&] { invoke(c, s); });
+  const double clock_before = c.b.sm_clock_mhz();
+  backends::call_timing timing;
+  const bool keep = timed_call(c, s, timing);
   if (!timing.outcome.ok()) {
     return timing.outcome;
   }
+  const double clock_after = c.b.sm_clock_mhz();
   captured_output out;
   if (!s.capture(set, out)) {
     return device_refused("to read the output back");
   }
-  c.event_ms.push_back(timing.event_ms);
-  c.host_ms.push_back(timing.host_ms);
-  c.clock_mhz.push_back(clock);
+  if (keep) {
+    c.event_ms.push_back(timing.event_ms);
+    c.host_ms.push_back(timing.host_ms);
+    c.clock_mhz.push_back(lower_known_clock(clock_before, clock_after));
+    c.sample_set.push_back(set);
+  }
   c.rec.checks.push_back(out.check);
   if (c.calls_on_set[static_cast<std::size_t>(set)]++ == 0) {
     save(c, set, protocol::output_role::first, out, s.payload_bytes());
@@ -170,7 +202,9 @@ void fill_samples(case_timing& c) {
     c.rec.event_ms.push_back(c.event_ms[i]);
     c.rec.host_ms.push_back(c.host_ms[i]);
     c.rec.sm_clock_mhz.push_back(c.clock_mhz[i]);
+    c.rec.sample_sets.push_back(c.sample_set[i]);
   }
+  c.rec.gated = c.gated;
   c.rec.dropped_throttled = static_cast<int>(c.event_ms.size() - kept.size());
   c.rec.max_sm_clock_mhz =
       c.clock_mhz.empty() ? 0.0 : *std::max_element(c.clock_mhz.begin(), c.clock_mhz.end());
@@ -200,6 +234,7 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   }
   c.latest.resize(c.sets.size());
   c.calls_on_set.assign(c.sets.size(), 0);
+  c.gated = plan.timing.gate_launches;
   warm_up(c);
   if (const auto fault = sample(c)) {
     return report_fault(c, *fault, "during a timed call", events);

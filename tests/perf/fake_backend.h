@@ -18,11 +18,14 @@ public:
   std::function<double(int)> event_ms = [](int) { return 1.0; };
   /// Time calls by the host clock instead (the fake runner: launchers spin for their "work").
   bool measure_wall_time = false;
-  /// SM clock reported before sample number i.
+  /// SM clock reported by read number i (two reads per sample: before and after it).
   std::function<double(int)> clock_mhz = [](int) { return 1980.0; };
   /// Timed call number i fails with this kind (empty: never).
   std::function<std::string(int)> fault = [](int) { return std::string(); };
+  /// Timed call number i waits on the device inside it, so a gate would expire.
+  std::function<bool(int)> waits_on_device = [](int) { return false; };
   int timed_calls = 0;
+  int gated_calls = 0;
   int plain_calls = 0;
   int flushes = 0;
   int clock_reads = 0;
@@ -61,8 +64,9 @@ protected:
     return {};
   }
   void do_set_fault_fd(int) override {}
-  backends::call_timing do_timed_call(const std::function<void()>& call) override {
+  backends::call_timing do_timed_call(const std::function<void()>& call, bool gated) override {
     const int i = timed_calls++;
+    gated_calls += gated ? 1 : 0;
     const auto start = std::chrono::steady_clock::now();
     call();
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
@@ -71,6 +75,7 @@ protected:
       t.outcome = {kind, "scripted fault", true};
       return t;
     }
+    t.gate_expired = gated && waits_on_device(i);
     t.event_ms = measure_wall_time ? took.count() : event_ms(i);
     t.host_ms = t.event_ms + 0.01;
     return t;

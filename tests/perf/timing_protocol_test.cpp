@@ -48,7 +48,19 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
   EXPECT_EQ(p->timing.max_samples, 1000);
   EXPECT_EQ(p->timing.max_seconds, 15.0);
   EXPECT_EQ(p->timing.input_sets, 4);
+  EXPECT_TRUE(p->timing.gate_launches);
   EXPECT_FALSE(p->exact_buffers);
+}
+
+TEST(TimingPlan, CarriesTheGateChoice) {
+  plan p;
+  p.launcher = "reduce_convergent";
+  p.output_dir = "/tmp";
+  p.timing.enabled = true;
+  p.timing.gate_launches = false;
+  const auto back = plan_from_json_text(to_json_text(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_FALSE(back->timing.gate_launches);
 }
 
 TEST(TimingEvent, RoundTripsThroughTheEventLog) {
@@ -60,6 +72,8 @@ TEST(TimingEvent, RoundTripsThroughTheEventLog) {
   t.event_ms = {1.5, 1.6};
   t.host_ms = {1.55, 1.65};
   t.sm_clock_mhz = {1980, 1975};
+  t.sample_sets = {0, 1};
+  t.gated = true;
   t.dropped_throttled = 3;
   t.max_sm_clock_mhz = 1980;
   t.warmup_calls = 4;
@@ -79,6 +93,8 @@ TEST(TimingEvent, RoundTripsThroughTheEventLog) {
   EXPECT_EQ(r.event_ms, t.event_ms);
   EXPECT_EQ(r.host_ms, t.host_ms);
   EXPECT_EQ(r.sm_clock_mhz, t.sm_clock_mhz);
+  EXPECT_EQ(r.sample_sets, t.sample_sets);
+  EXPECT_TRUE(r.gated);
   EXPECT_EQ(r.dropped_throttled, 3);
   EXPECT_EQ(r.max_sm_clock_mhz, 1980);
   EXPECT_EQ(r.warmup_calls, 4);

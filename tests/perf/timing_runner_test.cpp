@@ -154,6 +154,71 @@ TEST(TimingRunner, DropsSamplesTakenAtAThrottledClock) {
             r.rec().event_ms.size() + static_cast<std::size_t>(r.rec().dropped_throttled) + 1);
 }
 
+TEST(TimingRunner, DropsASampleWhoseClockFellDuringTheCall) {
+  fake_backend b;
+  // Two reads per sample, before and after; only the read after sample 5 is low.
+  b.clock_mhz = [](int i) { return i == 11 ? 1200.0 : 1980.0; };
+  auto t = quick();
+  t.min_samples = 20;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_EQ(r.rec().dropped_throttled, 1);
+  EXPECT_EQ(b.clock_reads, 2 * static_cast<int>(r.rec().checks.size() - 1));
+}
+
+TEST(TimingRunner, GatesEveryCallAndRecordsEachSamplesInputSet) {
+  fake_backend b;
+  auto t = quick();
+  t.min_samples = 9;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_TRUE(r.rec().gated);
+  EXPECT_EQ(b.gated_calls, b.timed_calls);
+  EXPECT_EQ(r.rec().sample_sets, (std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0}));
+}
+
+TEST(TimingRunner, TimesUngatedWhenThePlanSaysSo) {
+  fake_backend b;
+  auto t = quick();
+  t.gate_launches = false;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_FALSE(r.rec().gated);
+  EXPECT_EQ(b.gated_calls, 0);
+  EXPECT_EQ(r.rec().stop_reason, "rsd");
+}
+
+TEST(TimingRunner, GoesOnUngatedWhenTheLauncherWaitsOnTheDevice) {
+  fake_backend b;
+  b.waits_on_device = [](int) { return true; }; // a launcher that synchronises inside
+  b.event_ms = [](int i) { return i == 0 ? 100.0 : 1.0; }; // the expired gate's wait
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  EXPECT_EQ(b.gated_calls, 1); // the first warm-up call only
+  EXPECT_FALSE(r.rec().gated);
+  EXPECT_NE(r.rec().note.find("waits on the device"), std::string::npos) << r.rec().note;
+  EXPECT_EQ(r.rec().stop_reason, "rsd");
+  for (const double ms : r.rec().event_ms) {
+    EXPECT_EQ(ms, 1.0);
+  }
+}
+
+TEST(TimingRunner, DoesNotKeepTheSampleWhoseGateExpired) {
+  fake_backend b;
+  int first_sample = -1;
+  b.waits_on_device = [&](int i) { return i == first_sample; };
+  b.event_ms = [&](int i) { return i == first_sample ? 100.0 : 1.0; };
+  auto t = quick();
+  t.warmup_calls = 3;
+  first_sample = 3; // warm-up is calls 0-2 (warmup_seconds is 0)
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_FALSE(r.rec().gated);
+  EXPECT_EQ(b.gated_calls, 4);
+  // Every call is fingerprinted (plus the fresh call); the expired one's time is not kept.
+  EXPECT_EQ(r.rec().checks.size(), r.rec().event_ms.size() + 2);
+  EXPECT_EQ(r.rec().sample_sets.front(), 1);
+  for (const double ms : r.rec().event_ms) {
+    EXPECT_EQ(ms, 1.0);
+  }
+}
+
 TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   fake_backend b;
   const auto t = quick();
