@@ -66,8 +66,9 @@ struct performance_curve {
   double zero_speedup = 0.5;
 };
 
-/// compute-sanitizer checks of each kernel on the GPU (docs/timing.md, "Sanitizer checks"): off
-/// unless the spec turns them on with "sanitizer": {"enabled": true}.
+/// compute-sanitizer checks of each kernel on the GPU (docs/timing.md, "Sanitizer checks"): a
+/// parsed spec has them on unless it says "sanitizer": {"enabled": false}; a policy built in code
+/// starts off.
 struct sanitizer_policy {
   bool enabled = false;
   std::vector<problems::shape> shapes; ///< small shapes, each run once with the first distribution

@@ -48,6 +48,7 @@ protected:
     fs::create_directories(ref_dir);
     fs::copy_file(fakes / "libperf_fake_reference.so", ref_dir / "libhistogram.so");
     m_options.time_unscored_kernels = true;
+    m_options.sanitizer = false; // the fake runner is no CUDA program (sanitizer_check_test)
     m_options.request.warmup_seconds = 0;
     m_options.request.min_seconds = 0.01;
     m_options.request.max_seconds = 0.3;
@@ -161,6 +162,7 @@ TEST_F(GpuEvaluator, ATimeBelowThePhysicalFloorEarnsNothing) {
 
 TEST_F(GpuEvaluator, LeavesKernelsWithoutPerformancePointsUntimedByDefault) {
   m_options = gpu_evaluation_options{};
+  m_options.sanitizer = false;
   reports::kernel_report k;
   k.name = "histogram_sectioned"; // 0 performance points in the shipped spec
   gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);

@@ -1,4 +1,4 @@
-// The optional "sanitizer" field of assignment specs: absent means off, defaults, validation.
+// The "sanitizer" field of assignment specs: on when absent, defaults, validation.
 
 #include "grader/spec/assignment_spec.h"
 
@@ -23,12 +23,31 @@ result<assignment_spec> parse(const std::string& name, const nlohmann::json& doc
   return parse_assignment(doc.dump(2), root / "assignments" / name / "assignment.json", root);
 }
 
-TEST(SpecSanitizer, IsOffWhenAbsent) {
+TEST(SpecSanitizer, IsOnByDefaultWithEveryToolOnSmallShapes) {
   for (const char* name : {"matmul", "histogram", "reduction"}) {
     const auto spec = load_assignment(name, root);
     ASSERT_TRUE(spec.ok()) << spec.error();
-    EXPECT_FALSE(spec->sanitizer.enabled) << name;
+    EXPECT_TRUE(spec->sanitizer.enabled) << name;
+    EXPECT_EQ(spec->sanitizer.tools, sanitizer_tools()) << name;
+    EXPECT_EQ(spec->sanitizer.shapes.size(), 2u) << name;
   }
+}
+
+TEST(SpecSanitizer, CanBeTurnedOff) {
+  auto doc = shipped("reduction");
+  doc["sanitizer"] = {{"enabled", false}};
+  const auto spec = parse("reduction", doc);
+  ASSERT_TRUE(spec.ok()) << spec.error();
+  EXPECT_FALSE(spec->sanitizer.enabled);
+}
+
+TEST(SpecSanitizer, AnObjectWithoutEnabledIsOn) {
+  auto doc = shipped("reduction");
+  doc["sanitizer"] = {{"tools", {"memcheck"}}};
+  const auto spec = parse("reduction", doc);
+  ASSERT_TRUE(spec.ok()) << spec.error();
+  EXPECT_TRUE(spec->sanitizer.enabled);
+  EXPECT_EQ(spec->sanitizer.tools, std::vector<std::string>{"memcheck"});
 }
 
 TEST(SpecSanitizer, EnabledGetsSmallDefaultShapesAndEveryTool) {

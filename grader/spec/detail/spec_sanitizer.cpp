@@ -23,7 +23,8 @@ std::vector<problems::shape> default_shapes(problems::kind problem) {
 }
 
 void read_enabled(object_reader& r, sanitizer_policy& out) {
-  const json* enabled = r.find("enabled", "true", true);
+  out.enabled = true;
+  const json* enabled = r.find("enabled", "true", false);
   if (enabled == nullptr)
     return;
   if (!enabled->is_boolean()) {
@@ -57,7 +58,9 @@ void read_tools(object_reader& r, sanitizer_policy& out) {
 } // namespace
 
 void read_sanitizer(object_reader& top, problems::kind problem, assignment_spec& out) {
-  const json* value = top.get("sanitizer", value_kind::object, R"({"enabled": true})", false);
+  // On by default: a spec without the section gets every tool on the default shapes.
+  out.sanitizer = {true, default_shapes(problem), sanitizer_tools()};
+  const json* value = top.get("sanitizer", value_kind::object, R"({"enabled": false})", false);
   if (value == nullptr)
     return;
   object_reader r(*value, top.path_of("sanitizer"), top.diag());
