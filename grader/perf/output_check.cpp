@@ -63,7 +63,7 @@ output_verdict check_matmul_rows(const problems::problem& problem, const problem
   return verdict_of(c, detail);
 }
 
-// A sum of 2^26 floats has a rigorous fp32 bound near 4 sum|x| (gamma_n is undefined there), so
+// A sum of 2^28 floats has a rigorous fp32 bound far above sum|x| (gamma_n is undefined there), so
 // the check uses 1e-3 sum|x|: blocked or tree sums land orders of magnitude closer.
 output_verdict check_sum(const problems::problem& problem, const problems::test_case& tc,
                          const std::vector<problems::buffer>& inputs,

@@ -4,7 +4,7 @@
 /// (docs/timing.md, "Verified timing"). Benchmark outputs are large, so two problems are checked
 /// in a cheaper way than the correctness tests: matmul on a random sample of rows (the rows are
 /// drawn after the run, so a launcher cannot know them), and the reduction against a pragmatic
-/// bound, because at n = 2^26 the rigorous fp32 bound allows almost anything.
+/// bound, because at n = 2^28 the rigorous fp32 bound allows almost anything.
 
 #include "harness/problems/problem.h"
 

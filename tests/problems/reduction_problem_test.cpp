@@ -182,7 +182,7 @@ TEST(ReductionShapes, IncludeTheAwkwardSizes) {
                                       1025, 65537, 1000003}));
   const auto bench = reduction.benchmark_cases();
   ASSERT_EQ(bench.size(), 1u);
-  EXPECT_EQ(bench[0].dims.n, 1L << 26);
+  EXPECT_EQ(bench[0].dims.n, 1L << 28);
   EXPECT_EQ(bench[0].distribution, "real_offset");
 }
 
