@@ -153,6 +153,7 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
   }
   bench_result out;
   out.assignment = spec.name;
+  out.problem = spec.problem;
   out.device = device;
   out.self_speedup = options.self_speedup;
   out.reference_library = *reference;
@@ -239,6 +240,7 @@ std::string bench_json(const bench_result& r) {
   }
   nlohmann::json j{{"schema", "cugrade.bench/1"},
                    {"assignment", r.assignment},
+                   {"problem", std::string(problems::to_string(r.problem))},
                    {"device", r.device},
                    {"mode", r.self_speedup ? "self-speedup" : "bench"},
                    {"reference_library", r.reference_library.string()},

@@ -40,6 +40,7 @@ struct bench_row {
 
 struct bench_result {
   std::string assignment;
+  problems::kind problem = problems::kind::matmul;
   std::string device;
   bool self_speedup = false;
   std::filesystem::path reference_library;
