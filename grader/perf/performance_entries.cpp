@@ -28,6 +28,9 @@ pooled_samples pool(const std::vector<launcher_run>& runs, std::size_t index) {
       append(p.event_ms, rec.event_ms);
       append(p.host_ms, rec.host_ms);
       append(p.clock_mhz, rec.sm_clock_mhz);
+      if (!rec.gated && p.ungated_note.empty()) {
+        p.ungated_note = rec.note;
+      }
     }
   }
   return p;
@@ -76,6 +79,10 @@ reports::performance_entry make_entry(const entry_source& source) {
                                source.roof ? source.roof->peak_bandwidth_gbps() : 0);
   e.suspicious = p.suspicious;
   e.note = p.note;
+  if (!source.measured.ungated_note.empty()) {
+    e.note += (e.note.empty() ? "" : "; ") + std::string("timed ungated: ") +
+              source.measured.ungated_note;
+  }
   if (source.reference != nullptr && !source.reference->event_ms.empty()) {
     e.reference_ms = median(source.reference->event_ms);
     if (!e.suspicious && s.count > 0) {

@@ -19,6 +19,9 @@ struct pooled_samples {
   std::vector<double> event_ms;
   std::vector<double> host_ms;
   std::vector<double> clock_mhz;
+  /// Why a run was timed without the launch gate (empty when every run was gated or the plan
+  /// asked for no gate): a launcher that waits on the device inside the call.
+  std::string ungated_note;
 };
 
 /// Case `index` of every run, pooled.

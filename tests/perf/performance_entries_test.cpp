@@ -91,6 +91,39 @@ TEST(MakeEntry, GivesNoSpeedupToATimeBelowTheFloor) {
   EXPECT_EQ(e.reference_ms, 0.1);
 }
 
+TEST(MakeEntry, SaysWhenTheLauncherWasTimedUngatedButStillRanksIt) {
+  const auto r = h100();
+  const auto ref = constant(2.0, 30);
+  entry_source s;
+  s.problem = problems::kind::histogram;
+  s.tc = {"b", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.measured = constant(2.0, 40);
+  s.measured.ungated_note = "the launcher waits on the device inside the call";
+  s.reference = &ref;
+  s.roof = &r;
+  const auto e = make_entry(s);
+  EXPECT_FALSE(e.suspicious);
+  EXPECT_EQ(e.speedup, 1.0);
+  EXPECT_EQ(e.note, "timed ungated: the launcher waits on the device inside the call");
+}
+
+TEST(Pool, KeepsTheNoteOfAnUngatedRun) {
+  launcher_run gated;
+  launcher_run ungated;
+  for (auto* run : {&gated, &ungated}) {
+    case_run c;
+    c.record = protocol::timing_record{};
+    c.record->event_ms = {1.0};
+    c.record->gated = run == &gated;
+    c.record->note = run == &gated ? "" : "waits on the device";
+    run->cases.push_back(c);
+  }
+  EXPECT_EQ(pool({gated, gated}, 0).ungated_note, "");
+  const auto p = pool({gated, ungated}, 0);
+  EXPECT_EQ(p.ungated_note, "waits on the device");
+  EXPECT_EQ(p.event_ms.size(), 2u);
+}
+
 reports::kernel_report with_speedups(std::vector<std::optional<double>> speedups) {
   reports::kernel_report k;
   k.score = 15;
