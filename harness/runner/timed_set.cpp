@@ -9,13 +9,13 @@
 namespace cugrade::runner {
 
 timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
-                     const problems::buffer_spec& output)
-    : m_backend(&b), m_output_spec(output) {
+                     const problems::buffer_spec& output_spec,
+                     std::shared_ptr<device_buffer> output)
+    : m_backend(&b), m_output(std::move(output)), m_output_spec(output_spec) {
   for (const auto& in : inputs) {
     m_inputs.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
     m_input_ptrs.push_back(m_inputs.back()->get());
   }
-  m_output = std::make_unique<device_buffer>(b, output.count * problems::element_size(output.type));
   if (!upload(std::move(inputs))) {
     CUGRADE_THROW("the device refused the upload of a benchmark input");
   }

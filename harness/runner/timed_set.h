@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// One input set of a benchmark case on the device: its inputs (with padding), an output with
-/// guard words, and what the timing protocol does with them between calls: poison the output,
-/// capture and fingerprint it, check that the inputs are still what was uploaded.
+/// One input set of a benchmark case on the device: its inputs (with padding), the case's output
+/// with guard words (one buffer shared by every set, see time_case), and what the timing protocol
+/// does with them between calls: poison the output, capture and fingerprint it, check that the
+/// inputs are still what was uploaded.
 
 #include "harness/backends/backend.h"
 #include "harness/problems/problem.h"
@@ -24,9 +25,10 @@ struct captured_output {
 
 class timed_set {
 public:
-  /// Allocates device buffers for `inputs` and the output of `output` and uploads the inputs.
+  /// Allocates device buffers for `inputs` and uploads them; calls write to `output`, a buffer
+  /// for `output_spec`.
   timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
-            const problems::buffer_spec& output);
+            const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
 
   /// Replaces the inputs' contents (same sizes, same addresses); false if the device refused.
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
@@ -45,7 +47,7 @@ private:
   backends::backend* m_backend;
   std::vector<problems::buffer> m_host_inputs;
   std::vector<std::unique_ptr<device_buffer>> m_inputs;
-  std::unique_ptr<device_buffer> m_output;
+  std::shared_ptr<device_buffer> m_output;
   std::vector<void*> m_input_ptrs;
   problems::buffer_spec m_output_spec;
 };

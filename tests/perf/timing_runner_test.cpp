@@ -11,6 +11,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <unistd.h>
 
 namespace cugrade::runner {
@@ -53,6 +54,13 @@ void reduce_cached(const float* in, long n, float* result) {
     s += in[i];
   }
   *result = cache[in] = static_cast<float>(s);
+}
+
+std::set<const void*> seen_inputs, seen_outputs;
+void histogram_noting_addresses(const unsigned char* in, long n, unsigned* bins) {
+  seen_inputs.insert(in);
+  seen_outputs.insert(bins);
+  histogram_good(in, n, bins);
 }
 
 template <class F> void* address_of(F* f) {
@@ -217,6 +225,17 @@ TEST(TimingRunner, DoesNotKeepTheSampleWhoseGateExpired) {
   for (const double ms : r.rec().event_ms) {
     EXPECT_EQ(ms, 1.0);
   }
+}
+
+TEST(TimingRunner, RotatesInputsButKeepsOneOutputAddress) {
+  fake_backend b;
+  seen_inputs.clear();
+  seen_outputs.clear();
+  const auto r = run(problems::kind::histogram, address_of(histogram_noting_addresses), b, quick(),
+                     small, "uniform");
+  EXPECT_EQ(seen_inputs.size(), 4u); // one per input set
+  EXPECT_EQ(seen_outputs.size(), 1u);
+  EXPECT_TRUE(r.device_usable);
 }
 
 TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
