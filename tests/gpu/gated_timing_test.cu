@@ -6,6 +6,7 @@
 #include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/timing_runner.h"
+#include "tests/gpu/no_gpu_reason.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,15 +47,7 @@ void synchronising_launcher(const float* input, long n, float* result) {
   cudaDeviceSynchronize();
 }
 
-std::string no_gpu_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    return std::string("no usable CUDA device: ") + cudaGetErrorName(e) + ": " +
-           cudaGetErrorString(e);
-  }
-  return count == 0 ? "no CUDA device on this machine" : "";
-}
+using cugrade::testing::no_gpu_reason;
 
 cugrade::protocol::timing_record time_launcher(void (*launcher)(const float*, long, float*),
                                                bool gate) {

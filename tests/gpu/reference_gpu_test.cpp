@@ -6,6 +6,7 @@
 #include "grader/core/case_plan.h"
 #include "harness/backends/backend.h"
 #include "harness/runner/runner.h"
+#include "tests/gpu/no_gpu_reason.h"
 
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -22,15 +23,7 @@ struct launcher_case {
   const char* launcher;
 };
 
-std::string no_gpu_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    return std::string("no usable CUDA device: ") + cudaGetErrorName(e) + ": " +
-           cudaGetErrorString(e);
-  }
-  return count == 0 ? "no CUDA device on this machine" : "";
-}
+using cugrade::testing::no_gpu_reason;
 
 class ReferenceOnGpu : public testing::TestWithParam<launcher_case> {};
 
