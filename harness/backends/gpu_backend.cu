@@ -102,9 +102,10 @@ __global__ void launch_gate(const volatile int* release, int* expired) {
 
 // Leaves no dirty line of the flush buffer in the L2: after the memset the cache is full of
 // them, and their write-back would otherwise be charged to the next timed kernel (about 11 us on
-// an H200, measured against Nsight Compute, which flushes the cache the same way). From sm_80 on,
-// discard.global.L2 drops each 128-byte line without writing it back (the buffer's contents are
-// never read); before that, reading the buffer back replaces dirty lines with clean ones.
+// an H200, measured against Nsight Compute, whose kernels start with flushed caches). From
+// sm_80 on, discard.global.L2 drops each 128-byte line without writing it back (the buffer's
+// contents are never read); before that, reading the buffer back replaces dirty lines with
+// clean ones.
 __global__ void clean_flush_lines(const uint4* words, std::size_t count, unsigned* sink) {
   constexpr std::size_t words_per_line = 128 / sizeof(uint4);
   unsigned sum = 0;
