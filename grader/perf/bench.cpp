@@ -226,8 +226,8 @@ std::string bench_table(const bench_result& r) {
     }
     if (!all_gated(row) && !row.runs.empty()) {
       const auto& note = row.runs.front().note;
-      out += "    not gated: " + (note.empty() ? std::string("the plan asked for ungated calls") : note) +
-             "\n";
+      const std::string why = note.empty() ? "the plan asked for ungated calls" : note;
+      out += "    not gated: " + why + "\n";
     }
   }
   return out;
