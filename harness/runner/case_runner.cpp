@@ -18,14 +18,6 @@ void fill_words(std::vector<std::byte>& bytes, std::size_t from, std::uint32_t w
   }
 }
 
-void write_output(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
-                  std::size_t payload) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(payload));
-  if (!out) {
-    CUGRADE_THROW("cannot write " + path.string());
-  }
-}
 
 struct device_case {
   std::vector<std::unique_ptr<device_buffer>> inputs;
@@ -141,10 +133,19 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     rec.canary_overwritten = rec.completed && !canaries_intact(out, out_bytes);
     rec.input_modified = !inputs_unchanged(b, d, inputs);
     rec.output_file = protocol::output_file_name(index, run);
-    write_output(plan.output_dir / rec.output_file, out, out_bytes);
+    write_payload(plan.output_dir / rec.output_file, out, out_bytes);
     events.case_end(rec);
   }
   return true;
+}
+
+void write_payload(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
+                   std::size_t payload) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(payload));
+  if (!out) {
+    CUGRADE_THROW("cannot write " + path.string());
+  }
 }
 
 } // namespace cugrade::runner

@@ -7,6 +7,7 @@
 #include "harness/protocol/protocol.h"
 
 #include <cstddef>
+#include <filesystem>
 #include <vector>
 
 namespace cugrade::runner {
@@ -24,5 +25,9 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
 /// True when every guard word after the payload still holds the canary.
 [[nodiscard]] bool canaries_intact(const std::vector<std::byte>& device_copy,
                                    std::size_t payload_bytes);
+/// Writes the first `payload` bytes of a device copy to `path` (the guard region stays out);
+/// throws when the file cannot be written.
+void write_payload(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
+                   std::size_t payload);
 
 } // namespace cugrade::runner

@@ -4,7 +4,6 @@
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 
-#include <fstream>
 
 namespace cugrade::runner {
 
@@ -58,15 +57,6 @@ bool timed_set::inputs_unchanged() {
     }
   }
   return true;
-}
-
-void write_payload(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
-                   std::size_t payload) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(payload));
-  if (!out) {
-    CUGRADE_THROW("cannot write " + path.string());
-  }
 }
 
 } // namespace cugrade::runner

@@ -11,7 +11,6 @@
 #include "harness/runner/device_buffer.h"
 
 #include <cstddef>
-#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -52,8 +51,5 @@ private:
   problems::buffer_spec m_output_spec;
 };
 
-/// Writes the first `payload` bytes of `bytes` to `path`; throws when the file cannot be written.
-void write_payload(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
-                   std::size_t payload);
 
 } // namespace cugrade::runner

@@ -1,6 +1,7 @@
 #include "harness/runner/timing_runner.h"
 
 #include "harness/protocol/timing.h"
+#include "harness/runner/case_runner.h"
 #include "harness/runner/timed_set.h"
 #include "harness/runner/timing_rules.h"
 
