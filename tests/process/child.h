@@ -1,8 +1,11 @@
 #pragma once
-// Shared by the process tests: options that run the helper program, and a check that a process
-// is gone (or only a zombie waiting for whoever adopted it).
+// Shared by the process tests: options that run the helper program, running it where starting
+// must not fail, and a check that a process is gone (or only a zombie waiting for whoever
+// adopted it).
 
 #include "grader/process/process.h"
+
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -21,6 +24,16 @@ inline spawn_options child_options(std::vector<std::string> args) {
   options.argv = {CUGRADE_TEST_CHILD};
   options.argv.insert(options.argv.end(), args.begin(), args.end());
   return options;
+}
+
+/// Runs `options`; a failure to start is a test failure (and an empty result).
+inline process_result run_ok(const spawn_options& options) {
+  auto result = run_process(options);
+  if (!result) {
+    ADD_FAILURE() << result.error();
+    return {};
+  }
+  return std::move(result).value();
 }
 
 /// State letter and process group of a live process from /proc/<pid>/stat, or nothing.

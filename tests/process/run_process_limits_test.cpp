@@ -7,19 +7,7 @@
 
 using namespace cugrade::process;
 using cugrade::process::testing::child_options;
-
-namespace {
-
-process_result run_ok(const spawn_options& options) {
-  auto result = run_process(options);
-  if (!result) {
-    ADD_FAILURE() << result.error();
-    return {};
-  }
-  return std::move(result).value();
-}
-
-} // namespace
+using cugrade::process::testing::run_ok;
 
 TEST(RunProcessLimits, AddressSpaceLimitMakesABigAllocationFail) {
   auto options = child_options({"alloc", "1024"});

@@ -15,19 +15,7 @@ using namespace cugrade::process;
 using cugrade::process::testing::child_options;
 using cugrade::process::testing::group_is_gone;
 using cugrade::process::testing::is_gone;
-
-namespace {
-
-process_result run_ok(const spawn_options& options) {
-  auto result = run_process(options);
-  if (!result) {
-    ADD_FAILURE() << result.error();
-    return {};
-  }
-  return std::move(result).value();
-}
-
-} // namespace
+using cugrade::process::testing::run_ok;
 
 TEST(RunProcess, ReportsExitCode) {
   const auto result = run_ok(child_options({"exit", "7"}));
