@@ -38,7 +38,8 @@ std::string runner_outcome::ending() const {
 
 result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
                                   double time_limit_seconds,
-                                  const std::vector<std::string>& wrapper) {
+                                  const std::vector<std::string>& wrapper,
+                                  std::size_t file_size_bytes) {
   std::filesystem::create_directories(plan.output_dir);
   const auto plan_path = plan.output_dir / "plan.json";
   std::string err;
@@ -49,11 +50,12 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   opts.argv = wrapper;
   opts.argv.insert(opts.argv.end(), {runner.string(), "--plan", plan_path.string()});
   opts.time_limit_seconds = time_limit_seconds;
-  opts.file_size_bytes = std::size_t{8} << 30;
+  opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
   const auto proc = process::run_process(opts);
   if (!proc) {
-    return fail("cannot start " + opts.argv.front() + ": " + proc.error());
+    return fail((wrapper.empty() ? "cannot start the runner " : "cannot start ") +
+                opts.argv.front() + ": " + proc.error());
   }
   runner_outcome out;
   out.log = protocol::read_events(plan.output_dir / protocol::events_file_name);
@@ -61,6 +63,7 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   out.exit_code = proc->exit_code;
   out.term_signal = proc->timed_out ? 0 : proc->term_signal;
   out.stderr_tail = tail(proc->stderr_text, 2000);
+  out.wall_seconds = proc->wall_seconds;
   return out;
 }
 

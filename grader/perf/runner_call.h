@@ -19,17 +19,20 @@ struct runner_outcome {
   int exit_code = -1;
   int term_signal = 0;
   std::string stderr_tail;
+  double wall_seconds = 0;
   /// Started, reported its end, and exited with status 0 in time.
   [[nodiscard]] bool clean() const;
   /// A sentence saying how it ended, for messages.
   [[nodiscard]] std::string ending() const;
 };
 
-/// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`.
-/// Fails only when the program cannot be started or the plan cannot be written.
-[[nodiscard]] result<runner_outcome> run_runner(const std::filesystem::path& runner,
-                                                const protocol::plan& plan,
-                                                double time_limit_seconds,
-                                                const std::vector<std::string>& wrapper = {});
+/// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`,
+/// letting it write files of at most `file_size_bytes`. Fails only when the program cannot be
+/// started or the plan cannot be written. Used for every runner the grader starts: correctness
+/// (grader/core/kernel_run.cpp), timing and sanitizer runs.
+[[nodiscard]] result<runner_outcome>
+run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
+           double time_limit_seconds, const std::vector<std::string>& wrapper = {},
+           std::size_t file_size_bytes = std::size_t{8} << 30);
 
 } // namespace cugrade::perf
