@@ -174,6 +174,16 @@ struct performance_entry {
   std::string library_name;
   std::optional<double> sm_clock_mhz;
   bool suspicious = false; ///< the measurement looks unreliable (noise, clock changes)
+  /// The samples' relative standard deviation stayed above the noise limit after the retries
+  /// (another program on the GPU, a throttling machine): no speedup, no points, no leaderboard
+  /// metric, and the kernel's performance counts as not measured, never as slow.
+  bool noisy = false;
+  /// Where the reference's time came from: "cache" (timed earlier on this GPU, confirmed by a
+  /// control measurement), "measured" (timed now: first grading on this GPU, or the control
+  /// moved), "abba" (--precise: A B B A rounds beside the student's), or empty (no reference).
+  std::string reference_source;
+  /// The control measurement's median over the cached reference median (cache only).
+  std::optional<double> control_ratio;
   std::string note;
 
   bool operator==(const performance_entry&) const = default;
@@ -195,6 +205,9 @@ struct kernel_report {
   std::vector<std::string> forbidden_symbols;
   std::vector<performance_entry> performance;
   std::optional<double> speedup_geomean;
+  /// Why the kernel's performance points were not measured (noisy timing: a regrade on a quiet
+  /// GPU measures them); empty when they were, or when the kernel is not timed.
+  std::string performance_not_measured;
 
   bool operator==(const kernel_report&) const = default;
 };
@@ -229,6 +242,15 @@ struct build_info {
   bool operator==(const build_info&) const = default;
 };
 
+/// How long one stage of a grading took (the profile of where time goes).
+struct stage_timing {
+  std::string stage;  ///< probe, fetch, build, correctness, sanitizer, timing
+  std::string kernel; ///< the launcher, for per-kernel stages; empty otherwise
+  double seconds = 0;
+
+  bool operator==(const stage_timing&) const = default;
+};
+
 /// One grading of one submission.
 struct report {
   std::string schema{schema_id};
@@ -248,6 +270,7 @@ struct report {
   std::string infrastructure_error;
   std::uint64_t seed = 0;
   double elapsed_seconds = 0; ///< wall time of the whole grading
+  std::vector<stage_timing> stages; ///< in the order they ran
   std::string created_at;     ///< ISO 8601 UTC, e.g. "2025-03-01T12:00:00Z"
 
   bool operator==(const report&) const = default;

@@ -84,6 +84,9 @@ ojson performance_json(const performance_entry& p) {
   j["library_name"] = p.library_name;
   put_real(j, "sm_clock_mhz", p.sm_clock_mhz);
   j["suspicious"] = p.suspicious;
+  j["noisy"] = p.noisy;
+  j["reference_source"] = p.reference_source;
+  put_real(j, "control_ratio", p.control_ratio);
   j["note"] = p.note;
   return j;
 }
@@ -116,6 +119,9 @@ ojson kernel_json(const kernel_report& k) {
     j["performance"] = array_of(k.performance, performance_json);
   }
   put_real(j, "speedup_geomean", k.speedup_geomean);
+  if (!k.performance_not_measured.empty()) {
+    j["performance_not_measured"] = k.performance_not_measured;
+  }
   return j;
 }
 
@@ -158,6 +164,9 @@ ojson to_ordered_json(const report& original) {
   j["infrastructure_error"] = r.infrastructure_error;
   j["seed"] = r.seed;
   j["elapsed_seconds"] = points(r.elapsed_seconds, "elapsed_seconds");
+  j["stages"] = array_of(r.stages, [](const stage_timing& s) {
+    return ojson{{"stage", s.stage}, {"kernel", s.kernel}, {"seconds", real_to_json(s.seconds)}};
+  });
   j["created_at"] = r.created_at;
   return j;
 }

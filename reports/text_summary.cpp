@@ -92,6 +92,22 @@ std::string kernel_block(const kernel_report& k, const painter& p) {
                        "performance {:.2f} / {:.2f}\n",
                        *k.speedup_geomean, k.performance_score, k.performance_max);
   }
+  if (!k.performance_not_measured.empty()) {
+    out += fmt::format("      {} {}\n", p.paint("performance NOT MEASURED:", "1;33"),
+                       k.performance_not_measured);
+  }
+  return out;
+}
+
+// Where the grading's time went, stage by stage (the JSON report's "stages").
+std::string stage_table(const report& r) {
+  if (r.stages.empty()) {
+    return "";
+  }
+  std::string out = fmt::format("time: {:.1f} s in all\n", r.elapsed_seconds);
+  for (const stage_timing& s : r.stages) {
+    out += fmt::format("  {:<12} {:>7.2f} s  {}\n", s.stage, s.seconds, s.kernel);
+  }
   return out;
 }
 
@@ -118,7 +134,7 @@ std::string render_text(const report& original, bool colour) {
   for (const kernel_report& k : r.kernels) {
     out += kernel_block(k, p);
   }
-  return out + "\n" + footer(r, p);
+  return out + "\n" + footer(r, p) + stage_table(r);
 }
 
 } // namespace cugrade::reports

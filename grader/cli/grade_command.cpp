@@ -129,6 +129,9 @@ command grade_command() {
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel's runner may take (default: the spec's limit)");
             sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
+            sub.add_flag("--precise", a->options.precise,
+                         "GPU: time against the reference in A B B A rounds (slower; for "
+                         "disputes) instead of against its cached time and a control");
             return [a, &sub] { return run_grade(*a, sub); };
           }};
 }

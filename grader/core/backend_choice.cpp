@@ -16,7 +16,7 @@ result<backend_choice> emulation(const layout& l, std::string note) {
   }
   backend_choice c;
   c.kind = reports::backend_kind::emu;
-  c.identity = {"emu", "cugrade CPU emulator", "none", "cugrade emulator"};
+  c.identity = {"emu", "cugrade CPU emulator", "none", "cugrade emulator", "", ""};
   c.note = std::move(note);
   return c;
 }
@@ -55,8 +55,12 @@ result<protocol::device_identity> probe_gpu(const layout& l) {
   if (!j.is_object()) {
     return fail("the GPU runner's probe printed no device description");
   }
-  return protocol::device_identity{"gpu", j.value("device", ""), j.value("driver", ""),
-                                   j.value("runtime", "")};
+  return protocol::device_identity{"gpu",
+                                   j.value("device", ""),
+                                   j.value("driver", ""),
+                                   j.value("runtime", ""),
+                                   j.value("uuid", ""),
+                                   j.value("arch", "")};
 }
 
 result<backend_choice> choose_backend(const layout& l, std::string_view requested) {

@@ -8,6 +8,7 @@
 #include "grader/core/report_assembly.h"
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
+#include "grader/process/device_lock.h"
 #include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
@@ -36,6 +37,18 @@ struct grading {
   backend_choice backend;
   reports::report report;
 };
+
+// Runs `work` and records how long it took as a stage of the report (the profile of where a
+// grading's time goes: docs/timing.md, "Cost").
+template <class F> auto timed_stage(grading& g, const char* stage, const std::string& kernel,
+                                    F&& work) {
+  const auto started = std::chrono::steady_clock::now();
+  auto r = work();
+  g.report.stages.push_back(
+      {stage, kernel,
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+  return r;
+}
 
 result<fetch::fetched_submission> fetch_for(const grading& g) {
   fetch::fetch_request req;
@@ -66,6 +79,9 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
   }
   req.time_limit_seconds = g.spec.lim.compile_seconds;
   req.tools.nvcc = g.backend.nvcc;
+  if (req.target == build::backend::gpu && !g.backend.identity.arch.empty()) {
+    req.tools.cuda_archs = {g.backend.identity.arch}; // only what this machine runs
+  }
   req.tools.emu_include_dir = g.paths.emu_include_dir;
   req.tools.emu_lib_dir = g.paths.lib_dir;
   return req;
@@ -74,6 +90,25 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
 bool wanted(const grade_options& o, const std::string& kernel) {
   return o.kernels.empty() ||
          std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end();
+}
+
+// One correctness runner. On the GPU it holds the device's lock shared: correctness runs of
+// several gradings may overlap, but none runs while another grading is timing on that GPU.
+result<kernel_run> run_kernel_on_device(const grading& g, const protocol::plan& plan,
+                                               double time_limit) {
+  const std::string backend_name(reports::to_string(g.backend.kind));
+  std::optional<process::device_lock> lock;
+  if (g.backend.kind == reports::backend_kind::gpu) {
+    const auto& id = g.backend.identity;
+    auto held = process::device_lock::acquire(
+        id.uuid.empty() ? id.device : id.uuid, process::lock_mode::shared,
+        [&g](std::string_view m) { say(g.options, std::string(m)); });
+    if (!held) {
+      return fail(held.error());
+    }
+    lock.emplace(std::move(*held));
+  }
+  return run_kernel(g.paths.runner(backend_name), plan, time_limit);
 }
 
 // Runs and judges one kernel; an infrastructure failure comes back as a failure. A fault that
@@ -96,7 +131,7 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
                                         cases.end());
     const auto plan = make_plan(g.spec.problem, kernel.name, built.library,
                                 work_dir / kernel.name / ("part-" + std::to_string(part)), rest, 2);
-    auto run = run_kernel(g.paths.runner(backend_name), plan, remaining);
+    auto run = run_kernel_on_device(g, plan, remaining);
     if (!run) {
       return fail(run.error());
     }
@@ -152,7 +187,7 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
 
 grade_outcome grade_submission(grading& g) {
   say(g.options, "fetching " + g.options.submission);
-  auto fetched = fetch_for(g);
+  auto fetched = timed_stage(g, "fetch", "", [&] { return fetch_for(g); });
   if (!fetched) {
     return not_gradable(g.report, "cannot fetch the submission: " + fetched.error());
   }
@@ -165,7 +200,9 @@ grade_outcome grade_submission(grading& g) {
   process::temp_dir work("cugrade-grade", prepare_work_parent(g.paths));
   say(g.options,
       "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
-  auto built = build::build_submission(build_request_for(g, source, work.path()));
+  auto built = timed_stage(g, "build", "", [&] {
+    return build::build_submission(build_request_for(g, source, work.path()));
+  });
   if (!built) {
     return not_gradable(g.report, "the build toolchain failed: " + built.error());
   }
@@ -174,8 +211,10 @@ grade_outcome grade_submission(grading& g) {
   // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
   std::optional<perf::gpu_evaluator> gpu;
   if (g.backend.kind == reports::backend_kind::gpu) {
-    gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity.device, work.path() / "perf",
-                g.options.progress);
+    perf::gpu_evaluation_options evaluation;
+    evaluation.precise = g.options.precise;
+    gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
+                g.options.progress, evaluation);
   }
   for (const auto& kernel : g.spec.kernels) {
     if (!wanted(g.options, kernel.name)) {
@@ -185,12 +224,16 @@ grade_outcome grade_submission(grading& g) {
       g.report.kernels.push_back(std::move(*blocked));
       continue;
     }
-    auto k = grade_kernel(g, kernel, *built, work.path());
+    auto k = timed_stage(g, "correctness", kernel.name,
+                         [&] { return grade_kernel(g, kernel, *built, work.path()); });
     if (!k) {
       return not_gradable(g.report, k.error());
     }
     if (gpu) {
-      if (auto evaluated = gpu->evaluate(*k, built->library); !evaluated) {
+      const auto evaluated = gpu->evaluate(*k, built->library);
+      const auto stages = gpu->take_stages();
+      g.report.stages.insert(g.report.stages.end(), stages.begin(), stages.end());
+      if (!evaluated) {
         return not_gradable(g.report, "performance evaluation failed: " + evaluated.error());
       }
     }
@@ -232,7 +275,7 @@ grade_outcome grade(const grade_options& options, const layout& l) {
   grading g{options, l, std::move(*spec), {}, {}};
   g.report = base_report(g.spec, options);
   grade_outcome out;
-  auto backend = choose_backend(l, options.backend);
+  auto backend = timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {

@@ -28,6 +28,9 @@ struct grade_options {
   std::string student;                          ///< empty: derived from the submission's name
   std::optional<double> kernel_timeout_seconds; ///< overrides the spec's limit
   std::vector<std::string> kernels;             ///< grade only these launchers (empty: all)
+  /// Time against the reference in A B B A rounds (for disputes) instead of against its cached
+  /// time confirmed by a control measurement (GPU only; docs/timing.md).
+  bool precise = false;
   bool write_files = true;
   std::function<void(std::string_view)> progress;
 };

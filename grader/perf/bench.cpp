@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Self-speedup intervals must hold 1.00 within this (the closing evidence of the protocol).
-constexpr double self_speedup_tolerance = 0.02;
+// Self-speedups must come out 1.00 within this (the closing evidence of the protocol).
+constexpr double self_speedup_tolerance = 0.01;
 
 bool wanted(const bench_options& o, const std::string& kernel) {
   return o.kernels.empty() ||
@@ -80,6 +80,8 @@ nlohmann::json runs_json(const bench_row& r) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& t : r.runs) {
     runs.push_back({{"gated", t.gated},
+                    {"sampling_seconds", t.sampling_seconds},
+                    {"case_seconds", t.case_seconds},
                     {"stop_reason", t.stop_reason},
                     {"warmup_calls", t.warmup_calls},
                     {"dropped_throttled", t.dropped_throttled},
@@ -97,8 +99,26 @@ bool all_gated(const bench_row& r) {
                      [](const protocol::timing_record& t) { return t.gated; });
 }
 
+// Wall time of a row's sampling loops, and device time of the samples they kept.
+struct sampling_cost {
+  double sampling = 0;
+  double kept = 0;
+};
+
+sampling_cost cost_of(const bench_row& row) {
+  sampling_cost c;
+  for (const auto& t : row.runs) {
+    c.sampling += t.sampling_seconds;
+    for (const double ms : t.event_ms) {
+      c.kept += ms / 1000;
+    }
+  }
+  return c;
+}
+
 nlohmann::json row_json(const bench_row& r) {
   const auto& e = r.entry;
+  const auto cost = cost_of(r);
   return {{"kernel", r.kernel},
           {"case", r.tc.name},
           {"shape", e.shape},
@@ -124,26 +144,68 @@ nlohmann::json row_json(const bench_row& r) {
           {"verified", r.verified},
           {"problem", r.problem},
           {"gated", all_gated(r)},
+          {"noisy", e.noisy},
+          {"reference_source", e.reference_source},
+          {"control_ratio", optional_json(e.control_ratio)},
+          {"sampling_seconds", cost.sampling},
+          {"kept_device_seconds", cost.kept},
+          {"sampling_overhead", sampling_overhead(r)},
           {"runs", runs_json(r)}};
 }
 
 } // namespace
+
+double sampling_overhead(const bench_row& row) {
+  const auto c = cost_of(row);
+  return c.kept > 0 ? c.sampling / c.kept : 0;
+}
 
 bool bench_result::all_good() const {
   for (const auto& r : rows) {
     if (!r.verified) {
       return false;
     }
-    if (self_speedup && (!r.entry.speedup || *r.entry.speedup_ci_low < 1 - self_speedup_tolerance ||
-                         *r.entry.speedup_ci_high > 1 + self_speedup_tolerance)) {
+    if (self_speedup && (!r.entry.speedup || std::abs(*r.entry.speedup - 1) >
+                                                 self_speedup_tolerance)) {
       return false;
     }
   }
   return !rows.empty();
 }
 
+// The reference timed as if it were a submission, the way grading times one.
+result<void> add_self_speedup_rows(bench_result& out, gpu_evaluator& evaluator,
+                                   const std::string& kernel,
+                                   const std::vector<problems::test_case>& cases) {
+  std::vector<launcher_run> runs;
+  auto entries = evaluator.compare(kernel, out.reference_library, runs);
+  if (!entries) {
+    return fail(entries.error());
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    bench_row row;
+    row.kernel = kernel;
+    row.tc = cases[i];
+    row.verified = true;
+    for (const auto& r : runs) {
+      if (i < r.cases.size() && r.cases[i].record) {
+        row.runs.push_back(*r.cases[i].record);
+      }
+      if (i >= r.cases.size() || !r.cases[i].record || !r.cases[i].check.ok()) {
+        row.verified = false;
+        row.problem = r.first_problem();
+      }
+    }
+    if (i < entries->size()) {
+      row.entry = (*entries)[i];
+    }
+    out.rows.push_back(std::move(row));
+  }
+  return {};
+}
+
 result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::layout& layout,
-                               const fs::path& nvcc, const std::string& device,
+                               const fs::path& nvcc, const protocol::device_identity& device,
                                const fs::path& work_dir, const bench_options& options,
                                const std::function<void(std::string_view)>& progress) {
   gpu_evaluator evaluator(spec, layout, nvcc, device, work_dir, progress, options.evaluation);
@@ -151,11 +213,17 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
   if (!reference) {
     return fail(reference.error());
   }
+  // The whole bench owns the GPU: no other cugrade process runs on it meanwhile.
+  auto lock = evaluator.hold_exclusive();
+  if (!lock) {
+    return fail(lock.error());
+  }
   bench_result out;
   out.assignment = spec.name;
   out.problem = spec.problem;
-  out.device = device;
+  out.device = device.device;
   out.self_speedup = options.self_speedup;
+  out.precise = options.evaluation.precise;
   out.reference_library = *reference;
   if (const auto* roof = evaluator.roof()) {
     out.roof = *roof;
@@ -168,17 +236,14 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
   setup.request = options.evaluation.request;
   setup.rounds = options.evaluation.rounds;
   setup.progress = progress;
-  const timed_side ref{*reference, "reference"};
   for (const auto& k : spec.kernels) {
     if (!wanted(options, k.name)) {
       continue;
     }
     if (options.self_speedup) {
-      auto cmp = compare_launchers(setup, k.name, ref, {*reference, "reference-again"});
-      if (!cmp) {
-        return fail(cmp.error());
+      if (auto r = add_self_speedup_rows(out, evaluator, k.name, setup.cases); !r) {
+        return fail(r.error());
       }
-      add_rows(out, k.name, setup.cases, spec.problem, cmp->a_runs, &cmp->b_runs);
       continue;
     }
     if (progress) {
@@ -199,28 +264,35 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
 }
 
 std::string bench_table(const bench_result& r) {
-  std::string out = fmt::format("{} on {}{}\n", r.assignment, r.device,
-                                r.self_speedup ? " (reference against itself, A B B A)" : "");
+  const char* mode = !r.self_speedup ? ""
+                     : r.precise     ? " (reference against itself, A B B A)"
+                                     : " (reference against itself: cached time and a control)";
+  std::string out = fmt::format("{} on {}{}\n", r.assignment, r.device, mode);
   if (r.roof) {
     out += fmt::format("roofline: copy {:.0f} GB/s (datasheet {:.0f} GB/s), fp32 peak {:.0f} "
                        "GFLOP/s\n",
                        r.roof->copy_bandwidth_gbps, r.roof->datasheet_bandwidth_gbps,
                        r.roof->fp32_peak_gflops);
   }
-  out += fmt::format("{:<22} {:<30} {:>10} {:>7} {:>7} {:>18} {:>7}  {:<40} {}\n", "kernel", "case",
-                     "median ms", "RSD %", "samples", "rate", "% roof", "library",
-                     r.self_speedup ? "speedup [95% CI]" : "verified");
+  out += fmt::format("{:<22} {:<30} {:>10} {:>7} {:>7} {:>9} {:>18} {:>7}  {:<40} {}\n", "kernel",
+                     "case", "median ms", "RSD %", "samples", "wall/dev", "rate", "% roof",
+                     "library", r.self_speedup ? "speedup [95% CI] (reference)" : "verified");
   for (const auto& row : r.rows) {
     const auto& e = row.entry;
-    const std::string last = r.self_speedup && e.speedup
-                                 ? fmt::format("{:.3f} [{:.3f}, {:.3f}]", *e.speedup,
-                                               *e.speedup_ci_low, *e.speedup_ci_high)
-                                 : (row.verified ? std::string("yes") : "NO: " + row.problem);
-    out +=
-        fmt::format("{:<22} {:<30} {:>10.4f} {:>7.2f} {:>7} {:>18} {:>7}  {:<40} {}\n", row.kernel,
-                    row.tc.name, e.median_ms, 100 * e.rel_stddev, e.samples, figure(e),
-                    e.roof_percent ? fmt::format("{:.1f}", *e.roof_percent) : std::string("-"),
-                    library(e), last);
+    const std::string last =
+        r.self_speedup && e.speedup
+            ? fmt::format("{:.4f} [{:.4f}, {:.4f}] ({}{})", *e.speedup, *e.speedup_ci_low,
+                          *e.speedup_ci_high, e.reference_source,
+                          e.control_ratio ? fmt::format(", control {:.4f}", *e.control_ratio) : "")
+            : (row.verified ? std::string("yes") : "NO: " + row.problem);
+    out += fmt::format("{:<22} {:<30} {:>10.4f} {:>7.2f} {:>7} {:>9.2f} {:>18} {:>7}  {:<40} {}\n",
+                       row.kernel, row.tc.name, e.median_ms, 100 * e.rel_stddev, e.samples,
+                       sampling_overhead(row), figure(e),
+                       e.roof_percent ? fmt::format("{:.1f}", *e.roof_percent) : std::string("-"),
+                       library(e), last);
+    if (e.noisy) {
+      out += "    noisy: " + e.note + "\n";
+    }
     if (e.suspicious) {
       out += "    suspicious: " + e.note + "\n";
     }
@@ -242,7 +314,8 @@ std::string bench_json(const bench_result& r) {
                    {"assignment", r.assignment},
                    {"problem", std::string(problems::to_string(r.problem))},
                    {"device", r.device},
-                   {"mode", r.self_speedup ? "self-speedup" : "bench"},
+                   {"mode", r.self_speedup ? (r.precise ? "self-speedup-abba" : "self-speedup")
+                                           : "bench"},
                    {"reference_library", r.reference_library.string()},
                    {"all_good", r.all_good()},
                    {"rows", rows}};

@@ -2,8 +2,10 @@
 /// \file
 /// `cugrade bench`: every reference kernel of an assignment on every benchmark case, timed with
 /// the grading protocol and verified, beside the device's roofline and the vendor library's
-/// figure; or, with self_speedup, the reference timed against itself in A B B A rounds, whose
-/// speedups must come out 1.00 within noise (the protocol's own check).
+/// figure and what the sampling cost (its wall time over the device time it kept); or, with
+/// self_speedup, the reference timed against itself the way grading times a submission (its
+/// cached time and a control, or A B B A rounds with `precise`), whose speedups must come out
+/// 1.00 within noise (the protocol's own check).
 
 #include "grader/core/layout.h"
 #include "grader/perf/gpu_evaluation.h"
@@ -21,7 +23,7 @@
 namespace cugrade::perf {
 
 struct bench_options {
-  bool self_speedup = false;
+  bool self_speedup = false; ///< grading's comparison, the reference as the submission
   std::vector<std::string> kernels; ///< empty: every kernel of the spec
   gpu_evaluation_options evaluation;
 };
@@ -43,10 +45,11 @@ struct bench_result {
   problems::kind problem = problems::kind::matmul;
   std::string device;
   bool self_speedup = false;
+  bool precise = false; ///< self_speedup by A B B A rounds
   std::filesystem::path reference_library;
   std::optional<roofline::device_roofline> roof;
   std::vector<bench_row> rows;
-  /// Every row verified (and, for self_speedup, every interval holds 1 within 2%).
+  /// Every row verified (and, for self_speedup, every speedup within 1% of 1).
   [[nodiscard]] bool all_good() const;
 };
 
@@ -54,9 +57,12 @@ struct bench_result {
 /// cannot start); a reference that fails its own checks shows as an unverified row.
 [[nodiscard]] result<bench_result>
 run_bench(const spec::assignment_spec& spec, const grader::layout& layout,
-          const std::filesystem::path& nvcc, const std::string& device,
+          const std::filesystem::path& nvcc, const protocol::device_identity& device,
           const std::filesystem::path& work_dir, const bench_options& options,
           const std::function<void(std::string_view)>& progress);
+
+/// Wall time of the sampling loops over the device time of their kept samples, for one row.
+[[nodiscard]] double sampling_overhead(const bench_row& row);
 
 /// A fixed-width table for a terminal.
 [[nodiscard]] std::string bench_table(const bench_result& r);

@@ -17,6 +17,14 @@ protocol::timing_request default_timing_request() {
   return t;
 }
 
+protocol::timing_request default_control_request() {
+  auto t = default_timing_request();
+  // A few samples are enough to see a 1% move: the reference's spread is far below 0.5%.
+  t.min_samples = 10;
+  t.max_seconds = 2;
+  return t;
+}
+
 std::vector<problems::test_case> benchmark_cases(const spec::assignment_spec& spec) {
   return problems::make_cases(spec.problem, spec.benchmarks, spec.seed ^ benchmark_salt);
 }

@@ -17,6 +17,8 @@ namespace cugrade::perf {
 /// of device time, stop at 0.5% RSD or 0.1% standard error, caps 15 s and 1000 samples, samples
 /// below 90% of the case's highest clock dropped, 4 input sets.
 [[nodiscard]] protocol::timing_request default_timing_request();
+/// The control measurement's protocol: the same, with fewer samples (docs/timing.md).
+[[nodiscard]] protocol::timing_request default_control_request();
 
 /// The spec's benchmark cases, named "<shape>/<distribution>" with seeds drawn from the spec's
 /// seed (the same in every grading, so reference and student time the same inputs).

@@ -5,10 +5,16 @@
 #include "grader/perf/reference_build.h"
 #include "grader/perf/roofline_cache.h"
 #include "grader/perf/sanitizer_check.h"
+#include "grader/perf/statistics.h"
+#include "grader/process/device_lock.h"
 #include "grader/process/process.h"
+#include "harness/core/sha256.h"
 
+#include <chrono>
 #include <fmt/format.h>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 namespace cugrade::perf {
 
@@ -42,10 +48,11 @@ const launcher_run* failed_run(const std::vector<launcher_run>& runs) {
 
 } // namespace
 
-gpu_evaluation_options::gpu_evaluation_options() : request(default_timing_request()) {}
+gpu_evaluation_options::gpu_evaluation_options()
+    : request(default_timing_request()), control(default_control_request()) {}
 
 gpu_evaluator::gpu_evaluator(const spec::assignment_spec& spec, const grader::layout& layout,
-                             fs::path nvcc, std::string device, fs::path work_dir,
+                             fs::path nvcc, protocol::device_identity device, fs::path work_dir,
                              std::function<void(std::string_view)> progress,
                              gpu_evaluation_options options)
     : m_spec(spec), m_layout(layout), m_nvcc(std::move(nvcc)), m_device(std::move(device)),
@@ -61,10 +68,18 @@ void gpu_evaluator::say(const std::string& message) const {
   }
 }
 
+std::string gpu_evaluator::gpu_key() const {
+  return m_device.uuid.empty() ? m_device.device : m_device.uuid;
+}
+
 result<fs::path> gpu_evaluator::reference() {
   if (!m_reference) {
     say("building the reference " + m_spec.source_file + " for timing");
-    auto lib = reference_library(m_spec, m_nvcc, m_layout.cache_dir);
+    std::vector<std::string> archs;
+    if (!m_device.arch.empty()) {
+      archs.push_back(m_device.arch);
+    }
+    auto lib = reference_library(m_spec, m_nvcc, m_layout.cache_dir, archs);
     if (!lib) {
       return fail(lib.error());
     }
@@ -76,8 +91,11 @@ result<fs::path> gpu_evaluator::reference() {
 const roofline::device_roofline* gpu_evaluator::roof() {
   if (!m_roof_tried) {
     m_roof_tried = true;
-    auto r = load_roofline(m_layout.bin_dir / "cugrade-roofline", m_layout.cache_dir, m_device,
-                           case_keys(m_spec), roofline_time_limit);
+    // Measuring the roofline times the device: nothing else of cugrade may run on it meanwhile.
+    auto lock = hold_exclusive();
+    auto r = lock ? load_roofline(m_layout.bin_dir / "cugrade-roofline", m_layout.cache_dir,
+                                  m_device.device, case_keys(m_spec), roofline_time_limit)
+                  : result<roofline::device_roofline>(fail(lock.error()));
     if (r) {
       m_roof = std::move(*r);
     } else {
@@ -85,6 +103,20 @@ const roofline::device_roofline* gpu_evaluator::roof() {
     }
   }
   return m_roof ? &*m_roof : nullptr;
+}
+
+result<std::shared_ptr<process::device_lock>> gpu_evaluator::hold_exclusive() {
+  if (auto held = m_exclusive.lock()) {
+    return held;
+  }
+  auto lock = process::device_lock::acquire(gpu_key(), process::lock_mode::exclusive,
+                                            [this](std::string_view m) { say(std::string(m)); });
+  if (!lock) {
+    return fail(lock.error());
+  }
+  auto held = std::make_shared<process::device_lock>(std::move(*lock));
+  m_exclusive = held;
+  return held;
 }
 
 comparison_setup gpu_evaluator::setup() const {
@@ -100,6 +132,27 @@ comparison_setup gpu_evaluator::setup() const {
   return s;
 }
 
+result<cached_reference_setup> gpu_evaluator::cached_setup() {
+  auto ref = reference();
+  if (!ref) {
+    return fail(ref.error());
+  }
+  std::ifstream in(*ref, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  cached_reference_setup c;
+  c.timing = setup();
+  c.control = m_options.control;
+  c.drift_limit = m_options.drift_limit;
+  c.noise = m_options.noise;
+  c.cache = reference_timing_cache(m_layout.cache_dir / "reference-timings");
+  c.key.gpu = gpu_key();
+  c.key.driver = m_device.driver;
+  c.key.library_sha256 = sha256_hex(bytes.str());
+  c.key.spec_sha256 = m_spec.spec_sha256;
+  return c;
+}
+
 result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& library) {
   const auto sanitizer = find_compute_sanitizer(m_nvcc);
   if (!sanitizer) {
@@ -108,6 +161,12 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
                 m_nvcc.string() +
                 " and on PATH); install the "
                 "CUDA toolkit's compute-sanitizer or set \"sanitizer\": {\"enabled\": false}");
+  }
+  // Like correctness runs, sanitizer runs may share the GPU with each other, not with timing.
+  auto lock = process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
+                                            [this](std::string_view m) { say(std::string(m)); });
+  if (!lock) {
+    return fail(lock.error());
   }
   say(k.name + ": compute-sanitizer " + fmt::format("{}", fmt::join(m_spec.sanitizer.tools, ", ")));
   const sanitizer_setup tools{*sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300};
@@ -122,44 +181,108 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
   return {};
 }
 
-result<void> gpu_evaluator::time(reports::kernel_report& k, const spec::kernel_spec& kernel,
-                                 const fs::path& library) {
+result<std::vector<reports::performance_entry>>
+gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
+                       std::vector<launcher_run>& runs) {
   auto ref = reference();
   if (!ref) {
     return fail(ref.error());
   }
   const auto s = setup();
-  auto cmp = compare_launchers(s, k.name, {library, "student"}, {*ref, "reference"});
-  if (!cmp) {
-    return fail(cmp.error());
+  std::vector<reference_side> refs; // per case; empty when the measured side failed its checks
+  if (m_options.precise) {
+    auto cmp = compare_launchers(s, launcher, {library, "student"}, {*ref, "reference"});
+    if (!cmp) {
+      return fail(cmp.error());
+    }
+    if (const auto* bad = failed_run(cmp->b_runs)) {
+      return fail("the reference " + launcher +
+                  " failed its own timed checks (a harness or reference bug): " +
+                  bad->first_problem());
+    }
+    runs = cmp->a_runs;
+    for (std::size_t i = 0; cmp->a_verified() && i < s.cases.size(); ++i) {
+      auto samples = pool(cmp->b_runs, i);
+      const bool noisy = summarize(samples.event_ms).rel_stddev > m_options.noise.max_rsd;
+      refs.push_back({std::move(samples), "abba", std::nullopt, noisy});
+    }
+  } else {
+    auto student = time_with_retries(s, launcher, {library, "student"}, m_options.noise,
+                                     launcher + "-student");
+    if (!student) {
+      return fail(student.error());
+    }
+    runs = {*student};
+    if (student->verified()) {
+      auto c = cached_setup();
+      if (!c) {
+        return fail(c.error());
+      }
+      auto times = cached_reference_times(*c, launcher, *ref);
+      if (!times) {
+        return fail(times.error());
+      }
+      refs = std::move(*times);
+    }
   }
-  if (const auto* bad = failed_run(cmp->b_runs)) {
-    return fail("the reference " + k.name +
-                " failed its own timed checks (a harness or "
-                "reference bug): " +
-                bad->first_problem());
-  }
-  const bool verified = cmp->a_verified();
-  const auto student = cmp->a_runs;
+  std::vector<reports::performance_entry> entries;
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     entry_source src;
     src.problem = m_spec.problem;
     src.tc = s.cases[i];
-    src.measured = pool(student, i);
+    src.measured = pool(runs, i);
     if (src.measured.event_ms.empty()) {
       continue;
     }
-    const auto reference_samples = pool(cmp->b_runs, i);
-    src.reference = verified ? &reference_samples : nullptr;
+    const bool have_ref = i < refs.size();
+    src.reference = have_ref && !refs[i].noisy ? &refs[i].samples : nullptr;
     src.roof = roof();
-    src.bootstrap_seed = bootstrap_seed(k.name, s.cases[i].name);
-    k.performance.push_back(make_entry(src));
+    src.bootstrap_seed = bootstrap_seed(launcher, s.cases[i].name);
+    src.noisy_rsd = m_options.noise.max_rsd;
+    auto e = make_entry(src);
+    if (have_ref) {
+      e.reference_source = refs[i].source;
+      e.control_ratio = refs[i].control_ratio;
+      if (refs[i].noisy) {
+        e.noisy = true;
+        e.note += (e.note.empty() ? "" : "; ") + std::string("the reference's timing was noisy");
+      }
+    }
+    entries.push_back(std::move(e));
   }
-  if (!verified) {
-    const auto h = timing_failure_hint(*failed_run(cmp->a_runs));
+  return entries;
+}
+
+result<void> gpu_evaluator::time(reports::kernel_report& k, const spec::kernel_spec& kernel,
+                                 const fs::path& library) {
+  // Timing owns the GPU: no other cugrade process runs anything on it while samples are taken.
+  auto lock = hold_exclusive();
+  if (!lock) {
+    return fail(lock.error());
+  }
+  std::vector<launcher_run> runs;
+  auto entries = compare(k.name, library, runs);
+  if (!entries) {
+    return fail(entries.error());
+  }
+  k.performance = std::move(*entries);
+  if (const auto* bad = failed_run(runs)) {
+    const auto h = timing_failure_hint(*bad);
     say(k.name + ": timed calls failed their checks: " + h.message);
     k.diagnosis.push_back(h);
     return {};
+  }
+  for (const auto& e : k.performance) {
+    if (e.noisy) {
+      k.performance_not_measured =
+          fmt::format("the timing of {} was noisy (relative spread {:.1f}%, above {:.0f}%, after "
+                      "{} tries): the GPU was not quiet. These points are not a low score; a "
+                      "regrade on a quiet GPU measures them",
+                      e.shape, 100 * e.rel_stddev, 100 * m_options.noise.max_rsd,
+                      m_options.noise.retries + 1);
+      say(k.name + ": performance not measured: " + k.performance_not_measured);
+      return {};
+    }
   }
   score_performance(k, kernel, m_spec.performance);
   return {};
@@ -170,8 +293,16 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
   if (kernel == nullptr || !runnable(k.status)) {
     return {};
   }
+  const auto stage = [&](const char* name, const auto& work) {
+    const auto started = std::chrono::steady_clock::now();
+    auto r = work();
+    m_stages.push_back(
+        {name, k.name,
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+    return r;
+  };
   if (m_options.sanitizer && m_spec.sanitizer.enabled) {
-    if (auto r = sanitize(k, student_library); !r) {
+    if (auto r = stage("sanitizer", [&] { return sanitize(k, student_library); }); !r) {
       return r;
     }
   }
@@ -180,7 +311,7 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
       m_spec.benchmarks.empty()) {
     return {};
   }
-  return time(k, *kernel, student_library);
+  return stage("timing", [&] { return time(k, *kernel, student_library); });
 }
 
 std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc) {

@@ -9,6 +9,9 @@
 #include "grader/core/layout.h"
 #include "grader/perf/comparison.h"
 #include "grader/perf/output_check.h"
+#include "grader/perf/reference_comparison.h"
+#include "grader/process/device_lock.h"
+#include "harness/protocol/protocol.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
 #include "harness/roofline/roofline.h"
@@ -16,9 +19,11 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cugrade::perf {
 
@@ -28,17 +33,25 @@ struct gpu_evaluation_options {
   /// Also time kernels without performance points (for the leaderboard). Off by default: a
   /// teaching kernel with global atomics can take 15 s per round (`cugrade bench` covers them).
   bool time_unscored_kernels = false;
-  int rounds = 2;                    ///< rounds of each side: A B B A
+  /// A B B A rounds beside the student's (`--precise`, for disputes) instead of the cached
+  /// reference time confirmed by a control measurement.
+  bool precise = false;
+  int rounds = 2;                    ///< with precise: rounds of each side, A B B A
   protocol::timing_request request;  ///< default_timing_request() unless changed
+  protocol::timing_request control;  ///< the control measurement of the cached reference
+  double drift_limit = 0.01;         ///< re-time the reference when the control moved more
+  noise_rule noise;
   gpu_evaluation_options();
 };
 
 class gpu_evaluator {
 public:
-  /// `nvcc` builds the reference and locates compute-sanitizer; `device` is the GPU's name (for
-  /// the roofline cache); `work_dir` receives plans, events and outputs.
+  /// `nvcc` builds the reference and locates compute-sanitizer; `device` is the GPU as the probe
+  /// saw it (its name keys the roofline cache, its UUID the lock and the reference timings, its
+  /// architecture the reference build); `work_dir` receives plans, events and outputs.
   gpu_evaluator(const spec::assignment_spec& spec, const grader::layout& layout,
-                std::filesystem::path nvcc, std::string device, std::filesystem::path work_dir,
+                std::filesystem::path nvcc, protocol::device_identity device,
+                std::filesystem::path work_dir,
                 std::function<void(std::string_view)> progress = {},
                 gpu_evaluation_options options = {});
 
@@ -52,6 +65,18 @@ public:
 
   /// The reference library (built on first use).
   [[nodiscard]] result<std::filesystem::path> reference();
+  /// Times `library`'s `launcher` against the reference (cached and controlled, or A B B A with
+  /// `precise`) and gives one performance entry per benchmark case; `runs` receives the
+  /// measured side's rounds. Used by evaluate() and by `cugrade bench --self-speedup`.
+  [[nodiscard]] result<std::vector<reports::performance_entry>>
+  compare(const std::string& launcher, const std::filesystem::path& library,
+          std::vector<launcher_run>& runs);
+  /// Holds the GPU's lock exclusively until the last copy of the result goes (timing, the
+  /// roofline, `cugrade bench`); nested holds share the outermost one.
+  [[nodiscard]] result<std::shared_ptr<process::device_lock>> hold_exclusive();
+  /// How long each stage of the evaluations since the last call took (sanitizer, timing), in
+  /// order; the list starts empty again.
+  [[nodiscard]] std::vector<reports::stage_timing> take_stages() { return std::exchange(m_stages, {}); }
   /// The device's roofline with figures for every benchmark case, or nullptr when it cannot be
   /// measured (then entries lack roof and library figures; the note says why).
   [[nodiscard]] const roofline::device_roofline* roof();
@@ -62,11 +87,13 @@ private:
   result<void> time(reports::kernel_report& k, const spec::kernel_spec& kernel,
                     const std::filesystem::path& library);
   [[nodiscard]] comparison_setup setup() const;
+  [[nodiscard]] result<cached_reference_setup> cached_setup();
+  [[nodiscard]] std::string gpu_key() const;
 
   const spec::assignment_spec& m_spec;
   grader::layout m_layout;
   std::filesystem::path m_nvcc;
-  std::string m_device;
+  protocol::device_identity m_device;
   std::filesystem::path m_work_dir;
   std::function<void(std::string_view)> m_progress;
   gpu_evaluation_options m_options;
@@ -74,6 +101,8 @@ private:
   std::optional<std::filesystem::path> m_reference;
   std::optional<roofline::device_roofline> m_roof;
   bool m_roof_tried = false;
+  std::vector<reports::stage_timing> m_stages;
+  std::weak_ptr<process::device_lock> m_exclusive;
 };
 
 /// compute-sanitizer next to `nvcc`, or on PATH.

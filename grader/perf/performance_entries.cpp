@@ -83,9 +83,15 @@ reports::performance_entry make_entry(const entry_source& source) {
     e.note += (e.note.empty() ? "" : "; ") + std::string("timed ungated: ") +
               source.measured.ungated_note;
   }
+  if (source.noisy_rsd > 0 && s.rel_stddev > source.noisy_rsd) {
+    e.noisy = true;
+    e.note += (e.note.empty() ? "" : "; ") +
+              fmt::format("noisy: the samples spread {:.2f}% (limit {:.0f}%)", 100 * s.rel_stddev,
+                          100 * source.noisy_rsd);
+  }
   if (source.reference != nullptr && !source.reference->event_ms.empty()) {
     e.reference_ms = median(source.reference->event_ms);
-    if (!e.suspicious && s.count > 0) {
+    if (!e.suspicious && !e.noisy && s.count > 0) {
       const auto r = speedup_interval(source.reference->event_ms, source.measured.event_ms,
                                       source.bootstrap_seed);
       e.speedup = r.estimate;
@@ -100,7 +106,7 @@ void score_performance(reports::kernel_report& k, const spec::kernel_spec& kerne
                        const spec::performance_curve& curve) {
   std::vector<double> speedups;
   for (const auto& e : k.performance) {
-    if (!e.speedup || e.suspicious) {
+    if (!e.speedup || e.suspicious || e.noisy) {
       return; // one unbelievable or unverified case: no leaderboard metric, no points
     }
     speedups.push_back(*e.speedup);

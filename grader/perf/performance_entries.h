@@ -35,6 +35,9 @@ struct entry_source {
   const pooled_samples* reference = nullptr; ///< null: no speedup (bench, or a failed check)
   const roofline::device_roofline* roof = nullptr;
   std::uint64_t bootstrap_seed = 0;
+  /// Samples that spread more than this (relative standard deviation) are noisy: no speedup.
+  /// 0: never noisy.
+  double noisy_rsd = 0;
 };
 
 /// The entry for one case. A suspicious time gets no speedup.

@@ -23,16 +23,20 @@ std::string file_text(const fs::path& p) {
 }
 
 // Changes to the source, the compiler or its version give another folder.
-std::string build_key(const fs::path& source, const fs::path& nvcc) {
+std::string build_key(const fs::path& source, const fs::path& nvcc,
+                      const std::vector<std::string>& archs) {
   std::error_code ec;
   const auto stamp = fs::last_write_time(nvcc, ec).time_since_epoch().count();
-  const std::string identity = sha256_hex(file_text(source)) + "\n" + nvcc.string() + "\n" +
-                               std::to_string(stamp) + "\ncugrade-reference/1";
+  std::string identity = sha256_hex(file_text(source)) + "\n" + nvcc.string() + "\n" +
+                         std::to_string(stamp) + "\ncugrade-reference/1";
+  for (const auto& a : archs) {
+    identity += "\nsm_" + a; // no architectures: the key of the builds before they were chosen
+  }
   return sha256_hex(identity).substr(0, 16);
 }
 
 build::build_request request_for(const spec::assignment_spec& spec, const fs::path& nvcc,
-                                 const fs::path& work_dir) {
+                                 const fs::path& work_dir, const std::vector<std::string>& archs) {
   build::build_request req;
   req.target = build::backend::gpu;
   req.source = spec.reference_dir / spec.source_file;
@@ -42,19 +46,22 @@ build::build_request request_for(const spec::assignment_spec& spec, const fs::pa
   }
   req.time_limit_seconds = std::max(spec.lim.compile_seconds, 300.0);
   req.tools.nvcc = nvcc;
+  if (!archs.empty()) {
+    req.tools.cuda_archs = archs;
+  }
   return req;
 }
 
 } // namespace
 
 fs::path reference_build_dir(const spec::assignment_spec& spec, const fs::path& nvcc,
-                             const fs::path& cache_dir) {
+                             const fs::path& cache_dir, const std::vector<std::string>& archs) {
   const fs::path source = spec.reference_dir / spec.source_file;
-  return cache_dir / "reference" / (spec.name + "-" + build_key(source, nvcc));
+  return cache_dir / "reference" / (spec.name + "-" + build_key(source, nvcc, archs));
 }
 
 result<fs::path> reference_library(const spec::assignment_spec& spec, const fs::path& nvcc,
-                                   const fs::path& cache_dir) {
+                                   const fs::path& cache_dir, const std::vector<std::string>& archs) {
   const fs::path source = spec.reference_dir / spec.source_file;
   if (!fs::exists(source)) {
     return fail(source.string() +
@@ -62,7 +69,7 @@ result<fs::path> reference_library(const spec::assignment_spec& spec, const fs::
                 "folder must hold " +
                 spec.source_file);
   }
-  const fs::path dir = reference_build_dir(spec, nvcc, cache_dir);
+  const fs::path dir = reference_build_dir(spec, nvcc, cache_dir, archs);
   const fs::path library = dir / ("lib" + source.stem().string() + ".so");
   if (fs::exists(library)) {
     return library;
@@ -70,7 +77,7 @@ result<fs::path> reference_library(const spec::assignment_spec& spec, const fs::
   fs::create_directories(dir.parent_path());
   // Built aside and renamed into place, so a concurrent grading never loads half a library.
   process::temp_dir scratch("reference-build", dir.parent_path());
-  const auto built = build::build_submission(request_for(spec, nvcc, scratch.path()));
+  const auto built = build::build_submission(request_for(spec, nvcc, scratch.path(), archs));
   if (!built) {
     return fail("cannot build the reference solution: " + built.error());
   }

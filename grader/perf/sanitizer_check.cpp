@@ -3,6 +3,7 @@
 #include "grader/perf/runner_call.h"
 
 #include <fstream>
+#include <future>
 #include <sstream>
 
 namespace cugrade::perf {
@@ -77,18 +78,26 @@ std::string advice_for(const std::string& error_kind) {
 result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
                                         const std::string& launcher, const fs::path& library,
                                         const sanitizer_setup& setup) {
-  sanitizer_outcome out;
+  // The tools run at once, each in its own runner (they share the GPU as correctness runs do):
+  // a kernel's three checks take about as long as its slowest.
+  std::vector<std::future<result<runner_outcome>>> runs;
   for (const auto& tool : spec.sanitizer.tools) {
     const fs::path dir = setup.work_dir / (launcher + "-sanitizer-" + tool);
-    const fs::path xml = dir / (tool + ".xml");
-    const std::vector<std::string> wrapper{
-        setup.sanitizer.string(), "--tool", tool, "--xml", "--save", xml.string()};
-    auto run = run_runner(setup.runner, sanitizer_plan(spec, launcher, library, dir),
-                          setup.time_limit_seconds, wrapper);
+    const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
+                                           "--save", (dir / (tool + ".xml")).string()};
+    runs.push_back(std::async(std::launch::async, [&setup, &spec, launcher, library, dir, wrapper] {
+      return run_runner(setup.runner, sanitizer_plan(spec, launcher, library, dir),
+                        setup.time_limit_seconds, wrapper);
+    }));
+  }
+  sanitizer_outcome out;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& tool = spec.sanitizer.tools[i];
+    auto run = runs[i].get();
     if (!run) {
       return fail(run.error());
     }
-    const auto text = read_text(xml);
+    const auto text = read_text(setup.work_dir / (launcher + "-sanitizer-" + tool) / (tool + ".xml"));
     if (!text) {
       out.notes.push_back(tool + " could not check this kernel: " + run->ending());
       continue;

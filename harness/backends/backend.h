@@ -6,9 +6,12 @@
 /// Public non-virtual methods call protected virtual hooks (nvbench's printer shape), so checks
 /// common to both backends live in one place.
 
+#include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
+#include "harness/protocol/timing.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,6 +35,12 @@ struct call_timing {
   /// host, cudaFree...): the gate let go only at its timeout, so this sample's times include
   /// that wait and must not be kept.
   bool gate_expired = false;
+};
+
+/// A timed call's output as the timing protocol fingerprints it after every call.
+struct output_fingerprint {
+  protocol::output_digest digest;
+  bool canaries_intact = true; ///< every guard word after the payload still holds the canary
 };
 
 class backend {
@@ -62,6 +71,24 @@ public:
   [[nodiscard]] call_timing timed_call(const std::function<void()>& call, bool gated) {
     return do_timed_call(call, gated);
   }
+  /// Fills `count` 32-bit words at `device_dst` with `word` (the output poison, the canaries).
+  /// The GPU does it with a kernel: no host buffer, no transfer.
+  [[nodiscard]] bool fill_words(void* device_dst, std::uint32_t word, std::size_t count) {
+    return count == 0 || do_fill_words(device_dst, word, count);
+  }
+  /// Copies `bytes` from device memory to device memory (the timing protocol keeps outputs
+  /// there until it saves them).
+  [[nodiscard]] bool copy_on_device(void* device_dst, const void* device_src, std::size_t bytes) {
+    return bytes == 0 || do_copy_on_device(device_dst, device_src, bytes);
+  }
+  /// The digest of the `count` elements of `type` at `device_src` (protocol::digest_of) and
+  /// whether the `guard_bytes` after its `payload_bytes` still hold the canary word. The GPU
+  /// computes it on the device and reads back only the result.
+  [[nodiscard]] bool fingerprint(problems::element_type type, const void* device_src,
+                                 std::size_t count, std::size_t payload_bytes,
+                                 std::size_t guard_bytes, output_fingerprint& out) {
+    return do_fingerprint(type, device_src, count, payload_bytes, guard_bytes, out);
+  }
   /// Evicts the L2 cache by writing a buffer twice its size; GPU only.
   void flush_cache() { do_flush_cache(); }
   /// The SM clock now, in MHz, or 0 when unknown.
@@ -81,6 +108,12 @@ protected:
   [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call,
                                                   bool gated) = 0;
   virtual void do_flush_cache() = 0;
+  // Defaults go through the host (upload, download, protocol::digest_of); the GPU overrides them.
+  [[nodiscard]] virtual bool do_fill_words(void* dst, std::uint32_t word, std::size_t count);
+  [[nodiscard]] virtual bool do_copy_on_device(void* dst, const void* src, std::size_t bytes);
+  [[nodiscard]] virtual bool do_fingerprint(problems::element_type type, const void* src,
+                                            std::size_t count, std::size_t payload_bytes,
+                                            std::size_t guard_bytes, output_fingerprint& out);
   [[nodiscard]] virtual double do_sm_clock_mhz() = 0;
   [[nodiscard]] virtual double do_max_sm_clock_mhz() = 0;
 };

@@ -34,7 +34,7 @@ protected:
   protocol::device_identity do_identity() const override {
     cudaDeviceProp props{};
     cudaGetDeviceProperties(&props, 0);
-    return {"emu", props.name, "none", "cugrade emulator"};
+    return {"emu", props.name, "none", "cugrade emulator", "", ""};
   }
   void* do_allocate(std::size_t bytes) override {
     void* p = nullptr;

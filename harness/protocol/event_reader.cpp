@@ -62,6 +62,8 @@ timing_record timing_from(const json& j) {
   t.dropped_throttled = j.value("dropped_throttled", 0);
   t.max_sm_clock_mhz = j.value("max_sm_clock_mhz", 0.0);
   t.warmup_calls = j.value("warmup_calls", 0);
+  t.sampling_seconds = j.value("sampling_seconds", 0.0);
+  t.case_seconds = j.value("case_seconds", 0.0);
   t.stop_reason = j.value("stop_reason", "");
   t.checks = checks_from(j.value("checks", json::array()));
   t.saved = saved_from(j.value("saved", json::array()));

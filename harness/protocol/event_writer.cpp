@@ -102,6 +102,8 @@ void event_writer::timing(const timing_record& t) {
                {"dropped_throttled", t.dropped_throttled},
                {"max_sm_clock_mhz", t.max_sm_clock_mhz},
                {"warmup_calls", t.warmup_calls},
+               {"sampling_seconds", t.sampling_seconds},
+               {"case_seconds", t.case_seconds},
                {"stop_reason", t.stop_reason},
                {"checks", checks_json(t.checks)},
                {"saved", saved_json(t.saved)},

@@ -29,12 +29,12 @@ struct planned_case {
 /// Timing request for benchmark plans; the numbers are docs/timing.md's.
 struct timing_request {
   bool enabled = false;
-  double warmup_seconds = 0.2; ///< warm-up lasts this long and at least `warmup_calls` calls
+  double warmup_seconds = 0.1; ///< warm-up lasts this long and at least `warmup_calls` calls
   int warmup_calls = 3;
-  int min_samples = 10;           ///< kept samples before the stopping rule may stop
+  int min_samples = 20;           ///< kept samples before the stopping rule may stop
   int max_samples = 1000;         ///< timed calls at most, kept or dropped
-  double min_seconds = 0.5;       ///< device time of kept samples before the rule may stop
-  double max_seconds = 15.0;      ///< wall time of the sampling at most
+  double min_seconds = 0;         ///< device time of kept samples before the rule may stop
+  double max_seconds = 5.0;       ///< wall time of the sampling at most
   double target_rsd = 0.005;      ///< stop when stddev / mean of kept samples is at most this...
   double target_rse = 0.001;      ///< ...or the relative standard error (rsd / sqrt(n)) is
   double throttle_fraction = 0.9; ///< drop samples taken below this fraction of the max clock
@@ -109,6 +109,11 @@ struct timing_record {
   int dropped_throttled = 0;   ///< samples taken below throttle_fraction of the max clock
   double max_sm_clock_mhz = 0; ///< the highest clock seen during the case
   int warmup_calls = 0;
+  /// Wall time of the sampling loop (every sample, kept or dropped, with its poison, flush,
+  /// clock reads and fingerprint), and of the whole case (inputs, warm-up, sampling, saving the
+  /// outputs, the fresh call): the cost of the measurement beside what it measured.
+  double sampling_seconds = 0;
+  double case_seconds = 0;
   std::string stop_reason;          ///< rsd, rse, max_samples, max_seconds or a fault
   std::vector<sample_check> checks; ///< every timed call, kept or dropped
   std::vector<saved_output> saved;
@@ -149,6 +154,8 @@ struct device_identity {
   std::string device;
   std::string driver;
   std::string runtime;
+  std::string uuid; ///< the GPU's UUID ("GPU-..."), the key of its lock and timing cache
+  std::string arch; ///< compute capability without the dot, e.g. "90" (what to compile for)
 };
 
 /// Appends events to events.jsonl with one write(2) per line, so each line is whole even if the

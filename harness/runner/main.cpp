@@ -26,7 +26,9 @@ int probe() {
   std::cout << nlohmann::json{{"backend", id.backend},
                               {"device", id.device},
                               {"driver", id.driver},
-                              {"runtime", id.runtime}}
+                              {"runtime", id.runtime},
+                              {"uuid", id.uuid},
+                              {"arch", id.arch}}
                    .dump()
             << "\n";
   return 0;

@@ -4,13 +4,30 @@
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 
-
 namespace cugrade::runner {
+
+namespace {
+
+constexpr std::size_t word_bytes = sizeof(std::uint32_t);
+
+protocol::sample_check check_of(int set, const backends::output_fingerprint& f) {
+  return {set,
+          f.digest.sum,
+          f.digest.abs_sum,
+          f.digest.poison_words,
+          f.digest.non_finite,
+          !f.canaries_intact};
+}
+
+} // namespace
 
 timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
                      const problems::buffer_spec& output_spec,
                      std::shared_ptr<device_buffer> output)
-    : m_backend(&b), m_output(std::move(output)), m_output_spec(output_spec) {
+    : m_backend(&b), m_output(std::move(output)),
+      m_first(std::make_unique<device_buffer>(b, m_output->payload_bytes())),
+      m_latest(std::make_unique<device_buffer>(b, m_output->payload_bytes())),
+      m_output_spec(output_spec) {
   for (const auto& in : inputs) {
     m_inputs.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
     m_input_ptrs.push_back(m_inputs.back()->get());
@@ -32,8 +49,31 @@ bool timed_set::upload(std::vector<problems::buffer> inputs) {
 }
 
 bool timed_set::poison() {
-  const auto bytes = poisoned_output(m_output->payload_bytes(), m_output->guard_bytes());
-  return m_backend->upload(m_output->get(), bytes.data(), bytes.size());
+  auto* out = static_cast<std::byte*>(m_output->get());
+  return m_backend->fill_words(out, problems::output_poison_word,
+                               m_output->payload_bytes() / word_bytes) &&
+         m_backend->fill_words(out + m_output->payload_bytes(), problems::output_canary_word,
+                               m_output->guard_bytes() / word_bytes);
+}
+
+bool timed_set::record_call(int set, protocol::sample_check& check) {
+  backends::output_fingerprint f;
+  if (!m_backend->fingerprint(m_output_spec.type, m_output->get(), m_output_spec.count,
+                              m_output->payload_bytes(), m_output->guard_bytes(), f)) {
+    return false;
+  }
+  check = check_of(set, f);
+  const std::size_t bytes = m_output->payload_bytes();
+  if (m_calls++ == 0 && !m_backend->copy_on_device(m_first->get(), m_output->get(), bytes)) {
+    return false;
+  }
+  return m_backend->copy_on_device(m_latest->get(), m_output->get(), bytes);
+}
+
+bool timed_set::read_kept(bool first, std::vector<std::byte>& payload) {
+  const auto& kept = first ? *m_first : *m_latest;
+  payload.resize(kept.payload_bytes());
+  return m_backend->download(payload.data(), kept.get(), payload.size());
 }
 
 bool timed_set::capture(int set, captured_output& out) {

@@ -2,8 +2,10 @@
 /// \file
 /// One input set of a benchmark case on the device: its inputs (with padding), the case's output
 /// with guard words (one buffer shared by every set, see time_case), and what the timing protocol
-/// does with them between calls: poison the output, capture and fingerprint it, check that the
-/// inputs are still what was uploaded.
+/// does with them between calls: poison the output, fingerprint it, keep the set's first and
+/// latest outputs on the device for the grader's check, and compare the inputs with what was
+/// uploaded. Everything done per call stays on the device (fills, a digest kernel, device-to-
+/// device copies): a sample costs no transfer of the output (docs/timing.md, "cost").
 
 #include "harness/backends/backend.h"
 #include "harness/problems/problem.h"
@@ -33,7 +35,12 @@ public:
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
-  /// Reads the output back and fingerprints it as a call on input set `set`.
+  /// Fingerprints the output of the call just made on this set (as input set `set`) and keeps a
+  /// copy on the device: the set's first call's output, and its latest.
+  [[nodiscard]] bool record_call(int set, protocol::sample_check& check);
+  /// Reads back the kept output of this set's first call or of its latest (payload only).
+  [[nodiscard]] bool read_kept(bool first, std::vector<std::byte>& payload);
+  /// Reads the output back (payload and guard) and fingerprints it as a call on input set `set`.
   [[nodiscard]] bool capture(int set, captured_output& out);
   /// True when every input still holds what was uploaded (padding excluded).
   [[nodiscard]] bool inputs_unchanged();
@@ -41,15 +48,19 @@ public:
   [[nodiscard]] const std::vector<void*>& input_pointers() const { return m_input_ptrs; }
   [[nodiscard]] void* output_pointer() const { return m_output->get(); }
   [[nodiscard]] std::size_t payload_bytes() const { return m_output->payload_bytes(); }
+  /// Calls recorded on this set so far.
+  [[nodiscard]] int calls() const { return m_calls; }
 
 private:
   backends::backend* m_backend;
   std::vector<problems::buffer> m_host_inputs;
   std::vector<std::unique_ptr<device_buffer>> m_inputs;
   std::shared_ptr<device_buffer> m_output;
+  std::unique_ptr<device_buffer> m_first; ///< the first call's output, kept on the device
+  std::unique_ptr<device_buffer> m_latest; ///< the latest call's output
   std::vector<void*> m_input_ptrs;
   problems::buffer_spec m_output_spec;
+  int m_calls = 0;
 };
-
 
 } // namespace cugrade::runner

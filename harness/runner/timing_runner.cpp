@@ -35,8 +35,6 @@ struct case_timing {
   backends::backend& b;
   problems::test_case tc;
   std::vector<std::unique_ptr<timed_set>> sets;
-  std::vector<captured_output> latest; ///< the last output read back, per set
-  std::vector<int> calls_on_set;
   std::vector<double> event_ms, host_ms, clock_mhz;
   std::vector<int> sample_set;
   bool gated = false; ///< calls are gated (cleared for good when a gate expires)
@@ -66,10 +64,10 @@ bool timed_call(case_timing& c, const timed_set& s, backends::call_timing& out) 
   return false;
 }
 
-void save(case_timing& c, int set, protocol::output_role role, const captured_output& out,
+void save(case_timing& c, int set, protocol::output_role role, const std::vector<std::byte>& bytes,
           std::size_t payload) {
   const auto name = protocol::timed_output_file_name(c.index, set, role);
-  write_payload(c.plan.output_dir / name, out.bytes, payload);
+  write_payload(c.plan.output_dir / name, bytes, payload);
   c.rec.saved.push_back({set, std::string(protocol::to_string(role)), name});
 }
 
@@ -109,12 +107,14 @@ double lower_known_clock(double a, double b) {
   return std::min(a, b);
 }
 
-// One cold sample on input set sample % sets; a fault comes back as its outcome.
+// One cold sample on input set sample % sets; a fault comes back as its outcome. Between calls
+// everything stays on the device (poison, flush, fingerprint, the kept copies of the output):
+// the host waits only for the clock probes and the call itself.
 std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
   const int set = sample % static_cast<int>(c.sets.size());
   auto& s = *c.sets[static_cast<std::size_t>(set)];
   if (!s.poison()) {
-    return device_refused("the upload of the output poison");
+    return device_refused("to poison the output");
   }
   c.b.flush_cache();
   const double clock_before = c.b.sm_clock_mhz();
@@ -124,9 +124,9 @@ std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
     return timing.outcome;
   }
   const double clock_after = c.b.sm_clock_mhz();
-  captured_output out;
-  if (!s.capture(set, out)) {
-    return device_refused("to read the output back");
+  protocol::sample_check check;
+  if (!s.record_call(set, check)) {
+    return device_refused("to fingerprint the output");
   }
   if (keep) {
     c.event_ms.push_back(timing.event_ms);
@@ -134,11 +134,7 @@ std::optional<backends::call_outcome> take_sample(case_timing& c, int sample) {
     c.clock_mhz.push_back(lower_known_clock(clock_before, clock_after));
     c.sample_set.push_back(set);
   }
-  c.rec.checks.push_back(out.check);
-  if (c.calls_on_set[static_cast<std::size_t>(set)]++ == 0) {
-    save(c, set, protocol::output_role::first, out, s.payload_bytes());
-  }
-  c.latest[static_cast<std::size_t>(set)] = std::move(out);
+  c.rec.checks.push_back(check);
   return std::nullopt;
 }
 
@@ -154,28 +150,41 @@ std::vector<double> kept_event_ms(const case_timing& c) {
 std::optional<backends::call_outcome> sample(case_timing& c) {
   const auto start = steady::now();
   for (int taken = 0;; ++taken) {
-    c.rec.stop_reason = stop_reason(c.plan.timing, kept_event_ms(c), taken, seconds_since(start));
+    c.rec.sampling_seconds = seconds_since(start);
+    c.rec.stop_reason = stop_reason(c.plan.timing, kept_event_ms(c), taken, c.rec.sampling_seconds);
     if (!c.rec.stop_reason.empty()) {
       return std::nullopt;
     }
     if (auto fault = take_sample(c, taken)) {
+      c.rec.sampling_seconds = seconds_since(start);
       c.rec.stop_reason = "fault";
       return fault;
     }
   }
 }
 
-// The last output of each set, and whether any input changed under the calls.
-void check_after_sampling(case_timing& c) {
+// The first and last output of each set, read back from the device copies the samples kept,
+// and whether any input changed under the calls.
+std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
   for (std::size_t set = 0; set < c.sets.size(); ++set) {
-    if (c.calls_on_set[set] >= 2) {
-      save(c, static_cast<int>(set), protocol::output_role::last, c.latest[set],
-           c.sets[set]->payload_bytes());
+    auto& s = *c.sets[set];
+    std::vector<std::byte> payload;
+    for (const bool first : {true, false}) {
+      if (s.calls() < (first ? 1 : 2)) {
+        continue;
+      }
+      if (!s.read_kept(first, payload)) {
+        return device_refused("to read a kept output back");
+      }
+      save(c, static_cast<int>(set), first ? protocol::output_role::first
+                                           : protocol::output_role::last,
+           payload, payload.size());
     }
-    if (!c.sets[set]->inputs_unchanged()) {
+    if (!s.inputs_unchanged()) {
       c.rec.input_modified = true;
     }
   }
+  return std::nullopt;
 }
 
 // A last call on fresh contents at the addresses of set 0: a launcher that caches results by
@@ -198,7 +207,7 @@ std::optional<backends::call_outcome> fresh_call(case_timing& c) {
     return device_refused("to read the output back");
   }
   c.rec.checks.push_back(out.check);
-  save(c, fresh, protocol::output_role::fresh, out, s.payload_bytes());
+  save(c, fresh, protocol::output_role::fresh, out.bytes, s.payload_bytes());
   c.rec.input_modified = c.rec.input_modified || !s.inputs_unchanged();
   return std::nullopt;
 }
@@ -231,6 +240,7 @@ bool report_fault(case_timing& c, const backends::call_outcome& fault, const cha
 
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
                void* launcher, backends::backend& b, protocol::event_writer& events) {
+  const auto started = steady::now();
   const auto& planned = plan.cases[index];
   case_timing c(problem, plan, index, launcher, b);
   c.rec.case_index = index;
@@ -246,18 +256,19 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
     c.sets.push_back(std::make_unique<timed_set>(
         b, protocol::input_set_inputs(problem, c.tc, set, sets), output_spec, output));
   }
-  c.latest.resize(c.sets.size());
-  c.calls_on_set.assign(c.sets.size(), 0);
   c.gated = plan.timing.gate_launches;
   warm_up(c);
   if (const auto fault = sample(c)) {
     return report_fault(c, *fault, "during a timed call", events);
   }
-  check_after_sampling(c);
+  if (const auto fault = check_after_sampling(c)) {
+    return report_fault(c, *fault, "while reading the kept outputs back", events);
+  }
   if (const auto fault = fresh_call(c)) {
     return report_fault(c, *fault, "during the fresh-contents call", events);
   }
   fill_samples(c);
+  c.rec.case_seconds = seconds_since(started);
   events.timing(c.rec);
   return true;
 }

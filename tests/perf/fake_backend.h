@@ -38,7 +38,7 @@ public:
   }
 
 protected:
-  protocol::device_identity do_identity() const override { return {"fake", "fake", "", ""}; }
+  protocol::device_identity do_identity() const override { return {"fake", "fake", "", "", "", ""}; }
   void* do_allocate(std::size_t bytes) override {
     allocations.push_back(bytes);
     void* p = new std::byte[bytes];

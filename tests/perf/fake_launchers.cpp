@@ -1,7 +1,7 @@
 // Host launchers with the histogram contract, for the fake runner: FAKE_SPIN_US is how long a
 // call "works" (it spins), FAKE_BEHAVIOUR what it does wrong: 0 nothing, 1 stops writing its
 // output after five calls, 2 answers from a cache keyed by the input pointer, 3 modifies its
-// input.
+// input, 4 spins for a random 100 to 150% of FAKE_SPIN_US (a noisy machine).
 
 #include <array>
 #include <chrono>
@@ -17,8 +17,20 @@
 
 namespace {
 
+unsigned noise_state = 12345;
+
+// 0 or, for the noisy fake, a pseudo-random 0 to 50% of FAKE_SPIN_US.
+long extra_us() {
+  if (FAKE_BEHAVIOUR != 4) {
+    return 0;
+  }
+  noise_state = noise_state * 1103515245u + 12345u;
+  return static_cast<long>((noise_state >> 16) % 1000u) * FAKE_SPIN_US / 2000;
+}
+
 void spin() {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(FAKE_SPIN_US);
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::microseconds(FAKE_SPIN_US + extra_us());
   while (std::chrono::steady_clock::now() < until) {
   }
 }

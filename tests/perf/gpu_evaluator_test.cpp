@@ -53,8 +53,43 @@ protected:
     m_options.request.min_seconds = 0.01;
     m_options.request.max_seconds = 0.3;
     m_options.request.target_rsd = 0.05;
+    m_options.control = m_options.request;
+    m_options.control.min_samples = 10;
+    // Host-clock spins on a busy 2-core machine can spread far more than a GPU kernel: the noise
+    // rule and the drift limit are off here, and on in the tests about them.
+    m_options.noise.max_rsd = 1e9;
+    m_options.drift_limit = 1e9;
+    ::setenv("CUGRADE_LOCK_DIR", (m_dir / "locks").c_str(), 1);
   }
-  void TearDown() override { fs::remove_all(m_dir); }
+  void TearDown() override {
+    ::unsetenv("CUGRADE_LOCK_DIR");
+    fs::remove_all(m_dir);
+  }
+
+  // The cached reference times of this test's GPU (one file per case).
+  std::vector<fs::path> cached_reference_files() const {
+    std::vector<fs::path> files;
+    const auto dir = m_layout.cache_dir / "reference-timings";
+    if (fs::exists(dir)) {
+      for (const auto& f : fs::directory_iterator(dir)) {
+        files.push_back(f.path());
+      }
+    }
+    return files;
+  }
+
+  // Multiplies every cached reference sample by `factor` (the GPU "changed" since it was timed).
+  void scale_cached_reference(double factor) const {
+    for (const auto& f : cached_reference_files()) {
+      std::ifstream in(f);
+      auto j = nlohmann::json::parse(in);
+      in.close();
+      for (auto& x : j["event_ms"]) {
+        x = x.get<double>() * factor;
+      }
+      std::ofstream(f) << j.dump();
+    }
+  }
 
   // A stand-in for cugrade-roofline reporting `gbps` of bandwidth and a library figure.
   void write_roofline(double gbps) {
@@ -75,7 +110,7 @@ protected:
     k.score = 15;
     k.max_score = 20;
     k.performance_max = 5;
-    gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
     const auto r = e.evaluate(k, fakes / library);
     EXPECT_TRUE(r.ok()) << r.error();
     return k;
@@ -93,6 +128,7 @@ protected:
 
   spec::assignment_spec m_spec = small_histogram_spec();
   fs::path m_nvcc = "/opt/no-such-cuda/bin/nvcc";
+  protocol::device_identity m_device{"gpu", "Fake GPU", "580.0", "13.0", "GPU-fake-0001", ""};
   grader::layout m_layout;
   gpu_evaluation_options m_options;
   fs::path m_dir;
@@ -107,7 +143,7 @@ TEST_F(GpuEvaluator, AFasterCorrectKernelEarnsFullPerformancePoints) {
   EXPECT_LT(*e.speedup, 3.5);
   EXPECT_LE(*e.speedup_ci_low, *e.speedup);
   EXPECT_GE(*e.speedup_ci_high, *e.speedup);
-  EXPECT_GE(e.samples, 20u); // two rounds of at least ten
+  EXPECT_GE(e.samples, 20u); // one round of at least twenty
   EXPECT_EQ(e.library_name, "fake CUB");
   EXPECT_EQ(e.library_ms, 0.25);
   EXPECT_TRUE(e.gbps.has_value());
@@ -165,7 +201,7 @@ TEST_F(GpuEvaluator, LeavesKernelsWithoutPerformancePointsUntimedByDefault) {
   m_options.sanitizer = false;
   reports::kernel_report k;
   k.name = "histogram_sectioned"; // 0 performance points in the shipped spec
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
   ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
   EXPECT_TRUE(k.performance.empty());
 }
@@ -182,10 +218,92 @@ TEST_F(GpuEvaluator, ABrokenReferenceIsAnInfrastructureFailure) {
                 fs::copy_options::overwrite_existing);
   reports::kernel_report k;
   k.name = "histogram_privatized";
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, "Fake GPU", m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
   const auto r = e.evaluate(k, fakes / "libperf_fake_fast.so");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("reference"), std::string::npos) << r.error();
+}
+
+TEST_F(GpuEvaluator, TimesTheReferenceOnceThenUsesTheCacheWithAControl) {
+  const auto first = evaluate("libperf_fake_fast.so");
+  ASSERT_EQ(first.performance.size(), 1u);
+  EXPECT_EQ(first.performance[0].reference_source, "measured"); // nothing cached yet
+  EXPECT_FALSE(first.performance[0].control_ratio.has_value());
+  ASSERT_EQ(cached_reference_files().size(), 1u); // one case
+  const auto second = evaluate("libperf_fake_fast.so");
+  ASSERT_EQ(second.performance.size(), 1u);
+  const auto& e = second.performance[0];
+  EXPECT_EQ(e.reference_source, "cache");
+  ASSERT_TRUE(e.control_ratio.has_value());
+  EXPECT_GT(*e.control_ratio, 0.0);
+  EXPECT_EQ(e.reference_ms, first.performance[0].reference_ms); // the cached samples themselves
+  EXPECT_EQ(second.performance_score, 5);
+}
+
+TEST_F(GpuEvaluator, RetimesTheReferenceWhenTheControlMoved) {
+  m_options.drift_limit = 0.01;
+  (void)evaluate("libperf_fake_fast.so");
+  scale_cached_reference(0.5); // the cache now says 500 us; the control measures 1000 us
+  const auto k = evaluate("libperf_fake_fast.so");
+  ASSERT_EQ(k.performance.size(), 1u);
+  const auto& e = k.performance[0];
+  EXPECT_EQ(e.reference_source, "measured");
+  ASSERT_TRUE(e.control_ratio.has_value());
+  EXPECT_GT(*e.control_ratio, 1.5);
+  ASSERT_TRUE(e.reference_ms.has_value());
+  EXPECT_GT(*e.reference_ms, 0.8); // timed again: 1000 us, not the scaled 500 us
+  // ...and the cache holds the new time.
+  const auto again = evaluate("libperf_fake_fast.so");
+  EXPECT_GT(*again.performance[0].reference_ms, 0.8);
+}
+
+TEST_F(GpuEvaluator, ACacheOfAnotherGpuOrReferenceIsNotUsed) {
+  (void)evaluate("libperf_fake_fast.so");
+  m_device.uuid = "GPU-fake-0002";
+  const auto k = evaluate("libperf_fake_fast.so");
+  EXPECT_EQ(k.performance.at(0).reference_source, "measured");
+  EXPECT_EQ(cached_reference_files().size(), 2u);
+}
+
+TEST_F(GpuEvaluator, NoisyTimingIsMarkedAndItsPointsAreNotMeasured) {
+  m_options.noise.max_rsd = 0.02;
+  m_options.noise.retries = 1;
+  const auto k = evaluate("libperf_fake_noisy.so"); // spins 100 to 150% of 1000 us at random
+  ASSERT_EQ(k.performance.size(), 1u);
+  const auto& e = k.performance[0];
+  EXPECT_TRUE(e.noisy) << e.note;
+  EXPECT_GT(e.rel_stddev, 0.02);
+  EXPECT_FALSE(e.speedup.has_value());
+  EXPECT_NE(e.note.find("noisy"), std::string::npos) << e.note;
+  EXPECT_FALSE(k.speedup_geomean.has_value());
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_EQ(k.score, 15); // correctness points only: no low performance score either
+  EXPECT_NE(k.performance_not_measured.find("not a low score"), std::string::npos)
+      << k.performance_not_measured;
+}
+
+TEST_F(GpuEvaluator, PreciseTimesTheReferenceBesideTheStudentInABBARounds) {
+  m_options.precise = true;
+  const auto k = evaluate("libperf_fake_fast.so");
+  ASSERT_EQ(k.performance.size(), 1u);
+  EXPECT_EQ(k.performance[0].reference_source, "abba");
+  EXPECT_GE(k.performance[0].samples, 40u); // two student rounds of at least twenty
+  EXPECT_TRUE(cached_reference_files().empty());
+  EXPECT_EQ(k.performance_score, 5);
+}
+
+TEST_F(GpuEvaluator, RecordsHowLongSanitizerAndTimingTook) {
+  reports::kernel_report k;
+  k.name = "histogram_privatized";
+  k.status = reports::kernel_status::passed;
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
+  const auto stages = e.take_stages();
+  ASSERT_EQ(stages.size(), 1u); // the sanitizer is off in these tests
+  EXPECT_EQ(stages[0].stage, "timing");
+  EXPECT_EQ(stages[0].kernel, "histogram_privatized");
+  EXPECT_GT(stages[0].seconds, 0.0);
+  EXPECT_TRUE(e.take_stages().empty());
 }
 
 } // namespace

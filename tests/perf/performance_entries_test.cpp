@@ -107,6 +107,53 @@ TEST(MakeEntry, SaysWhenTheLauncherWasTimedUngatedButStillRanksIt) {
   EXPECT_EQ(e.note, "timed ungated: the launcher waits on the device inside the call");
 }
 
+// Samples alternating around 1 ms with a relative spread of about `spread`.
+pooled_samples spread_around_one(double spread, int n) {
+  pooled_samples p = constant(1.0, n);
+  for (int i = 0; i < n; ++i) {
+    p.event_ms[static_cast<std::size_t>(i)] = i % 2 == 0 ? 1 - spread : 1 + spread;
+  }
+  return p;
+}
+
+TEST(MakeEntry, MarksSamplesThatSpreadMoreThanTheNoiseLimitNoisyAndGivesNoSpeedup) {
+  const auto r = h100();
+  const auto ref = constant(2.0, 30);
+  entry_source s;
+  s.problem = problems::kind::histogram;
+  s.tc = {"b", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.measured = spread_around_one(0.05, 40); // RSD about 5%
+  s.reference = &ref;
+  s.roof = &r;
+  s.noisy_rsd = 0.02;
+  const auto e = make_entry(s);
+  EXPECT_TRUE(e.noisy);
+  EXPECT_FALSE(e.speedup.has_value());
+  EXPECT_NE(e.note.find("noisy"), std::string::npos) << e.note;
+  s.measured = spread_around_one(0.005, 40); // RSD about 0.5%: fine
+  const auto quiet = make_entry(s);
+  EXPECT_FALSE(quiet.noisy);
+  EXPECT_TRUE(quiet.speedup.has_value());
+  s.noisy_rsd = 0; // no rule: never noisy
+  s.measured = spread_around_one(0.05, 40);
+  EXPECT_FALSE(make_entry(s).noisy);
+}
+
+TEST(ScorePerformance, ANoisyEntryEarnsNoMetricAndNoPoints) {
+  reports::kernel_report k;
+  k.score = 10;
+  reports::performance_entry e;
+  e.speedup = 1.0;
+  e.noisy = true;
+  k.performance = {e};
+  spec::kernel_spec kernel;
+  kernel.performance_points = 5;
+  score_performance(k, kernel, spec::performance_curve{});
+  EXPECT_FALSE(k.speedup_geomean.has_value());
+  EXPECT_EQ(k.performance_score, 0);
+  EXPECT_EQ(k.score, 10);
+}
+
 TEST(Pool, KeepsTheNoteOfAnUngatedRun) {
   launcher_run gated;
   launcher_run ungated;
@@ -177,12 +224,16 @@ TEST(BenchmarkPlan, UsesTheDocumentedProtocolAndStableSeeds) {
   const auto t = default_timing_request();
   EXPECT_TRUE(t.enabled);
   EXPECT_EQ(t.warmup_calls, 3);
-  EXPECT_EQ(t.warmup_seconds, 0.2);
-  EXPECT_EQ(t.min_samples, 10);
-  EXPECT_EQ(t.min_seconds, 0.5);
+  EXPECT_EQ(t.warmup_seconds, 0.1);
+  EXPECT_EQ(t.min_samples, 20); // 20 samples at RSD 0.3% give an RSE of 0.07% (timing.md)
+  EXPECT_EQ(t.min_seconds, 0);
   EXPECT_EQ(t.target_rsd, 0.005);
   EXPECT_EQ(t.target_rse, 0.001);
-  EXPECT_EQ(t.max_seconds, 15);
+  EXPECT_EQ(t.max_seconds, 5);
+  const auto control = default_control_request();
+  EXPECT_EQ(control.min_samples, 10);
+  EXPECT_EQ(control.max_seconds, 2);
+  EXPECT_EQ(control.target_rsd, t.target_rsd);
   EXPECT_EQ(t.max_samples, 1000);
   EXPECT_EQ(t.throttle_fraction, 0.9);
   EXPECT_EQ(t.input_sets, 4);

@@ -46,7 +46,9 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
   EXPECT_EQ(p->timing.target_rse, 0.001);
   EXPECT_EQ(p->timing.throttle_fraction, 0.9);
   EXPECT_EQ(p->timing.max_samples, 1000);
-  EXPECT_EQ(p->timing.max_seconds, 15.0);
+  EXPECT_EQ(p->timing.max_seconds, 5.0);
+  EXPECT_EQ(p->timing.min_seconds, 0.0);
+  EXPECT_EQ(p->timing.warmup_seconds, 0.1);
   EXPECT_EQ(p->timing.input_sets, 4);
   EXPECT_TRUE(p->timing.gate_launches);
   EXPECT_FALSE(p->exact_buffers);

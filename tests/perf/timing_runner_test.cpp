@@ -130,10 +130,12 @@ TEST(TimingRunner, StopsOnceTheSpreadIsSmallEnough) {
   const auto r =
       run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
   EXPECT_EQ(r.rec().stop_reason, "rsd");
-  EXPECT_EQ(r.rec().event_ms.size(), 10u); // min_samples, each 1 ms >= min_seconds
+  EXPECT_EQ(r.rec().event_ms.size(), 20u); // min_samples, each 1 ms >= min_seconds
   EXPECT_EQ(r.rec().host_ms.size(), r.rec().event_ms.size());
   EXPECT_GE(r.rec().warmup_calls, 3);
-  EXPECT_GE(b.flushes, 10);
+  EXPECT_GE(b.flushes, 20);
+  EXPECT_GT(r.rec().sampling_seconds, 0.0);
+  EXPECT_GE(r.rec().case_seconds, r.rec().sampling_seconds);
 }
 
 TEST(TimingRunner, StopsAtTheSampleCapWhenTimesStayNoisy) {
