@@ -198,6 +198,9 @@ performance_entry read_performance(const json& j, const std::string& at) {
   p.library_name = str_or_empty(j, "library_name", at);
   p.sm_clock_mhz = opt_real(j, "sm_clock_mhz", at);
   p.suspicious = maybe(j, "suspicious") && boolean(j, "suspicious", at);
+  p.noisy = maybe(j, "noisy") && boolean(j, "noisy", at);
+  p.reference_source = str_or_empty(j, "reference_source", at);
+  p.control_ratio = opt_real(j, "control_ratio", at);
   p.note = str_or_empty(j, "note", at);
   return p;
 }
@@ -224,6 +227,7 @@ kernel_report read_kernel(const json& j, const std::string& at) {
       });
   k.performance = opt_array<performance_entry>(j, "performance", at, read_performance);
   k.speedup_geomean = opt_real(j, "speedup_geomean", at);
+  k.performance_not_measured = str_or_empty(j, "performance_not_measured", at);
   return k;
 }
 
@@ -282,6 +286,10 @@ report read_report(const json& j) {
   r.infrastructure_error = str_or_empty(j, "infrastructure_error", "");
   r.seed = maybe(j, "seed") ? unsigned_int(j, "seed", "") : 0;
   r.elapsed_seconds = maybe(j, "elapsed_seconds") ? num(j, "elapsed_seconds", "") : 0;
+  r.stages = opt_array<stage_timing>(j, "stages", "", [](const json& s, const std::string& where) {
+    return stage_timing{str(s, "stage", where), str_or_empty(s, "kernel", where),
+                        real(s, "seconds", where)};
+  });
   r.created_at = str(j, "created_at", "");
   return r;
 }

@@ -38,49 +38,44 @@ problems::buffer take_rows(const problems::buffer& b, const std::vector<std::siz
   return out;
 }
 
+double abs_sum_of(const problems::buffer& b) {
+  double sum = 0;
+  for (const float x : b.as<float>()) {
+    sum += std::fabs(static_cast<double>(x));
+  }
+  return sum;
+}
+
 // The rows of P = M N that `rows` names, checked with the problem's own reference and tolerance
 // on the sub-product (those rows of M) times N.
-output_verdict check_matmul_rows(const problems::problem& problem, const problems::test_case& tc,
-                                 const std::vector<problems::buffer>& inputs,
-                                 const problems::buffer& output, const check_policy& policy) {
-  const auto j = static_cast<std::size_t>(tc.dims.j);
-  const auto k = static_cast<std::size_t>(tc.dims.k);
-  const auto l = static_cast<std::size_t>(tc.dims.l);
-  const auto rows = sample_rows(j, policy.matmul_rows, policy.row_seed);
-  problems::test_case sub = tc;
-  sub.dims.j = static_cast<long>(rows.size());
-  const std::vector<problems::buffer> sub_inputs{take_rows(inputs[0], rows, k), inputs[1]};
-  const auto expected = problem.reference(sub, sub_inputs);
-  const auto c = problem.compare(sub, sub_inputs, expected, take_rows(output, rows, l));
+output_verdict check_matmul_rows(const problems::problem& problem, const prepared_check& p,
+                                 const problems::buffer& output) {
+  const auto l = static_cast<std::size_t>(p.tc.dims.l);
+  const auto c = problem.compare(p.tc, p.inputs, p.expected, take_rows(output, p.rows, l));
   std::string detail;
   if (c.first) {
     const auto& m = *c.first;
     detail = fmt::format("{} of {} checked elements differ ({} rows sampled); first at P[{}][{}]: "
                          "expected {}, got {}",
-                         c.mismatches, c.element_count, rows.size(), rows[m.index / l], m.index % l,
-                         format_number(m.expected), format_number(m.got));
+                         c.mismatches, c.element_count, p.rows.size(), p.rows[m.index / l],
+                         m.index % l, format_number(m.expected), format_number(m.got));
   }
   return verdict_of(c, detail);
 }
 
 // A sum of 2^28 floats has a rigorous fp32 bound far above sum|x| (gamma_n is undefined there), so
 // the check uses 1e-3 sum|x|: blocked or tree sums land orders of magnitude closer.
-output_verdict check_sum(const problems::problem& problem, const problems::test_case& tc,
-                         const std::vector<problems::buffer>& inputs,
-                         const problems::buffer& output, const check_policy& policy) {
-  const double exact = problem.reference(tc, inputs).at(0);
-  double abs_sum = 0;
-  for (const float x : inputs[0].as<float>()) {
-    abs_sum += std::fabs(static_cast<double>(x));
-  }
+output_verdict check_sum(const prepared_check& p, const problems::buffer& output,
+                         const check_policy& policy) {
+  const double exact = p.expected.at(0);
   problems::tally t;
-  const double allowed = policy.reduction_bound * abs_sum;
+  const double allowed = policy.reduction_bound * p.abs_sum;
   t.check_f32(0, exact, output.as<float>()[0], allowed);
   const auto c = t.finish(1);
   const double got = c.poison_count > 0 ? std::nan("") : output.as<float>()[0];
   return verdict_of(c, fmt::format("sum of n = {}: expected {}, got {}{}, allowed error {} "
                                    "({} * sum|x|)",
-                                   tc.dims.n, format_number(exact), format_number(got),
+                                   p.tc.dims.n, format_number(exact), format_number(got),
                                    c.poison_count > 0 ? " (never written)" : "",
                                    format_number(allowed), policy.reduction_bound));
 }
@@ -104,20 +99,61 @@ std::vector<std::size_t> sample_rows(std::size_t rows, std::size_t count, std::u
   return {picked.begin(), picked.end()};
 }
 
-output_verdict check_output(const problems::problem& problem, const problems::test_case& tc,
-                            const std::vector<problems::buffer>& inputs,
-                            const problems::buffer& output, const check_policy& policy) {
+const prepared_check& prepared_checks::get(const problems::test_case& tc,
+                                           const std::function<prepared_check()>& make) {
+  std::lock_guard<std::mutex> hold(m_mutex);
+  auto& slot = m_checks[{tc.name, tc.seed}];
+  if (!slot) {
+    slot = std::make_unique<prepared_check>(make());
+  }
+  return *slot;
+}
+
+prepared_check prepare_check(const problems::problem& problem, const problems::test_case& tc,
+                             const std::vector<problems::buffer>& inputs,
+                             const check_policy& policy) {
+  prepared_check p;
+  p.tc = tc;
   switch (tc.problem) {
-  case problems::kind::matmul:
-    return check_matmul_rows(problem, tc, inputs, output, policy);
+  case problems::kind::matmul: {
+    const auto j = static_cast<std::size_t>(tc.dims.j);
+    const auto k = static_cast<std::size_t>(tc.dims.k);
+    p.rows = sample_rows(j, policy.matmul_rows, policy.row_seed);
+    p.tc.dims.j = static_cast<long>(p.rows.size());
+    p.inputs = {take_rows(inputs[0], p.rows, k), inputs[1]};
+    p.expected = problem.reference(p.tc, p.inputs);
+    return p;
+  }
   case problems::kind::reduction:
-    return check_sum(problem, tc, inputs, output, policy);
+    p.expected = problem.reference(tc, inputs);
+    p.abs_sum = abs_sum_of(inputs[0]);
+    return p; // the sum and sum|x| are all the check reads: the inputs are not kept
   case problems::kind::histogram:
     break;
   }
-  const auto expected = problem.reference(tc, inputs);
-  const auto c = problem.compare(tc, inputs, expected, output);
+  p.inputs = inputs;
+  p.expected = problem.reference(tc, inputs);
+  return p;
+}
+
+output_verdict check_prepared(const problems::problem& problem, const prepared_check& check,
+                              const problems::buffer& output, const check_policy& policy) {
+  switch (check.tc.problem) {
+  case problems::kind::matmul:
+    return check_matmul_rows(problem, check, output);
+  case problems::kind::reduction:
+    return check_sum(check, output, policy);
+  case problems::kind::histogram:
+    break;
+  }
+  const auto c = problem.compare(check.tc, check.inputs, check.expected, output);
   return verdict_of(c, c.note);
+}
+
+output_verdict check_output(const problems::problem& problem, const problems::test_case& tc,
+                            const std::vector<problems::buffer>& inputs,
+                            const problems::buffer& output, const check_policy& policy) {
+  return check_prepared(problem, prepare_check(problem, tc, inputs, policy), output, policy);
 }
 
 } // namespace cugrade::perf

@@ -10,10 +10,39 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cugrade::perf {
+
+/// What checking an output of one input set needs, computed once from the inputs: the expected
+/// values (matmul: of the sampled rows only) and what the comparison reads besides them (matmul:
+/// the sampled rows of M and all of N; histogram: the input; reduction: the sum of |x|).
+struct prepared_check {
+  problems::test_case tc; ///< matmul: the sub-problem of the sampled rows
+  std::vector<std::size_t> rows;
+  std::vector<problems::buffer> inputs;
+  std::vector<double> expected;
+  double abs_sum = 0;
+};
+
+/// Prepared checks of one grading, by input set: every round of every kernel (student, control,
+/// reference) checks its outputs against the same inputs, which are generated and reduced once.
+class prepared_checks {
+public:
+  /// The prepared check of `tc` (its seed names the input set), made by `make` on first use.
+  const prepared_check& get(const problems::test_case& tc,
+                            const std::function<prepared_check()>& make);
+
+private:
+  std::mutex m_mutex;
+  std::map<std::pair<std::string, std::uint64_t>, std::unique_ptr<prepared_check>> m_checks;
+};
 
 /// How benchmark outputs are compared with the reference.
 struct check_policy {
@@ -21,6 +50,9 @@ struct check_policy {
   double reduction_bound = 1e-3;  ///< |got - exact| <= reduction_bound * sum|x|
   double digest_tolerance = 1e-3; ///< a call's fingerprint against its set's verified output
   std::uint64_t row_seed = 0;     ///< which matmul rows; the grader draws it per grading
+  /// Shared by the rounds of one grading (row_seed is the same for all of them); null: prepare
+  /// every check afresh.
+  std::shared_ptr<prepared_checks> prepared;
 };
 
 struct output_verdict {
@@ -28,6 +60,18 @@ struct output_verdict {
   bool stale = false; ///< some element still holds the poison word: never written
   std::string detail; ///< what was wrong, for the student; empty when passed
 };
+
+/// Prepares the check of outputs computed from `inputs`.
+[[nodiscard]] prepared_check prepare_check(const problems::problem& problem,
+                                           const problems::test_case& tc,
+                                           const std::vector<problems::buffer>& inputs,
+                                           const check_policy& policy);
+
+/// Checks `output` against a prepared check.
+[[nodiscard]] output_verdict check_prepared(const problems::problem& problem,
+                                            const prepared_check& check,
+                                            const problems::buffer& output,
+                                            const check_policy& policy);
 
 /// Checks `output` (the raw output of a call on `inputs`) against the reference.
 [[nodiscard]] output_verdict check_output(const problems::problem& problem,

@@ -111,12 +111,30 @@ struct set_context {
   const check_policy& policy;
 };
 
-// The saved outputs of input set `set` against the reference, then the fingerprints.
-std::optional<timed_check> check_set(const set_context& x, int set, int& checked) {
-  const auto inputs = protocol::input_set_inputs(x.problem, x.benchmark, set, x.input_sets);
+// The check of input set `set`'s outputs, prepared once per grading when the policy shares them.
+const prepared_check& prepared_for(const set_context& x, int set,
+                                   std::optional<prepared_check>& own) {
   problems::test_case tc = x.benchmark;
   tc.seed = protocol::input_set_seed(x.benchmark.seed, set);
-  const auto spec = x.problem.output(tc.dims);
+  const auto make = [&] {
+    return prepare_check(x.problem, tc,
+                         protocol::input_set_inputs(x.problem, x.benchmark, set, x.input_sets),
+                         x.policy);
+  };
+  if (x.policy.prepared) {
+    auto set_tc = tc;
+    set_tc.name += set == x.input_sets ? "/fresh" : ""; // the fresh set's inputs are negated
+    return x.policy.prepared->get(set_tc, make);
+  }
+  own = make();
+  return *own;
+}
+
+// The saved outputs of input set `set` against the reference, then the fingerprints.
+std::optional<timed_check> check_set(const set_context& x, int set, int& checked) {
+  std::optional<prepared_check> own;
+  const prepared_check* check = nullptr;
+  const auto spec = x.problem.output(x.benchmark.dims);
   for (const auto& s : x.record.saved) {
     if (s.set != set) {
       continue;
@@ -127,7 +145,10 @@ std::optional<timed_check> check_set(const set_context& x, int set, int& checked
                     "the runner's saved output " + s.file + " is missing or short");
     }
     ++checked;
-    const auto v = check_output(x.problem, tc, inputs, *out, x.policy);
+    if (check == nullptr) {
+      check = &prepared_for(x, set, own);
+    }
+    const auto v = check_prepared(x.problem, *check, *out, x.policy);
     if (!v.passed) {
       const bool fresh = s.role == "fresh";
       return failed(fresh     ? timed_verdict::cached

@@ -33,6 +33,16 @@ bool backend::do_copy_on_device(void* dst, const void* src, std::size_t bytes) {
   return do_download(staged.data(), src, bytes) && do_upload(dst, staged.data(), bytes);
 }
 
+bool backend::do_equal_on_device(const void* a, const void* b, std::size_t bytes, bool& equal) {
+  std::vector<std::byte> first(bytes);
+  std::vector<std::byte> second(bytes);
+  if (!do_download(first.data(), a, bytes) || !do_download(second.data(), b, bytes)) {
+    return false;
+  }
+  equal = first == second;
+  return true;
+}
+
 bool backend::do_fingerprint(problems::element_type type, const void* src, std::size_t count,
                              std::size_t payload_bytes, std::size_t guard_bytes,
                              output_fingerprint& out) {

@@ -81,6 +81,12 @@ public:
   [[nodiscard]] bool copy_on_device(void* device_dst, const void* device_src, std::size_t bytes) {
     return bytes == 0 || do_copy_on_device(device_dst, device_src, bytes);
   }
+  /// Whether `bytes` at two device addresses are equal (an input after the calls against its
+  /// pristine copy); false when the device refused, `equal` says the answer.
+  [[nodiscard]] bool equal_on_device(const void* a, const void* b, std::size_t bytes, bool& equal) {
+    equal = true;
+    return bytes == 0 || do_equal_on_device(a, b, bytes, equal);
+  }
   /// The digest of the `count` elements of `type` at `device_src` (protocol::digest_of) and
   /// whether the `guard_bytes` after its `payload_bytes` still hold the canary word. The GPU
   /// computes it on the device and reads back only the result.
@@ -111,6 +117,8 @@ protected:
   // Defaults go through the host (upload, download, protocol::digest_of); the GPU overrides them.
   [[nodiscard]] virtual bool do_fill_words(void* dst, std::uint32_t word, std::size_t count);
   [[nodiscard]] virtual bool do_copy_on_device(void* dst, const void* src, std::size_t bytes);
+  [[nodiscard]] virtual bool do_equal_on_device(const void* a, const void* b, std::size_t bytes,
+                                                bool& equal);
   [[nodiscard]] virtual bool do_fingerprint(problems::element_type type, const void* src,
                                             std::size_t count, std::size_t payload_bytes,
                                             std::size_t guard_bytes, output_fingerprint& out);

@@ -67,14 +67,21 @@ std::vector<void*> input_pointers(const device_case& d) {
 
 } // namespace
 
-std::vector<std::byte> padded_input(const problems::buffer& input, std::size_t guard_bytes) {
-  std::vector<std::byte> bytes(input.bytes.size() + guard_bytes);
-  std::memcpy(bytes.data(), input.bytes.data(), input.bytes.size());
+std::vector<std::byte> input_padding(const problems::buffer& input, std::size_t guard_bytes) {
+  std::vector<std::byte> bytes(guard_bytes);
   if (input.type == problems::element_type::u8) {
-    std::memset(bytes.data() + input.bytes.size(), problems::input_padding_byte, guard_bytes);
+    std::memset(bytes.data(), problems::input_padding_byte, guard_bytes);
   } else {
-    fill_words(bytes, input.bytes.size(), problems::input_padding_word);
+    fill_words(bytes, 0, problems::input_padding_word);
   }
+  return bytes;
+}
+
+std::vector<std::byte> padded_input(const problems::buffer& input, std::size_t guard_bytes) {
+  std::vector<std::byte> bytes(input.bytes.size());
+  std::memcpy(bytes.data(), input.bytes.data(), input.bytes.size());
+  const auto padding = input_padding(input, guard_bytes);
+  bytes.insert(bytes.end(), padding.begin(), padding.end());
   return bytes;
 }
 

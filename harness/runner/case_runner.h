@@ -16,6 +16,9 @@ namespace cugrade::runner {
 bool run_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
               void* launcher, backends::backend& b, protocol::event_writer& events);
 
+/// The padding that follows an input on the device (reads as garbage: NaN words, odd bytes).
+[[nodiscard]] std::vector<std::byte> input_padding(const problems::buffer& input,
+                                                   std::size_t guard_bytes);
 /// Host bytes for an input's device buffer: the input, then padding that reads as garbage.
 [[nodiscard]] std::vector<std::byte> padded_input(const problems::buffer& input,
                                                   std::size_t guard_bytes);

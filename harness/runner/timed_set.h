@@ -42,7 +42,8 @@ public:
   [[nodiscard]] bool read_kept(bool first, std::vector<std::byte>& payload);
   /// Reads the output back (payload and guard) and fingerprints it as a call on input set `set`.
   [[nodiscard]] bool capture(int set, captured_output& out);
-  /// True when every input still holds what was uploaded (padding excluded).
+  /// True when every input still holds what was uploaded (padding excluded), compared on the
+  /// device with a pristine copy taken at the upload.
   [[nodiscard]] bool inputs_unchanged();
 
   [[nodiscard]] const std::vector<void*>& input_pointers() const { return m_input_ptrs; }
@@ -53,8 +54,8 @@ public:
 
 private:
   backends::backend* m_backend;
-  std::vector<problems::buffer> m_host_inputs;
   std::vector<std::unique_ptr<device_buffer>> m_inputs;
+  std::vector<std::unique_ptr<device_buffer>> m_pristine; ///< each input as uploaded
   std::shared_ptr<device_buffer> m_output;
   std::unique_ptr<device_buffer> m_first; ///< the first call's output, kept on the device
   std::unique_ptr<device_buffer> m_latest; ///< the latest call's output

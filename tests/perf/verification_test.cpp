@@ -45,14 +45,39 @@ struct matmul_case {
 
 TEST(CheckOutput, PassesARightMatmulOnSampledRows) {
   const matmul_case m;
-  const auto v = check_output(m.p, m.tc, m.in, m.out, {.matmul_rows = 16});
+  check_policy policy;
+  policy.matmul_rows = 16;
+  const auto v = check_output(m.p, m.tc, m.in, m.out, policy);
   EXPECT_TRUE(v.passed) << v.detail;
+}
+
+TEST(PreparedChecks, PrepareEachInputSetOnceForEveryRound) {
+  const matmul_case m;
+  check_policy policy;
+  policy.matmul_rows = 16;
+  prepared_checks shared;
+  int made = 0;
+  const auto make = [&] {
+    ++made;
+    return prepare_check(m.p, m.tc, m.in, policy);
+  };
+  const auto& first = shared.get(m.tc, make);
+  const auto& again = shared.get(m.tc, make);
+  EXPECT_EQ(&first, &again);
+  EXPECT_EQ(made, 1);
+  EXPECT_TRUE(check_prepared(m.p, first, m.out, policy).passed);
+  auto other = m.tc;
+  other.seed += 1; // another input set
+  (void)shared.get(other, make);
+  EXPECT_EQ(made, 2);
 }
 
 TEST(CheckOutput, FindsAWrongElementInACheckedRowAndNamesIt) {
   matmul_case m;
   m.out.as<float>()[299 * 50 + 7] += 1.0f; // the last row is always checked
-  const auto v = check_output(m.p, m.tc, m.in, m.out, {.matmul_rows = 16});
+  check_policy policy;
+  policy.matmul_rows = 16;
+  const auto v = check_output(m.p, m.tc, m.in, m.out, policy);
   EXPECT_FALSE(v.passed);
   EXPECT_NE(v.detail.find("P[299][7]"), std::string::npos) << v.detail;
 }
