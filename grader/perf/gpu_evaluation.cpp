@@ -11,6 +11,7 @@
 #include "harness/core/sha256.h"
 
 #include <chrono>
+#include <future>
 #include <fmt/format.h>
 #include <fstream>
 #include <random>
@@ -192,6 +193,13 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
     return fail(ref.error());
   }
   const auto s = setup();
+  // The grader's share of the checks (generating each input set and its expected values) runs
+  // while the runner times: it is ready, or nearly, when the first round's outputs come back.
+  auto ahead = std::async(std::launch::async, [this, &s] {
+    for (const auto& c : s.cases) {
+      prepare_checks(problems::get(m_spec.problem), c, s.request.input_sets, s.policy);
+    }
+  });
   std::vector<reference_side> refs; // per case; empty when the measured side failed its checks
   if (m_options.precise) {
     auto cmp = compare_launchers(s, launcher, {library, "student"}, {*ref, "reference"});

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,7 +33,9 @@ struct prepared_check {
 };
 
 /// Prepared checks of one grading, by input set: every round of every kernel (student, control,
-/// reference) checks its outputs against the same inputs, which are generated and reduced once.
+/// reference) checks its outputs against the same inputs, which are generated and reduced once,
+/// and may be prepared ahead on another thread while the runner times (get() waits for a check
+/// another thread is still preparing).
 class prepared_checks {
 public:
   /// The prepared check of `tc` (its seed names the input set), made by `make` on first use.
@@ -41,7 +44,7 @@ public:
 
 private:
   std::mutex m_mutex;
-  std::map<std::pair<std::string, std::uint64_t>, std::unique_ptr<prepared_check>> m_checks;
+  std::map<std::pair<std::string, std::uint64_t>, std::shared_future<prepared_check>> m_checks;
 };
 
 /// How benchmark outputs are compared with the reference.

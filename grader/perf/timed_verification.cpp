@@ -189,6 +189,20 @@ bool evidence_complete(const protocol::timing_record& r, int input_sets) {
 
 } // namespace
 
+void prepare_checks(const problems::problem& problem, const problems::test_case& benchmark,
+                    int input_sets, const check_policy& policy) {
+  if (!policy.prepared) {
+    return;
+  }
+  const protocol::timing_record none;
+  const std::filesystem::path nowhere;
+  const set_context x{problem, benchmark, input_sets, none, nowhere, policy};
+  for (int set = 0; set <= input_sets; ++set) {
+    std::optional<prepared_check> own;
+    (void)prepared_for(x, set, own);
+  }
+}
+
 timed_check verify_timed_case(const problems::problem& problem,
                               const problems::test_case& benchmark, int input_sets,
                               const protocol::timing_record& record,

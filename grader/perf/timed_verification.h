@@ -42,4 +42,9 @@ struct timed_check {
                                             const std::filesystem::path& output_dir,
                                             const check_policy& policy);
 
+/// Prepares the checks of every input set of `benchmark` (and of its fresh call) in
+/// policy.prepared, so that verify_timed_case finds them ready; nothing without a shared store.
+void prepare_checks(const problems::problem& problem, const problems::test_case& benchmark,
+                    int input_sets, const check_policy& policy);
+
 } // namespace cugrade::perf
