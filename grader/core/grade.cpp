@@ -15,6 +15,9 @@
 
 #include <chrono>
 #include <fmt/format.h>
+#include <functional>
+#include <future>
+#include <mutex>
 
 namespace cugrade::grader {
 
@@ -36,6 +39,7 @@ struct grading {
   spec::assignment_spec spec;
   backend_choice backend;
   reports::report report;
+  std::mutex report_mutex; ///< kernels checked at once (GPU) note their device in the report
 };
 
 // Runs `work` and records how long it took as a stage of the report (the profile of where a
@@ -139,7 +143,10 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
       return fail("the " + backend_name +
                   " runner failed before running any case: " + run->exit.stderr_tail);
     }
-    note_device(g.report, run->log);
+    {
+      std::lock_guard<std::mutex> hold(g.report_mutex);
+      note_device(g.report, run->log);
+    }
     auto part_outcomes =
         evaluate_cases(problems::get(g.spec.problem), rest, run->log, plan.output_dir, run->exit);
     const std::size_t stop = stopping_case(part_outcomes);
@@ -157,6 +164,57 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes);
   say(g.options, fmt::format("{}: {}", kernel.name, reports::to_string(verdict.status)));
   return verdict;
+}
+
+// One kernel's correctness verdict with its sanitizer findings, and how long each took.
+struct checked_kernel {
+  result<reports::kernel_report> report;
+  std::vector<reports::stage_timing> stages;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
+                            const build::build_outcome& built, const std::filesystem::path& work,
+                            perf::gpu_evaluator* gpu) {
+  auto started = std::chrono::steady_clock::now();
+  checked_kernel c{grade_kernel(g, kernel, built, work), {}};
+  c.stages.push_back({"correctness", kernel.name, seconds_since(started)});
+  if (!c.report || gpu == nullptr) {
+    return c;
+  }
+  if (!gpu->checks(*c.report)) {
+    return c;
+  }
+  started = std::chrono::steady_clock::now();
+  if (const auto checked = gpu->sanitize(*c.report, built.library); !checked) {
+    c.report = fail("performance evaluation failed: " + checked.error());
+  }
+  c.stages.push_back({"sanitizer", kernel.name, seconds_since(started)});
+  return c;
+}
+
+// Runs every job, at once when `parallel` (each job's processes are its own), else in order;
+// results come back in the jobs' order.
+std::vector<checked_kernel> run_all(const std::vector<std::function<checked_kernel()>>& jobs,
+                                    bool parallel) {
+  std::vector<checked_kernel> out;
+  if (!parallel) {
+    for (const auto& job : jobs) {
+      out.push_back(job());
+    }
+    return out;
+  }
+  std::vector<std::future<checked_kernel>> running;
+  for (const auto& job : jobs) {
+    running.push_back(std::async(std::launch::async, job));
+  }
+  for (auto& r : running) {
+    out.push_back(r.get());
+  }
+  return out;
 }
 
 // A kernel that cannot run: the file did not build, breaks the policy, or lacks the launcher.
@@ -216,28 +274,38 @@ grade_outcome grade_submission(grading& g) {
     gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
                 g.options.progress, evaluation);
   }
+  // Correctness (and on the GPU the sanitizer checks) of every kernel first; on the GPU the
+  // kernels run at once, each in its own runners, sharing the device as correctness runs may.
+  std::vector<std::function<checked_kernel()>> checks;
   for (const auto& kernel : g.spec.kernels) {
     if (!wanted(g.options, kernel.name)) {
       continue;
     }
     if (auto blocked = blocked_kernel(g, kernel, *built)) {
-      g.report.kernels.push_back(std::move(*blocked));
+      checks.emplace_back([k = std::move(*blocked)] { return checked_kernel{k, {}}; });
       continue;
     }
-    auto k = timed_stage(g, "correctness", kernel.name,
-                         [&] { return grade_kernel(g, kernel, *built, work.path()); });
-    if (!k) {
-      return not_gradable(g.report, k.error());
+    checks.emplace_back([&g, &kernel, &built, &work, &gpu] {
+      return check_kernel(g, kernel, *built, work.path(), gpu ? &*gpu : nullptr);
+    });
+  }
+  auto checked = run_all(checks, gpu.has_value());
+  for (auto& c : checked) {
+    g.report.stages.insert(g.report.stages.end(), c.stages.begin(), c.stages.end());
+    if (!c.report) {
+      return not_gradable(g.report, c.report.error());
     }
-    if (gpu) {
-      const auto evaluated = gpu->evaluate(*k, built->library);
-      const auto stages = gpu->take_stages();
-      g.report.stages.insert(g.report.stages.end(), stages.begin(), stages.end());
+  }
+  // Then timing, one kernel at a time: it holds the GPU exclusively.
+  for (auto& c : checked) {
+    if (gpu && gpu->times(*c.report)) {
+      const auto evaluated = timed_stage(g, "timing", c.report->name,
+                                         [&] { return gpu->time(*c.report, built->library); });
       if (!evaluated) {
         return not_gradable(g.report, "performance evaluation failed: " + evaluated.error());
       }
     }
-    g.report.kernels.push_back(std::move(*k));
+    g.report.kernels.push_back(std::move(*c.report));
   }
   if (g.backend.kind == reports::backend_kind::emu) {
     drop_performance_points(g.report);
@@ -263,8 +331,17 @@ std::string default_student_id(std::string_view submission) {
   return name;
 }
 
-grade_outcome grade(const grade_options& options, const layout& l) {
+grade_outcome grade(const grade_options& unserialized, const layout& l) {
   const auto started = std::chrono::steady_clock::now();
+  // Kernels checked at once report progress from several threads: one line at a time.
+  grade_options options = unserialized;
+  if (unserialized.progress) {
+    auto lines = std::make_shared<std::mutex>();
+    options.progress = [lines, say_it = unserialized.progress](std::string_view m) {
+      std::lock_guard<std::mutex> hold(*lines);
+      say_it(m);
+    };
+  }
   auto spec = spec::load_assignment(options.assignment, l.root);
   if (!spec) {
     return {grade_exit::usage_error, spec.error(), std::nullopt, {}};
@@ -272,7 +349,7 @@ grade_outcome grade(const grade_options& options, const layout& l) {
   if (options.seed) {
     spec->seed = *options.seed;
   }
-  grading g{options, l, std::move(*spec), {}, {}};
+  grading g{options, l, std::move(*spec), {}, {}, {}};
   g.report = base_report(g.spec, options);
   grade_outcome out;
   auto backend = timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });

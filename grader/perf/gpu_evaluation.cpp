@@ -157,7 +157,8 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
   return c;
 }
 
-result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& library) {
+result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
+                                                  const fs::path& library) {
   const auto sanitizer = find_compute_sanitizer(m_nvcc);
   if (!sanitizer) {
     return fail("the assignment asks for compute-sanitizer checks but compute-sanitizer is not "
@@ -264,8 +265,8 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
   return entries;
 }
 
-result<void> gpu_evaluator::time(reports::kernel_report& k, const spec::kernel_spec& kernel,
-                                 const fs::path& library) {
+result<void> gpu_evaluator::time_kernel(reports::kernel_report& k,
+                                        const spec::kernel_spec& kernel, const fs::path& library) {
   // Timing owns the GPU: no other cugrade process runs anything on it while samples are taken.
   auto lock = hold_exclusive();
   if (!lock) {
@@ -299,11 +300,30 @@ result<void> gpu_evaluator::time(reports::kernel_report& k, const spec::kernel_s
   return {};
 }
 
-result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {
+bool gpu_evaluator::checks(const reports::kernel_report& k) const {
+  return m_options.sanitizer && m_spec.sanitizer.enabled && m_spec.find_kernel(k.name) != nullptr &&
+         runnable(k.status);
+}
+
+// Kernels without performance points are timed only on request: a teaching kernel with global
+// atomics can take seconds per round (`cugrade bench` covers them).
+bool gpu_evaluator::times(const reports::kernel_report& k) const {
   const auto* kernel = m_spec.find_kernel(k.name);
-  if (kernel == nullptr || !runnable(k.status)) {
-    return {};
-  }
+  return kernel != nullptr && k.status == reports::kernel_status::passed && m_options.timing &&
+         !m_spec.benchmarks.empty() &&
+         (kernel->performance_points > 0 || m_options.time_unscored_kernels);
+}
+
+result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& student_library) {
+  return checks(k) ? run_sanitizer_checks(k, student_library) : result<void>{};
+}
+
+result<void> gpu_evaluator::time(reports::kernel_report& k, const fs::path& student_library) {
+  return times(k) ? time_kernel(k, *m_spec.find_kernel(k.name), student_library)
+                  : result<void>{};
+}
+
+result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {
   const auto stage = [&](const char* name, const auto& work) {
     const auto started = std::chrono::steady_clock::now();
     auto r = work();
@@ -312,17 +332,12 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
     return r;
   };
-  if (m_options.sanitizer && m_spec.sanitizer.enabled) {
+  if (checks(k)) {
     if (auto r = stage("sanitizer", [&] { return sanitize(k, student_library); }); !r) {
       return r;
     }
   }
-  const bool wanted = kernel->performance_points > 0 || m_options.time_unscored_kernels;
-  if (k.status != reports::kernel_status::passed || !m_options.timing || !wanted ||
-      m_spec.benchmarks.empty()) {
-    return {};
-  }
-  return stage("timing", [&] { return time(k, *kernel, student_library); });
+  return times(k) ? stage("timing", [&] { return time(k, student_library); }) : result<void>{};
 }
 
 std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc) {

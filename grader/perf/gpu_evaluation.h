@@ -63,6 +63,18 @@ public:
   [[nodiscard]] result<void> evaluate(reports::kernel_report& k,
                                       const std::filesystem::path& student_library);
 
+  /// The two halves of evaluate(), for a caller that runs the sanitizer checks of several
+  /// kernels at once (they share the GPU like correctness runs) and times them one by one:
+  /// sanitize() may be called from several threads at once; time() holds the GPU exclusively.
+  /// Each does nothing where evaluate() would not.
+  [[nodiscard]] result<void> sanitize(reports::kernel_report& k,
+                                      const std::filesystem::path& student_library);
+  [[nodiscard]] result<void> time(reports::kernel_report& k,
+                                  const std::filesystem::path& student_library);
+  /// Whether sanitize() and time() would do anything for `k` (its status, the spec, options).
+  [[nodiscard]] bool checks(const reports::kernel_report& k) const;
+  [[nodiscard]] bool times(const reports::kernel_report& k) const;
+
   /// The reference library (built on first use).
   [[nodiscard]] result<std::filesystem::path> reference();
   /// Times `library`'s `launcher` against the reference (cached and controlled, or A B B A with
@@ -83,9 +95,10 @@ public:
 
 private:
   void say(const std::string& message) const;
-  result<void> sanitize(reports::kernel_report& k, const std::filesystem::path& library);
-  result<void> time(reports::kernel_report& k, const spec::kernel_spec& kernel,
-                    const std::filesystem::path& library);
+  result<void> run_sanitizer_checks(reports::kernel_report& k,
+                                    const std::filesystem::path& library);
+  result<void> time_kernel(reports::kernel_report& k, const spec::kernel_spec& kernel,
+                           const std::filesystem::path& library);
   [[nodiscard]] comparison_setup setup() const;
   [[nodiscard]] result<cached_reference_setup> cached_setup();
   [[nodiscard]] std::string gpu_key() const;
