@@ -27,6 +27,7 @@ block_runner& this_threads_runner() {
   thread_local std::unique_ptr<block_runner> runner;
   if (!runner) {
     prepare_thread_for_faults();
+    register_kernel_thread();
     runner = std::make_unique<block_runner>();
   }
   return *runner;
