@@ -261,10 +261,15 @@ constexpr std::size_t k_max_kernel_threads = 1024;
 std::array<std::atomic<pthread_t>, k_max_kernel_threads> g_kernel_threads{};
 std::atomic<std::size_t> g_kernel_thread_count{0};
 
-// The process ends by SIGTERM, as it would without this handler.
+// The process ends by SIGTERM, as it would without this handler. (The handler runs with SIGTERM
+// blocked: unblocked, the raised signal takes its default action at once.)
 [[noreturn]] void end_by_sigterm() {
   signal(SIGTERM, SIG_DFL);
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
   raise(SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &term, nullptr);
   _exit(128 + SIGTERM);
 }
 
@@ -322,6 +327,10 @@ void install_fault_handler() {
     sigemptyset(&stop.sa_mask);
     sigaction(SIGTERM, &stop, nullptr);
   });
+}
+
+void forget_kernel_threads() {
+  g_kernel_thread_count.store(0);
 }
 
 void register_kernel_thread() {

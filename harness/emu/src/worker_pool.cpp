@@ -75,6 +75,7 @@ void worker_pool::stop_threads() {
 
 void worker_pool::after_fork_in_child() {
   // The parent's workers do not exist here; their objects are abandoned, not joined.
+  forget_kernel_threads();
   m_shared = new shared_part();
   m_threads = new std::vector<std::thread>();
 }
