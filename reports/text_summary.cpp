@@ -137,8 +137,8 @@ std::string kernel_block(const kernel_report& k, const painter& p, std::size_t l
                        failing - listed_failures);
   }
   if (not_run > 0 && !k.tests.empty() && not_run < k.tests.size()) {
-    out += fmt::format("      {} more tests not run: an earlier case stopped this kernel\n",
-                       not_run);
+    out +=
+        fmt::format("      {} more tests not run: an earlier case stopped this kernel\n", not_run);
   }
   if (k.speedup_geomean) {
     out += fmt::format("      speedup {:.2f}x over the reference (geometric mean), "
