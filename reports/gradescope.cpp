@@ -60,6 +60,9 @@ std::string kernel_output(const kernel_report& k) {
   for (const hint& h : k.diagnosis) {
     out += fmt::format("\nhint ({}): {}", to_string(h.code), h.message);
   }
+  if (!k.performance_note.empty()) {
+    out += "\nperformance: " + k.performance_note;
+  }
   return out;
 }
 
@@ -84,13 +87,15 @@ void add_kernel_tests(ojson& tests, const kernel_report& k) {
     tests.push_back(scored_test(k.name + " / " + g.name, g.score, g.max_score, g.passed,
                                 group_output(k, g), g.vis, k.name));
   }
-  if (k.performance_max > 0) {
+  if (k.performance_max > 0 || !k.performance_note.empty()) {
     const std::string speed =
-        k.speedup_geomean ? fmt::format("speedup {:.2f}x (geometric mean)", *k.speedup_geomean)
-                          : std::string("no speedup measured");
-    tests.push_back(scored_test(k.name + " / performance", k.performance_score, k.performance_max,
-                                k.performance_score >= k.performance_max, speed,
-                                visibility::visible, k.name));
+        !k.performance_note.empty() ? k.performance_note
+        : k.speedup_geomean ? fmt::format("speedup {:.2f}x (geometric mean)", *k.speedup_geomean)
+                            : std::string("no speedup measured");
+    tests.push_back(
+        scored_test(k.name + " / performance", k.performance_score, k.performance_max,
+                    k.performance_note.empty() && k.performance_score >= k.performance_max, speed,
+                    visibility::visible, k.name));
   }
 }
 
@@ -99,9 +104,11 @@ ojson build_test(const build_info& b) {
   if (log.size() > max_log_chars) {
     log = "[... earlier output cut ...]\n" + log.substr(log.size() - max_log_chars);
   }
+  const std::string summary = b.summary.empty() ? "" : b.summary + "\n\nfull compiler output:\n";
   return {{"name", "build"},
           {"status", b.status == build_status::error ? "failed" : "passed"},
-          {"output", fmt::format("build {} in {:.1f} s\n{}", to_string(b.status), b.seconds, log)},
+          {"output",
+           fmt::format("build {} in {:.1f} s\n{}{}", to_string(b.status), b.seconds, summary, log)},
           {"visibility", "visible"}};
 }
 

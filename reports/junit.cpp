@@ -3,6 +3,7 @@
 // so every testcase says time="0".
 #include <fmt/format.h>
 
+#include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
 
@@ -41,8 +42,8 @@ std::string details(const test_result& t) {
     out += fmt::format("\nmax rel error {:g}", *t.max_rel_error);
   }
   if (t.first_mismatch) {
-    out += fmt::format("\nfirst mismatch at index {}: expected {:g}, got {:g}",
-                       t.first_mismatch->index, t.first_mismatch->expected, t.first_mismatch->got);
+    out += fmt::format("\nfirst mismatch at index {}: expected {}, got {}", t.first_mismatch->index,
+                       number_text(t.first_mismatch->expected), number_text(t.first_mismatch->got));
   }
   return out;
 }
@@ -93,6 +94,23 @@ std::string kernel_case(const report& r, const kernel_report& k, counts& c) {
                            xml_escape(body, false), element);
 }
 
+// What the reader of a CI dashboard needs beside the cases: the fetch notes (commits ignored,
+// uncommitted work left out), the compiler's messages and why performance was not measured.
+std::string system_out(const report& r, const kernel_report& k) {
+  std::string text;
+  for (const std::string& note : r.submission.notes) {
+    text += "note: " + note + "\n";
+  }
+  if (!r.build.summary.empty()) {
+    text += "compiler: " + r.build.summary + "\n";
+  }
+  if (!k.performance_note.empty()) {
+    text += "performance: " + k.performance_note + "\n";
+  }
+  return text.empty() ? std::string()
+                      : "    <system-out>" + xml_escape(text, false) + "</system-out>\n";
+}
+
 std::string suite(const report& r, const kernel_report& k, counts& total) {
   counts c;
   std::string cases;
@@ -108,8 +126,8 @@ std::string suite(const report& r, const kernel_report& k, counts& total) {
   total.skipped += c.skipped;
   return fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
-      "time=\"0\">\n{}  </testsuite>\n",
-      xml_escape(k.name), c.tests, c.failures, c.errors, c.skipped, cases);
+      "time=\"0\">\n{}{}  </testsuite>\n",
+      xml_escape(k.name), c.tests, c.failures, c.errors, c.skipped, cases, system_out(r, k));
 }
 
 std::string infrastructure_suite(const report& r, counts& total) {

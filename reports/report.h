@@ -205,20 +205,23 @@ struct kernel_report {
   std::vector<std::string> forbidden_symbols;
   std::vector<performance_entry> performance;
   std::optional<double> speedup_geomean;
-  /// Why the kernel's performance points were not measured (noisy timing: a regrade on a quiet
-  /// GPU measures them); empty when they were, or when the kernel is not timed.
-  std::string performance_not_measured;
+  /// Why there is no performance result, e.g. "not measured in emulation (needs a GPU)"; empty
+  /// when performance was measured or the rubric gives it no points.
+  std::string performance_note;
 
   bool operator==(const kernel_report&) const = default;
 };
 
 struct submission_info {
-  std::string source; ///< directory or repository URL as given
+  std::string source; ///< a local path made absolute, or the URL as given
   std::optional<std::string> commit;
   std::optional<std::string> commit_time; ///< ISO 8601 with offset
   std::optional<std::string> deadline;    ///< ISO 8601 with offset
   int late_days = 0;
   std::string student;
+  /// What the fetch says about the graded state: the commit chosen, newer commits ignored (how
+  /// many, the newest's time), uncommitted or untracked changes left out.
+  std::vector<std::string> notes;
 
   bool operator==(const submission_info&) const = default;
 };
@@ -238,6 +241,10 @@ struct build_info {
   build_status status = build_status::skipped;
   std::string log;
   double seconds = 0;
+  /// What a student reads first: the compiler's first errors (or, for a build that succeeded,
+  /// its warnings), at the student's file and line, each with the source line it points at.
+  std::string summary;
+  std::size_t warnings = 0; ///< warnings in the student's file (notes, never failures)
 
   bool operator==(const build_info&) const = default;
 };

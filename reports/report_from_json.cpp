@@ -205,6 +205,15 @@ performance_entry read_performance(const json& j, const std::string& at) {
   return p;
 }
 
+std::vector<std::string> strings(const json& j, std::string_view key, const std::string& at) {
+  return opt_array<std::string>(j, key, at, [](const json& s, const std::string& where) {
+    if (!s.is_string()) {
+      fail(where, "expected a string, got " + s.dump());
+    }
+    return s.get<std::string>();
+  });
+}
+
 kernel_report read_kernel(const json& j, const std::string& at) {
   kernel_report k;
   k.name = str(j, "name", at);
@@ -218,16 +227,10 @@ kernel_report read_kernel(const json& j, const std::string& at) {
   k.tests = array<test_result>(j, "tests", at, read_test);
   k.groups = opt_array<group_result>(j, "groups", at, read_group);
   k.diagnosis = array<hint>(j, "diagnosis", at, read_hint);
-  k.forbidden_symbols = opt_array<std::string>(
-      j, "forbidden_symbols", at, [](const json& s, const std::string& where) {
-        if (!s.is_string()) {
-          fail(where, "expected a string, got " + s.dump());
-        }
-        return s.get<std::string>();
-      });
+  k.forbidden_symbols = strings(j, "forbidden_symbols", at);
   k.performance = opt_array<performance_entry>(j, "performance", at, read_performance);
   k.speedup_geomean = opt_real(j, "speedup_geomean", at);
-  k.performance_not_measured = str_or_empty(j, "performance_not_measured", at);
+  k.performance_note = str_or_empty(j, "performance_note", at);
   return k;
 }
 
@@ -244,6 +247,7 @@ submission_info read_submission(const json& j, const std::string& at) {
   }
   s.late_days = late.get<int>();
   s.student = str_or_empty(j, "student", at);
+  s.notes = strings(j, "notes", at);
   return s;
 }
 
@@ -257,8 +261,13 @@ environment_info read_environment(const json& j, const std::string& at) {
 }
 
 build_info read_build(const json& j, const std::string& at) {
-  return {enumerated<build_status>(j, "status", at, "build status"), str(j, "log", at),
-          num(j, "seconds", at)};
+  build_info b;
+  b.status = enumerated<build_status>(j, "status", at, "build status");
+  b.log = str(j, "log", at);
+  b.seconds = num(j, "seconds", at);
+  b.summary = str_or_empty(j, "summary", at);
+  b.warnings = opt_count(j, "warnings", at).value_or(0);
+  return b;
 }
 
 report read_report(const json& j) {

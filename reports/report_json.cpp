@@ -119,8 +119,8 @@ ojson kernel_json(const kernel_report& k) {
     j["performance"] = array_of(k.performance, performance_json);
   }
   put_real(j, "speedup_geomean", k.speedup_geomean);
-  if (!k.performance_not_measured.empty()) {
-    j["performance_not_measured"] = k.performance_not_measured;
+  if (!k.performance_note.empty()) {
+    j["performance_note"] = k.performance_note;
   }
   return j;
 }
@@ -131,7 +131,8 @@ ojson submission_json(const submission_info& s) {
           {"commit_time", or_null(s.commit_time)},
           {"deadline", or_null(s.deadline)},
           {"late_days", s.late_days},
-          {"student", s.student}};
+          {"student", s.student},
+          {"notes", s.notes}};
 }
 
 ojson environment_json(const environment_info& e) {
@@ -154,7 +155,9 @@ ojson to_ordered_json(const report& original) {
           {"build",
            {{"status", to_string(r.build.status)},
             {"log", r.build.log},
-            {"seconds", points(r.build.seconds, "build seconds")}}},
+            {"seconds", points(r.build.seconds, "build seconds")},
+            {"summary", r.build.summary},
+            {"warnings", r.build.warnings}}},
           {"kernels", array_of(r.kernels, kernel_json)}};
   // An ungradable report never carries a score, whatever the caller left in the field.
   j["score"] = r.gradable && r.score ? ojson(points(*r.score, "score")) : ojson(nullptr);

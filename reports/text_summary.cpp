@@ -1,14 +1,13 @@
 // The text summary: what a student reads in a terminal or an e-mail.
+#include <algorithm>
 #include <fmt/format.h>
 
+#include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
 
 namespace cugrade::reports {
 namespace {
-
-// Failing tests listed per kernel before "... and N more".
-constexpr std::size_t listed_failures = 3;
 
 class painter {
 public:
@@ -33,19 +32,62 @@ private:
   bool m_on;
 };
 
+std::string indented(const std::string& text, std::string_view indent) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    out += std::string(indent) + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+// "deadline 2026-11-20T23:59:59Z: on time" or "...: 2 days late".
+std::string deadline_line(const submission_info& s) {
+  if (!s.deadline) {
+    return "";
+  }
+  const std::string when = s.late_days == 0   ? "on time"
+                           : s.late_days == 1 ? "1 day late"
+                                              : fmt::format("{} days late", s.late_days);
+  // Without a commit time (a plain directory) there is nothing to compare; a note says so.
+  return s.commit_time ? fmt::format("  deadline: {}, {}\n", *s.deadline, when)
+                       : fmt::format("  deadline: {}\n", *s.deadline);
+}
+
+std::string build_block(const build_info& b) {
+  std::string out = fmt::format("  build: {} ({:.1f} s)", to_string(b.status), b.seconds);
+  if (b.warnings > 0) {
+    out += fmt::format(", {} compiler warning{} (notes, not failures)", b.warnings,
+                       b.warnings == 1 ? "" : "s");
+  }
+  return out + "\n" + indented(b.summary, "    ");
+}
+
 std::string header(const report& r) {
   const submission_info& s = r.submission;
   const environment_info& e = r.environment;
   std::string out = fmt::format("cugrade report: {}{}\n", r.assignment_name,
                                 s.student.empty() ? "" : " for " + s.student);
   out += fmt::format("  submission: {}{}{}\n", s.source, s.commit ? " @ " + *s.commit : "",
-                     s.late_days > 0 ? fmt::format(" ({} day(s) late)", s.late_days) : "");
+                     s.commit_time ? " (committed " + *s.commit_time + ")" : "");
+  out += deadline_line(s);
+  for (const std::string& note : s.notes) {
+    out += "  note: " + note + "\n";
+  }
   out += fmt::format("  backend: {}, {} (driver {}, CUDA runtime {}), grader {}\n",
                      to_string(e.backend), e.device.empty() ? "unknown device" : e.device,
                      e.driver.empty() ? "-" : e.driver,
                      e.cuda_runtime.empty() ? "-" : e.cuda_runtime, e.grader_version);
-  out += fmt::format("  build: {} ({:.1f} s)\n", to_string(r.build.status), r.build.seconds);
-  return out;
+  return out + build_block(r.build);
+}
+
+std::string inputs_of(const test_result& t) {
+  if (t.shape.empty() && t.distribution.empty()) {
+    return "";
+  }
+  return fmt::format(" [inputs: {}{}{}]", t.shape, t.shape.empty() ? "" : ", ", t.distribution);
 }
 
 std::string test_line(const test_result& t) {
@@ -54,14 +96,14 @@ std::string test_line(const test_result& t) {
     out += ": " + t.message;
   }
   if (t.mismatches && t.first_mismatch) {
-    out +=
-        fmt::format(" ({} mismatches, first at index {}: expected {:g}, got {:g})", *t.mismatches,
-                    t.first_mismatch->index, t.first_mismatch->expected, t.first_mismatch->got);
+    out += fmt::format(" ({} mismatches, first at index {}: expected {}, got {})", *t.mismatches,
+                       t.first_mismatch->index, number_text(t.first_mismatch->expected),
+                       number_text(t.first_mismatch->got));
   }
-  return out + "\n";
+  return out + inputs_of(t) + "\n";
 }
 
-std::string kernel_block(const kernel_report& k, const painter& p) {
+std::string kernel_block(const kernel_report& k, const painter& p, std::size_t listed_failures) {
   std::string out = fmt::format("  {:<24} {} {:>7.2f} / {:.2f}", k.name, p.status(k.status),
                                 k.score, k.max_score);
   if (k.error_kind) {
@@ -75,26 +117,40 @@ std::string kernel_block(const kernel_report& k, const painter& p) {
     out += "      forbidden symbol: " + s + "\n";
   }
   for (const hint& h : k.diagnosis) {
+    if (h.message == k.message) {
+      continue; // a kernel that never ran: its message is its one hint, already shown
+    }
     out += fmt::format("      {} {}\n", p.paint(fmt::format("hint {}:", to_string(h.code)), "1"),
                        h.message);
   }
   std::size_t failing = 0;
+  std::size_t not_run = 0;
   for (const test_result& t : k.tests) {
-    if (t.status != test_status::passed && ++failing <= listed_failures) {
+    if (t.status == test_status::not_run) {
+      ++not_run;
+    } else if (t.status != test_status::passed && ++failing <= listed_failures) {
       out += test_line(t);
     }
   }
   if (failing > listed_failures) {
-    out += fmt::format("      ... and {} more failing tests\n", failing - listed_failures);
+    out += fmt::format("      ... and {} more failing tests (cugrade check --all lists them)\n",
+                       failing - listed_failures);
+  }
+  if (not_run > 0 && !k.tests.empty() && not_run < k.tests.size()) {
+    out +=
+        fmt::format("      {} more tests not run: an earlier case stopped this kernel\n", not_run);
   }
   if (k.speedup_geomean) {
     out += fmt::format("      speedup {:.2f}x over the reference (geometric mean), "
                        "performance {:.2f} / {:.2f}\n",
                        *k.speedup_geomean, k.performance_score, k.performance_max);
   }
-  if (!k.performance_not_measured.empty()) {
-    out += fmt::format("      {} {}\n", p.paint("performance NOT MEASURED:", "1;33"),
-                       k.performance_not_measured);
+  if (!k.performance_note.empty()) {
+    out += fmt::format(
+        "      performance: {}{}\n", k.performance_note,
+        k.performance_max > 0
+            ? fmt::format(" ({:.2f} points counted in the maximum, not earned)", k.performance_max)
+            : std::string());
   }
   return out;
 }
@@ -128,11 +184,15 @@ std::string footer(const report& r, const painter& p) {
 } // namespace
 
 std::string render_text(const report& original, bool colour) {
+  return render_text(original, colour, default_listed_failures);
+}
+
+std::string render_text(const report& original, bool colour, std::size_t listed_failures) {
   const report r = redact(original);
   const painter p(colour);
   std::string out = header(r) + "\n";
   for (const kernel_report& k : r.kernels) {
-    out += kernel_block(k, p);
+    out += kernel_block(k, p, listed_failures);
   }
   return out + "\n" + footer(r, p) + stage_table(r);
 }

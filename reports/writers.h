@@ -39,6 +39,10 @@ namespace cugrade::reports {
 /// score, late penalty, backend and device. ANSI colours only when `colour` is true (the caller
 /// decides from isatty and NO_COLOR).
 [[nodiscard]] std::string render_text(const report& r, bool colour);
+/// Failing tests render_text lists per kernel before "... and N more".
+inline constexpr std::size_t default_listed_failures = 3;
+/// render_text listing up to `listed_failures` failing tests per kernel (`check --all`).
+[[nodiscard]] std::string render_text(const report& r, bool colour, std::size_t listed_failures);
 
 /// True for the format names write_report accepts: "json", "gradescope", "junit", "text".
 [[nodiscard]] bool is_known_format(std::string_view format);

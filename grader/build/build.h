@@ -50,8 +50,14 @@ struct build_request {
 struct build_outcome {
   /// Compiled and linked. A compile error is false here with the reason in `log`.
   bool ok = false;
-  /// The compiler's messages, trimmed, with paths shown relative to the submission.
+  /// The compiler's messages, trimmed, with paths shown relative to the submission (in
+  /// emulation also cleaned of the emulator: compile_messages.h).
   std::string log;
+  /// The first errors (a failed build) or the warnings (a built one) at the student's lines,
+  /// each with its source line: what a student reads first.
+  std::string summary;
+  /// Warnings in the student's file: shown as notes, never failures.
+  std::size_t warnings = 0;
   double seconds = 0;
   /// The shared library (set when ok) and the compiled object (set once compiled).
   std::filesystem::path library;

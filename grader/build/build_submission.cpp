@@ -1,6 +1,7 @@
 #include "grader/build/build.h"
 
 #include "grader/build/compile_log.h"
+#include "grader/build/compile_messages.h"
 #include "grader/build/detail/build_plan.h"
 #include "grader/build/symbol_policy.h"
 #include "grader/process/process.h"
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace cugrade::build {
 namespace {
@@ -47,6 +50,9 @@ std::string step_log(const process::process_result& run, const build_request& re
                      const detail::build_plan& plan, const budget& time) {
   const log_context context{request.source, plan.compiled_file, request.work_dir};
   std::string log = trim_compile_log(run.stdout_text + run.stderr_text, context);
+  if (request.target == backend::emu) {
+    log = clean_emulation_log(log, request.source.filename().string());
+  }
   if (run.timed_out) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", time.total());
@@ -130,6 +136,33 @@ result<void> compile_check_link(const build_request& request, const detail::buil
   return {};
 }
 
+std::string read_source(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The summary a student reads first: the first errors of a failed build, else the warnings. A
+// failure the compiler gave no located error for (a link error, a timeout) shows the log's start.
+void summarise(const build_request& request, build_outcome& outcome) {
+  const std::string file = request.source.filename().string();
+  const auto messages = student_messages(outcome.log, file);
+  const std::string source = read_source(request.source);
+  outcome.warnings = static_cast<std::size_t>(
+      std::count_if(messages.begin(), messages.end(),
+                    [](const compiler_message& m) { return m.severity == "warning"; }));
+  if (outcome.ok) {
+    outcome.summary = message_summary(messages, "warning", file, source, 5);
+    return;
+  }
+  outcome.summary = message_summary(messages, "error", file, source);
+  if (outcome.summary.empty()) {
+    const auto cut = outcome.log.find('\n', std::min<std::size_t>(outcome.log.size(), 1500));
+    outcome.summary = outcome.log.substr(0, cut);
+  }
+}
+
 } // namespace
 
 result<build_outcome> build_submission(const build_request& original) {
@@ -155,6 +188,7 @@ result<build_outcome> build_submission(const build_request& original) {
   if (!outcome.ok) {
     outcome.library.clear();
   }
+  summarise(request, outcome);
   outcome.seconds = time.elapsed();
   return outcome;
 }

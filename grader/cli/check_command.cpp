@@ -3,6 +3,7 @@
 #include "reports/report.h"
 
 #include <iostream>
+#include <limits>
 
 namespace cugrade::cli {
 
@@ -13,6 +14,8 @@ struct check_args {
   std::string directory = ".";
   std::string backend = "auto";
   double kernel_timeout = 0;
+  std::vector<std::string> kernels;
+  bool all = false;
 };
 
 } // namespace
@@ -33,17 +36,25 @@ command check_command() {
                 ->capture_default_str();
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel may take (default: the spec's limit)");
+            sub.add_option("--kernel", a->kernels,
+                           "Check only this launcher, e.g. matmul_tiled (repeatable)");
+            sub.add_flag("--all", a->all,
+                         "List every failing test with its inputs (default: the first 3 per "
+                         "kernel)");
             return [a, &sub] {
               grader::grade_options o;
               o.assignment = a->assignment;
               o.submission = a->directory;
               o.backend = a->backend;
               o.write_files = false;
+              o.kernels = a->kernels;
               if (sub.count("--kernel-timeout") > 0) {
                 o.kernel_timeout_seconds = a->kernel_timeout;
               }
               o.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
-              const auto printed = grade_and_print(o, "could not check");
+              const auto printed = grade_and_print(o, "could not check",
+                                                   a->all ? std::numeric_limits<std::size_t>::max()
+                                                          : reports::default_listed_failures);
               if (printed.exit_code != exit_ok) {
                 return printed.exit_code;
               }

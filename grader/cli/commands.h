@@ -4,6 +4,7 @@
 /// does (this is what --help prints), adds its options and runs it.
 
 #include "grader/core/grade.h"
+#include "reports/writers.h"
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -42,10 +43,12 @@ struct printed_grading {
   std::optional<grader::grade_outcome> outcome;
 };
 
-/// Grades, prints the text summary and the files written; an ungradable report is announced
-/// with `not_gradable_words` (e.g. "not gradable").
+/// Grades, prints the text summary (listing up to `listed_failures` failing tests per kernel)
+/// and the files written; an ungradable report is announced with `not_gradable_words` (e.g. "not
+/// gradable").
 printed_grading grade_and_print(const grader::grade_options& options,
-                                std::string_view not_gradable_words);
+                                std::string_view not_gradable_words,
+                                std::size_t listed_failures = reports::default_listed_failures);
 
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();

@@ -65,7 +65,7 @@ int run_grade(grade_args& a, const CLI::App& sub) {
 } // namespace
 
 printed_grading grade_and_print(const grader::grade_options& options,
-                                std::string_view not_gradable_words) {
+                                std::string_view not_gradable_words, std::size_t listed_failures) {
   const auto layout = grader::discover_layout();
   if (!layout) {
     std::cerr << "cugrade: " << layout.error() << "\n";
@@ -77,10 +77,13 @@ printed_grading grade_and_print(const grader::grade_options& options,
     return {exit_usage, std::move(out)};
   }
   if (out.report) {
-    std::cout << reports::render_text(*out.report, use_colour());
+    std::cout << reports::render_text(*out.report, use_colour(), listed_failures);
   }
   for (const auto& path : out.written) {
     std::cerr << "cugrade: wrote " << path.string() << "\n";
+  }
+  for (const auto& notice : out.notices) {
+    std::cerr << "cugrade: " << notice << "\n";
   }
   if (out.exit == grader::grade_exit::infrastructure) {
     std::cerr << "cugrade: " << not_gradable_words << ": " << out.error << "\n";
@@ -124,8 +127,11 @@ command grade_command() {
                            "late days from it (overrides the spec's deadline)");
             sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
             sub.add_option("--student", a->options.student,
-                           "Student id used in the report and its file names (default: the "
-                           "submission's folder or repository name)");
+                           "Student id used in the report and its file names (default: the last "
+                           "two parts of the submission's path or URL, e.g. alice-hw)");
+            sub.add_flag("--force", a->options.force,
+                         "Replace an existing report of a different submission under the same "
+                         "id (without it, cugrade refuses and names both)");
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel's runner may take (default: the spec's limit)");
             sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");

@@ -48,8 +48,13 @@ result<protocol::device_identity> probe_gpu(const layout& l) {
     return fail(r.error());
   }
   if (!r->succeeded()) {
-    const std::string why = r->stderr_text.empty() ? "no CUDA device" : r->stderr_text;
-    return fail("no usable GPU: " + why.substr(0, why.find('\n')));
+    std::string why = r->stderr_text.empty() ? "no CUDA device" : r->stderr_text;
+    why = why.substr(0, why.find('\n'));
+    constexpr std::string_view runner_prefix = "cugrade-runner: ";
+    if (why.starts_with(runner_prefix)) {
+      why.erase(0, runner_prefix.size());
+    }
+    return fail(why.starts_with("no NVIDIA GPU found") ? why : "no usable GPU: " + why);
   }
   const auto j = nlohmann::json::parse(r->stdout_text, nullptr, false);
   if (!j.is_object()) {

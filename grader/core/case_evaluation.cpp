@@ -24,9 +24,14 @@ case_outcome abnormal_end(const protocol::runner_log& log, const runner_exit& ex
     case_outcome o;
     o.status = test_status::timeout;
     o.error_kind = "timeout";
-    o.message = "the kernel did not finish within the time limit of " +
-                std::to_string(static_cast<int>(exit.time_limit_seconds)) +
-                " s; the runner was stopped";
+    o.message =
+        (exit.launcher.empty() ? "the kernel" : exit.launcher + " (the launcher and its kernels)") +
+        " did not finish within the time limit of " +
+        std::to_string(static_cast<int>(exit.time_limit_seconds)) + " s; the runner was stopped";
+    // In emulation the thread inside a kernel says where it was when the limit stopped it.
+    if (log.fault_kind == "timeout" && !log.fault_message.empty()) {
+      o.message += " (" + log.fault_message + ")";
+    }
     return o;
   }
   if (!log.fault_kind.empty()) {

@@ -22,6 +22,7 @@ struct runner_exit {
   int exit_code = 0;
   double time_limit_seconds = 0;
   std::string stderr_tail;
+  std::string launcher; ///< the launcher the runner was calling, named in a timeout's message
 };
 
 /// The verdict on one case, with the evidence diagnosis needs.

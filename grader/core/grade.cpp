@@ -6,6 +6,7 @@
 #include "grader/core/kernel_run.h"
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/report_assembly.h"
+#include "grader/core/report_slot.h"
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/process/device_lock.h"
@@ -62,7 +63,7 @@ result<fetch::fetched_submission> fetch_for(const grading& g) {
   if (deadline) {
     auto when = fetch::parse_deadline(*deadline);
     if (!when) {
-      return fail(when.error());
+      return fail_usage(when.error());
     }
     req.deadline = *when;
   }
@@ -89,11 +90,6 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
   req.tools.emu_include_dir = g.paths.emu_include_dir;
   req.tools.emu_lib_dir = g.paths.lib_dir;
   return req;
-}
-
-bool wanted(const grade_options& o, const std::string& kernel) {
-  return o.kernels.empty() ||
-         std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end();
 }
 
 // One correctness runner. On the GPU it holds the device's lock shared: correctness runs of
@@ -124,7 +120,7 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
                                             const std::filesystem::path& work_dir) {
   constexpr int max_resumes = 64;
   const auto cases = plan_cases(g.spec);
-  const double limit = g.options.kernel_timeout_seconds.value_or(g.spec.lim.kernel_seconds);
+  const double limit = g.spec.lim.kernel_seconds;
   say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name, cases.size(),
                              g.backend.identity.device));
   const std::string backend_name(reports::to_string(g.backend.kind));
@@ -222,9 +218,11 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
                                                      const spec::kernel_spec& kernel,
                                                      const build::build_outcome& built) {
   if (!built.ok) {
-    return kernel_not_run(g.spec, kernel, kernel_status::build_error,
-                          hint{hint_code::build_error, "the submission did not compile or link; "
-                                                       "see the build log"});
+    const std::string first = built.summary.substr(0, built.summary.find('\n'));
+    return kernel_not_run(
+        g.spec, kernel, kernel_status::build_error,
+        hint{hint_code::build_error, "the submission did not compile or link" +
+                                         (first.empty() ? std::string() : ": " + first)});
   }
   if (!built.forbidden_symbols.empty()) {
     auto k = kernel_not_run(g.spec, kernel, kernel_status::forbidden,
@@ -247,13 +245,25 @@ grade_outcome grade_submission(grading& g) {
   say(g.options, "fetching " + g.options.submission);
   auto fetched = timed_stage(g, "fetch", "", [&] { return fetch_for(g); });
   if (!fetched) {
+    switch (fetched.why().kind) {
+    case failure_kind::usage:
+      return {grade_exit::usage_error, fetched.error(), std::nullopt, {}, {}};
+    case failure_kind::submission:
+      record_nothing_built(g.report, g.spec, g.options, fetched.error());
+      return {grade_exit::report_written, "", g.report, {}, {}};
+    case failure_kind::infrastructure:
+      break;
+    }
     return not_gradable(g.report, "cannot fetch the submission: " + fetched.error());
   }
   record_submission(g.report, g.spec, *fetched, g.options);
   const auto source = fetched->directory / g.spec.source_file;
   if (!std::filesystem::exists(source)) {
-    record_missing_source(g.report, g.spec, fetched->directory);
-    return {grade_exit::report_written, "", g.report, {}};
+    record_nothing_built(g.report, g.spec, g.options,
+                         g.spec.source_file + " was not found at the root of the submission (" +
+                             fetched->directory.filename().string() +
+                             "/); the contract asks for it there");
+    return {grade_exit::report_written, "", g.report, {}, {}};
   }
   process::temp_dir work("cugrade-grade", prepare_work_parent(g.paths));
   say(g.options,
@@ -307,29 +317,47 @@ grade_outcome grade_submission(grading& g) {
     }
     g.report.kernels.push_back(std::move(*c.report));
   }
-  if (g.backend.kind == reports::backend_kind::emu) {
-    drop_performance_points(g.report);
+  return {grade_exit::report_written, "", g.report, {}, {}};
+}
+
+std::string kernel_names(const spec::assignment_spec& spec) {
+  std::string names;
+  for (const auto& k : spec.kernels) {
+    names += (names.empty() ? "" : ", ") + k.name;
   }
-  return {grade_exit::report_written, "", g.report, {}};
+  return names;
+}
+
+// Mistakes of whoever runs cugrade, found before anything runs: exit 2, and no report written.
+result<void> check_usage(const grade_options& o, const spec::assignment_spec& spec) {
+  if (o.deadline) {
+    if (auto when = fetch::parse_deadline(*o.deadline); !when) {
+      return fail_usage(when.error());
+    }
+  }
+  for (const auto& k : o.kernels) {
+    if (spec.find_kernel(k) == nullptr) {
+      return fail_usage("--kernel " + k + ": " + spec.name + " has no launcher of that name; " +
+                        "choose from " + kernel_names(spec));
+    }
+  }
+  if (o.kernel_timeout_seconds && !(*o.kernel_timeout_seconds > 0)) {
+    return fail_usage("--kernel-timeout: give a number of seconds above 0, e.g. 30");
+  }
+  return {};
+}
+
+// A report of another submission under the same id is never replaced silently (report_slot.h).
+result<void> check_overwrite(const grade_options& o, const spec::assignment_spec& spec,
+                             const reports::report& r) {
+  if (!o.write_files || !o.student.empty() || o.force) {
+    return {};
+  }
+  return check_same_source(report_dir(spec, o) / (r.submission.student + ".json"),
+                           r.submission.source);
 }
 
 } // namespace
-
-std::string default_student_id(std::string_view submission) {
-  std::string s(submission);
-  while (s.size() > 1 && s.back() == '/') {
-    s.pop_back();
-  }
-  if (s.ends_with(".git")) {
-    s.resize(s.size() - 4);
-  }
-  const auto slash = s.find_last_of("/:");
-  std::string name = slash == std::string::npos ? s : s.substr(slash + 1);
-  if (name.empty() || name == "." || name == "..") {
-    name = "submission";
-  }
-  return name;
-}
 
 grade_outcome grade(const grade_options& unserialized, const layout& l) {
   const auto started = std::chrono::steady_clock::now();
@@ -344,13 +372,22 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   }
   auto spec = spec::load_assignment(options.assignment, l.root);
   if (!spec) {
-    return {grade_exit::usage_error, spec.error(), std::nullopt, {}};
+    return {grade_exit::usage_error, spec.error(), std::nullopt, {}, {}};
   }
   if (options.seed) {
     spec->seed = *options.seed;
   }
+  if (options.kernel_timeout_seconds) {
+    spec->lim.kernel_seconds = *options.kernel_timeout_seconds; // hints quote the limit applied
+  }
   grading g{options, l, std::move(*spec), {}, {}, {}};
   g.report = base_report(g.spec, options);
+  for (const auto& usable :
+       {check_usage(options, g.spec), check_overwrite(options, g.spec, g.report)}) {
+    if (!usable) {
+      return {grade_exit::usage_error, usable.error(), std::nullopt, {}, {}};
+    }
+  }
   grade_outcome out;
   auto backend = timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
   if (!backend) {
@@ -363,7 +400,10 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
     }
     out = grade_submission(g);
   }
-  finish_scores(*out.report, g.spec);
+  if (!out.report) {
+    return out; // a usage mistake found while fetching: nothing is written
+  }
+  finish_scores(*out.report, g.spec, options);
   out.report->elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (options.write_files) {

@@ -25,7 +25,9 @@ struct grade_options {
   std::optional<std::string> commit;
   std::optional<std::string> deadline;
   std::optional<std::uint64_t> seed;
-  std::string student;                          ///< empty: derived from the submission's name
+  std::string student; ///< empty: derived from the submission's path (report_slot.h)
+  /// Replace an existing report of a different submission source under the same id.
+  bool force = false;
   std::optional<double> kernel_timeout_seconds; ///< overrides the spec's limit
   std::vector<std::string> kernels;             ///< grade only these launchers (empty: all)
   /// Time against the reference in A B B A rounds (for disputes) instead of against its cached
@@ -43,11 +45,11 @@ struct grade_outcome {
   std::string error;                     ///< for usage errors and infrastructure faults
   std::optional<reports::report> report; ///< absent only for usage/spec errors
   std::vector<std::filesystem::path> written;
+  /// Things the person running cugrade must know, e.g. a not-gradable result written beside a
+  /// gradable report instead of over it.
+  std::vector<std::string> notices;
 };
 
 [[nodiscard]] grade_outcome grade(const grade_options& options, const layout& l);
-
-/// The student id used for file names when none is given: the submission's last path part.
-[[nodiscard]] std::string default_student_id(std::string_view submission);
 
 } // namespace cugrade::grader

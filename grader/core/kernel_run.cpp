@@ -18,6 +18,7 @@ result<kernel_run> run_kernel(const std::filesystem::path& runner, const protoco
   run.exit.term_signal = proc->term_signal;
   run.exit.exit_code = proc->exit_code;
   run.exit.time_limit_seconds = time_limit_seconds;
+  run.exit.launcher = plan.launcher;
   run.wall_seconds = proc->wall_seconds;
   run.exit.stderr_tail = std::move(proc->stderr_tail);
   if (!run.log.fault_pc_offset.empty()) {

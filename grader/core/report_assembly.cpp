@@ -1,6 +1,7 @@
 #include "grader/core/report_assembly.h"
 
 #include "grader/core/kernel_verdict.h"
+#include "grader/core/report_slot.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ reports::report base_report(const spec::assignment_spec& spec, const grade_optio
   reports::report r;
   r.assignment_name = spec.name;
   r.spec_sha256 = spec.spec_sha256;
-  r.submission.source = options.submission;
+  r.submission.source = canonical_source(options.submission);
   r.submission.student =
       options.student.empty() ? default_student_id(options.submission) : options.student;
   r.environment.grader_version = CUGRADE_VERSION;
@@ -45,7 +46,7 @@ reports::report base_report(const spec::assignment_spec& spec, const grade_optio
 grade_outcome not_gradable(reports::report& r, const std::string& why) {
   r.gradable = false;
   r.infrastructure_error = why;
-  return {grade_exit::infrastructure, why, r, {}};
+  return {grade_exit::infrastructure, why, r, {}, {}};
 }
 
 void record_backend(reports::report& r, const backend_choice& b) {
@@ -66,6 +67,7 @@ void note_device(reports::report& r, const protocol::runner_log& log) {
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
                        const fetch::fetched_submission& fetched, const grade_options& options) {
   r.submission.commit = fetched.commit;
+  r.submission.notes = fetched.notes;
   if (fetched.commit_time) {
     r.submission.commit_time = fetch::format_iso8601_utc(*fetched.commit_time);
   }
@@ -84,20 +86,24 @@ void record_submission(reports::report& r, const spec::assignment_spec& spec,
   }
 }
 
-void record_missing_source(reports::report& r, const spec::assignment_spec& spec,
-                           const std::filesystem::path& directory) {
+void record_nothing_built(reports::report& r, const spec::assignment_spec& spec,
+                          const grade_options& options, const std::string& why) {
   r.build.status = reports::build_status::error;
-  r.build.log = spec.source_file + " was not found at the root of the submission (" +
-                directory.filename().string() + "/); the contract asks for it there";
+  r.build.log = why;
+  r.build.summary = why;
   for (const auto& k : spec.kernels) {
-    r.kernels.push_back(kernel_not_run(spec, k, reports::kernel_status::build_error,
-                                       {reports::hint_code::build_error, r.build.log}));
+    if (wanted(options, k.name)) {
+      r.kernels.push_back(kernel_not_run(spec, k, reports::kernel_status::build_error,
+                                         {reports::hint_code::build_error, why}));
+    }
   }
 }
 
 void record_build(reports::report& r, const build::build_outcome& built) {
   r.build.status = built.ok ? reports::build_status::ok : reports::build_status::error;
   r.build.log = built.log;
+  r.build.summary = built.summary;
+  r.build.warnings = built.warnings;
   r.build.seconds = built.seconds;
 }
 
@@ -112,20 +118,40 @@ std::string missing_launcher_message(const spec::assignment_spec& spec, const st
   return message;
 }
 
-void drop_performance_points(reports::report& r) {
+void apply_backend_scoring(reports::report& r, const spec::assignment_spec& spec) {
+  if (r.environment.backend != reports::backend_kind::emu) {
+    return;
+  }
   for (auto& k : r.kernels) {
-    k.max_score -= k.performance_max;
-    k.performance_max = 0;
+    const auto* ks = spec.find_kernel(k.name);
+    if (ks == nullptr || ks->performance_points <= 0) {
+      continue;
+    }
+    k.performance_note = "not measured in emulation (needs a GPU)";
+    k.score -= k.performance_score;
+    k.performance_score = 0;
+    k.performance_max = spec.performance.counted_in_emulation ? ks->performance_points : 0;
+    k.max_score = ks->points + k.performance_max;
   }
 }
 
-void finish_scores(reports::report& r, const spec::assignment_spec& spec) {
-  if (!r.kernels.empty()) {
-    r.max_score = 0;
-    for (const auto& k : r.kernels) {
-      r.max_score += k.max_score;
+double maximum_score(const spec::assignment_spec& spec, reports::backend_kind backend,
+                     const grade_options& options) {
+  const bool performance_counts =
+      backend == reports::backend_kind::gpu || spec.performance.counted_in_emulation;
+  double total = 0;
+  for (const auto& k : spec.kernels) {
+    if (wanted(options, k.name)) {
+      total += k.points + (performance_counts ? k.performance_points : 0);
     }
   }
+  return total;
+}
+
+void finish_scores(reports::report& r, const spec::assignment_spec& spec,
+                   const grade_options& options) {
+  apply_backend_scoring(r, spec);
+  r.max_score = maximum_score(spec, r.environment.backend, options);
   if (!r.gradable) {
     r.score.reset();
     r.late_penalty = 0;
@@ -140,15 +166,30 @@ void finish_scores(reports::report& r, const spec::assignment_spec& spec) {
   r.score = std::max(0.0, earned - r.late_penalty);
 }
 
+std::filesystem::path report_dir(const spec::assignment_spec& spec, const grade_options& options) {
+  return options.out_dir.empty() ? std::filesystem::current_path() / "reports" / spec.name
+                                 : options.out_dir;
+}
+
+bool wanted(const grade_options& o, const std::string& kernel) {
+  return o.kernels.empty() ||
+         std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end();
+}
+
 void write_outputs(grade_outcome& out, const spec::assignment_spec& spec,
                    const grade_options& options) {
   if (!out.report) {
     return;
   }
-  const auto dir = options.out_dir.empty() ? std::filesystem::current_path() / "reports" / spec.name
-                                           : options.out_dir;
-  const auto w =
-      reports::write_report(*out.report, dir, out.report->submission.student, options.formats);
+  const auto dir = report_dir(spec, options);
+  const std::string& id = out.report->submission.student;
+  const std::string basename = report_basename(dir, id, out.report->gradable);
+  if (basename != id) {
+    out.notices.push_back("kept the gradable report " + (dir / (id + ".json")).string() +
+                          "; this not-gradable result was written beside it as " + basename +
+                          ".*, so nothing graded is lost");
+  }
+  const auto w = reports::write_report(*out.report, dir, basename, options.formats);
   out.written = w.files;
   if (!w.ok()) {
     out.exit = grade_exit::infrastructure;

@@ -26,21 +26,34 @@ void record_backend(reports::report& r, const backend_choice& b);
 void note_device(reports::report& r, const protocol::runner_log& log);
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
                        const fetch::fetched_submission& fetched, const grade_options& options);
-/// The contract file is absent: every kernel gets build_error with a message saying so.
-void record_missing_source(reports::report& r, const spec::assignment_spec& spec,
-                           const std::filesystem::path& directory);
+/// Nothing could be built (the contract file is absent, the repository is empty): every kernel
+/// wanted gets build_error with `why`, which the build log and summary say too.
+void record_nothing_built(reports::report& r, const spec::assignment_spec& spec,
+                          const grade_options& options, const std::string& why);
 void record_build(reports::report& r, const build::build_outcome& built);
 [[nodiscard]] std::string missing_launcher_message(const spec::assignment_spec& spec,
                                                    const std::string& launcher,
                                                    const build::build_outcome& built);
-/// Emulated time is never GPU performance: in emulation the rubric's performance points are
-/// left out of every maximum rather than counted as lost.
-void drop_performance_points(reports::report& r);
+/// Emulated time is never GPU performance: in emulation each kernel's performance points are
+/// "not measured in emulation (needs a GPU)", the same for every submission, and stay in its
+/// maximum unearned only when the spec says "in_emulation": "counted".
+void apply_backend_scoring(reports::report& r, const spec::assignment_spec& spec);
+/// The maximum of every report of `spec` on the report's backend (for the kernels graded):
+/// never depends on what the submission did.
+[[nodiscard]] double maximum_score(const spec::assignment_spec& spec, reports::backend_kind backend,
+                                   const grade_options& options);
 /// Sums kernel scores, applies the late policy, never goes below zero.
-void finish_scores(reports::report& r, const spec::assignment_spec& spec);
-/// Writes the requested formats atomically; a write failure turns into an infrastructure exit.
+void finish_scores(reports::report& r, const spec::assignment_spec& spec,
+                   const grade_options& options);
+/// Where reports go: --out, else ./reports/<assignment>/.
+[[nodiscard]] std::filesystem::path report_dir(const spec::assignment_spec& spec,
+                                               const grade_options& options);
+/// Writes the requested formats atomically; a write failure turns into an infrastructure exit. A
+/// not-gradable result never replaces a gradable report: it goes beside it (report_slot.h).
 void write_outputs(grade_outcome& out, const spec::assignment_spec& spec,
                    const grade_options& options);
+/// True when the kernel is graded this time (no --kernel, or named by one).
+[[nodiscard]] bool wanted(const grade_options& o, const std::string& kernel);
 /// Where build and run folders go (created if needed).
 [[nodiscard]] std::filesystem::path prepare_work_parent(const layout& l);
 

@@ -15,6 +15,13 @@ using namespace detail;
 
 namespace {
 
+fetched_submission joined(fetched_submission submission) {
+  submission.note.clear();
+  for (const auto& n : submission.notes)
+    submission.note += (submission.note.empty() ? "" : "; ") + n;
+  return submission;
+}
+
 void say(const fetch_request& request, const std::string& line) {
   if (request.progress)
     request.progress(line);
@@ -24,10 +31,11 @@ fetched_submission grade_directory(const fetch_request& request, const source_in
   fetched_submission submission;
   submission.directory = info.path;
   submission.source = request.source;
-  submission.note = "graded the directory as it is (not a git repository)";
+  submission.notes.emplace_back("graded the directory as it is (not a git repository)");
   if (request.deadline)
-    submission.note += "; the deadline was not checked: a plain directory has no commit time";
-  return submission;
+    submission.notes.emplace_back(
+        "the deadline was not checked: a plain directory has no commit time");
+  return joined(std::move(submission));
 }
 
 result<fs::path> prepare_entry(const fetch_request& request, const source_info& info) {
@@ -53,34 +61,34 @@ fetched_submission describe(const fetch_request& request, selection& chosen, fs:
   submission.commit_time = commit_time(chosen.commit.get());
   submission.branch = chosen.branch;
   submission.after_deadline = chosen.after_deadline;
-  submission.note = std::move(chosen.note);
+  submission.notes.push_back(std::move(chosen.note));
   return submission;
 }
 
 result<fetched_submission> grade_repository(const fetch_request& request, const source_info& info) {
   auto entry = prepare_entry(request, info);
   if (!entry)
-    return fail(entry.error());
+    return entry.why();
   auto lock = file_lock::acquire(*entry / "lock");
   if (!lock)
-    return fail(lock.error());
+    return lock.why();
   say(request, "fetching " + request.source);
   auto cached = update_mirror(*entry / "repo.git", info.url, request.source, request.progress);
   if (!cached)
-    return fail(cached.error());
+    return cached.why();
   auto chosen = select_commit(cached->repo.get(), request, cached->default_branch);
   if (!chosen)
-    return fail(chosen.error());
+    return chosen.why();
   say(request, "checking out " + short_sha(*git_commit_id(chosen->commit.get())));
   auto directory =
       check_out(cached->repo.get(), chosen->commit.get(), *entry / "worktrees", request.source);
   if (!directory)
-    return fail(directory.error());
+    return directory.why();
   fetched_submission submission = describe(request, *chosen, std::move(*directory));
   if (info.kind == source_kind::local_repository)
     if (auto uncommitted = uncommitted_changes_note(info.path))
-      submission.note += "; " + *uncommitted;
-  return submission;
+      submission.notes.push_back(*uncommitted);
+  return joined(std::move(submission));
 }
 
 } // namespace
@@ -89,7 +97,7 @@ result<fetched_submission> fetch_submission(const fetch_request& request) {
   const libgit2_session session;
   auto info = classify_source(request.source);
   if (!info)
-    return fail(info.error());
+    return info.why();
   if (info->kind == source_kind::directory)
     return grade_directory(request, *info);
   return grade_repository(request, *info);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cugrade::fetch {
 
@@ -50,8 +51,10 @@ struct fetched_submission {
   /// The graded commit was committed after the deadline: no commit on the branch was at or before
   /// it, or --commit pinned a later one.
   bool after_deadline = false;
-  /// One or more sentences for the report, e.g. "graded the last commit before the deadline:
-  /// abc1234 (3 newer commits ignored)".
+  /// Sentences for the report, e.g. "graded the last commit before the deadline: abc1234 (3
+  /// newer commits ignored, ...)" and "2 uncommitted changes in ... (not graded ...)".
+  std::vector<std::string> notes;
+  /// `notes` joined with "; ".
   std::string note;
 };
 

@@ -286,13 +286,13 @@ result<void> gpu_evaluator::time_kernel(reports::kernel_report& k,
   }
   for (const auto& e : k.performance) {
     if (e.noisy) {
-      k.performance_not_measured =
-          fmt::format("the timing of {} was noisy (relative spread {:.1f}%, above {:.0f}%, after "
+      k.performance_note =
+          fmt::format("not measured: the timing of {} was noisy (relative spread {:.1f}%, above {:.0f}%, after "
                       "{} tries): the GPU was not quiet. These points are not a low score; a "
                       "regrade on a quiet GPU measures them",
                       e.shape, 100 * e.rel_stddev, 100 * m_options.noise.max_rsd,
                       m_options.noise.retries + 1);
-      say(k.name + ": performance not measured: " + k.performance_not_measured);
+      say(k.name + ": performance " + k.performance_note);
       return {};
     }
   }

@@ -50,6 +50,7 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   opts.argv = wrapper;
   opts.argv.insert(opts.argv.end(), {runner.string(), "--plan", plan_path.string()});
   opts.time_limit_seconds = time_limit_seconds;
+  opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
   const auto proc = process::run_process(opts);

@@ -34,6 +34,9 @@ struct spawn_options {
   std::vector<std::string> env_keep;
   /// Wall-clock limit; on expiry the whole process group gets SIGKILL.
   std::optional<double> time_limit_seconds;
+  /// With a time limit: on expiry the group gets SIGTERM first and SIGKILL this many seconds
+  /// later (0: SIGKILL at once), so a runner can say where its threads were.
+  double stop_grace_seconds = 0;
   /// RLIMIT_CPU in seconds (SIGXCPU at the limit, SIGKILL a second later).
   std::optional<double> cpu_time_limit_seconds;
   /// RLIMIT_AS: allocations beyond it fail (malloc returns null, mmap fails).

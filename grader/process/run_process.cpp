@@ -108,8 +108,9 @@ result<process_result> run_process(const spawn_options& options) {
                                    detail::capped_output(options.capture_limit_bytes)};
   detail::output_stream err_stream{std::move(err.read_end),
                                    detail::capped_output(options.capture_limit_bytes)};
-  const detail::child_exit exit =
-      detail::supervise(pid, deadline_of(options, start), out_stream, err_stream);
+  const detail::child_exit exit = detail::supervise(
+      pid, deadline_of(options, start), out_stream, err_stream,
+      std::chrono::milliseconds(static_cast<long long>(options.stop_grace_seconds * 1000)));
   if (failure) {
     return start_failure(options, *failure);
   }

@@ -64,6 +64,10 @@ struct limits {
 struct performance_curve {
   double full_speedup = 1.0;
   double zero_speedup = 0.5;
+  /// `"in_emulation": "counted"`: in emulation, where speed is never measured, performance points
+  /// stay in every maximum (unearned), so a gradebook has one denominator across backends. The
+  /// default, "excluded", leaves them out of every maximum in emulation.
+  bool counted_in_emulation = false;
 };
 
 /// compute-sanitizer checks of each kernel on the GPU (docs/timing.md, "Sanitizer checks"): a

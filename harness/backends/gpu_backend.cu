@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace cugrade::backends {
@@ -455,7 +457,22 @@ private:
 
 } // namespace
 
+// Without a GPU the runtime reports an "insufficient driver" (no libcuda at all) or "no device";
+// say plainly that there is no GPU rather than blaming a driver version.
+void require_a_gpu() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  const bool driver_loaded = std::filesystem::exists("/proc/driver/nvidia/version");
+  if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0) ||
+      (e == cudaErrorInsufficientDriver && !driver_loaded)) {
+    throw std::runtime_error(
+        std::string("no NVIDIA GPU found (") +
+        (driver_loaded ? "the NVIDIA driver sees no device" : "no NVIDIA driver is loaded") + ")");
+  }
+}
+
 std::unique_ptr<backend> make_backend() {
+  require_a_gpu();
   return std::make_unique<gpu_backend>();
 }
 

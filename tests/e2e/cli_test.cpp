@@ -91,8 +91,9 @@ TEST(Cli, GitSubmissionGradesTheLastCommitBeforeTheDeadline) {
       repo.commit({{"reduction.cu", good}}, fetch::testing::epoch("2026-11-01T10:00:00Z"));
   repo.commit({{"reduction.cu", broken}}, fetch::testing::epoch("2026-11-03T10:00:00Z"));
   const auto out = fresh_dir("git");
-  const auto r = run_cugrade({"grade", "reduction", repo.file_url(), "--backend", "emu",
-                              "--deadline", "2026-11-02T00:00:00Z", "--out", out.string()});
+  const auto r =
+      run_cugrade({"grade", "reduction", repo.file_url(), "--backend", "emu", "--deadline",
+                   "2026-11-02T00:00:00Z", "--out", out.string(), "--student", "alice"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = read_json(out / "alice.json");
   EXPECT_EQ(report.at("submission").at("commit"), on_time);
@@ -106,8 +107,9 @@ TEST(Cli, LateCommitGetsLateDaysAndThePolicysPenalty) {
   repo.commit({{"reduction.cu", fixture_file("grade_missing_launcher", "reduction.cu")}},
               fetch::testing::epoch("2026-11-03T10:00:00Z"));
   const auto out = fresh_dir("late");
-  const auto r = run_cugrade({"grade", "reduction", repo.file_url(), "--backend", "emu",
-                              "--deadline", "2026-11-01T23:00:00Z", "--out", out.string()});
+  const auto r =
+      run_cugrade({"grade", "reduction", repo.file_url(), "--backend", "emu", "--deadline",
+                   "2026-11-01T23:00:00Z", "--out", out.string(), "--student", "bob"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = read_json(out / "bob.json");
   EXPECT_EQ(report.at("submission").at("late_days"), 2);

@@ -2,6 +2,7 @@
 
 #include "tests/e2e/e2e_support.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 
 namespace cugrade::e2e {
@@ -70,7 +71,47 @@ void check_kernel(const json& kernel, const json& want) {
   }
 }
 
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A field of expect.json, overridden per backend ("emu": {"build_summary_contains": ...}).
+json expected_field(const json& expect, const std::string& backend, const std::string& field) {
+  if (expect.contains(backend) && expect.at(backend).contains(field)) {
+    return expect.at(backend).at(field);
+  }
+  return expect.value(field, json());
+}
+
+void check_build(const json& report, const json& expect, const std::string& backend) {
+  const json& build = report.at("build");
+  if (const json status = expected_field(expect, backend, "build_status"); !status.is_null()) {
+    EXPECT_EQ(build.at("status"), status) << build.dump(2);
+  }
+  if (const json part = expected_field(expect, backend, "build_summary_contains");
+      !part.is_null()) {
+    EXPECT_NE(build.value("summary", "").find(part.get<std::string>()), std::string::npos)
+        << "build summary lacks " << part << ":\n"
+        << build.value("summary", "");
+  }
+}
+
 } // namespace
+
+void expect_no_internal_names(const std::string& text, const std::string& where) {
+  for (const char* internal : internal_names()) {
+    EXPECT_EQ(text.find(internal), std::string::npos)
+        << where << " shows the internal name " << internal << ":\n"
+        << text.substr(0, 6000);
+  }
+}
+
+const std::vector<const char*>& internal_names() {
+  static const std::vector<const char*> names{
+      ".emu.cpp", "cugrade::emu", "cugrade_emu::", "gpu_backend.cu", "(anonymous namespace)"};
+  return names;
+}
 
 void check_fixture(const std::string& fixture, const std::string& backend) {
   const auto dir = fixtures_dir() / fixture;
@@ -105,6 +146,12 @@ void check_fixture(const std::string& fixture, const std::string& backend) {
       found = found || log.find(needle.get<std::string>()) != std::string::npos;
     }
     EXPECT_TRUE(found) << "build log lacks " << expect.at("build_log_contains_any") << ":\n" << log;
+  }
+  check_build(report, expect, backend);
+  // Nothing a student reads names the emulator's or the backend's internals.
+  expect_no_internal_names(r.out + r.err, "the terminal output");
+  for (const char* suffix : {".json", ".gradescope.json", ".junit.xml", ".txt"}) {
+    expect_no_internal_names(file_text(out / (fixture + suffix)), fixture + suffix);
   }
   const json wanted = expectations_for(expect, backend);
   const std::string others = expect.value("others", "passed");

@@ -2,13 +2,23 @@
 // Grades one fixture submission with the real cugrade and checks the verdicts its expect.json
 // predicts. expect.json: {"assignment", "kernels": {launcher: {status | status_one_of,
 // error_kind?, hint?, message_contains?, forbidden_contains?}}, "others"?: status of launchers
-// not listed (default "passed"), "kernel_timeout"?, "build_log_contains"?, and per backend
-// "<backend>": {"kernels": {...overrides}, "why": "what this backend cannot see"}}.
+// not listed (default "passed"), "kernel_timeout"?, "build_log_contains_any"?, "build_status"?,
+// "build_summary_contains"?, and per backend "<backend>": {"kernels": {...overrides}, "why":
+// "what this backend cannot see", "build_summary_contains"?}}. Every fixture's terminal output
+// and written reports are also checked for internal names (internal_names()).
 
 #include <string>
+#include <vector>
 
 namespace cugrade::e2e {
 
 void check_fixture(const std::string& fixture, const std::string& backend);
+
+/// Names of the emulator's and the backends' internals no student may read: the rewritten file
+/// (.emu.cpp), the emulator's namespaces, the GPU backend's source, anonymous namespaces.
+[[nodiscard]] const std::vector<const char*>& internal_names();
+
+/// Fails the test when `text` holds any of internal_names(); `where` names the text.
+void expect_no_internal_names(const std::string& text, const std::string& where);
 
 } // namespace cugrade::e2e

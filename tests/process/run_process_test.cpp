@@ -53,6 +53,30 @@ TEST(RunProcess, TimeLimitKillsTheChildAndItsGrandchildren) {
   EXPECT_TRUE(group_is_gone(shell)) << "process group " << shell << " still has live members";
 }
 
+TEST(RunProcess, StopGraceSendsSigtermFirstSoTheChildCanSayWhereItWas) {
+  spawn_options options;
+  options.argv = {"sh", "-c", "trap 'echo stopped; exit 5' TERM; while :; do sleep 0.05; done"};
+  options.time_limit_seconds = 0.5;
+  options.stop_grace_seconds = 2;
+  const auto result = run_ok(options);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_EQ(result.stdout_text, "stopped\n");
+  EXPECT_EQ(result.exit_code, 5);
+  EXPECT_LT(result.wall_seconds, 2.0) << "it exited on SIGTERM, well before the grace ended";
+}
+
+TEST(RunProcess, StopGraceEndsInSigkillWhenTheChildIgnoresSigterm) {
+  spawn_options options;
+  options.argv = {"sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"};
+  options.time_limit_seconds = 0.3;
+  options.stop_grace_seconds = 0.5;
+  const auto result = run_ok(options);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_EQ(result.term_signal, SIGKILL);
+  EXPECT_GE(result.wall_seconds, 0.7);
+  EXPECT_LT(result.wall_seconds, 5.0);
+}
+
 TEST(RunProcess, BackgroundJobsDieWhenTheChildExits) {
   spawn_options options;
   options.argv = {"sh", "-c", "sleep 100 & echo $!"};

@@ -123,7 +123,7 @@ TEST(JunitXml, BuildErrorCarriesTheEscapedLog) {
   r.kernels[2] = {};
   r.kernels[2].name = "matmul_dynamic";
   r.kernels[2].status = kernel_status::build_error;
-  r.build = {build_status::error, "matmul.cu(3): error: expected a \";\" <here>\n", 1.0};
+  r.build = {build_status::error, "matmul.cu(3): error: expected a \";\" <here>\n", 1.0, "", 0};
   const std::string xml = render_junit(r);
   EXPECT_EQ(xml_problem(xml), "") << xml;
   EXPECT_NE(xml.find("expected a &quot;;&quot; &lt;here&gt;"), std::string::npos) << xml;

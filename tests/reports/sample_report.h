@@ -105,6 +105,7 @@ inline kernel_report missing_kernel() {
   k.score = 0;
   k.max_score = 12;
   k.diagnosis = {{hint_code::out_of_bounds, "a store past the end of P"}};
+  k.performance_note = "not measured: the kernel failed";
   return k;
 }
 
@@ -113,14 +114,16 @@ inline report sample_report() {
   report r;
   r.assignment_name = "matmul";
   r.spec_sha256 = std::string(64, 'a');
-  r.submission = {"https://example.org/alice/matmul.git",
-                  std::string(40, 'b'),
-                  "2025-03-01T12:00:00+01:00",
-                  "2025-02-28T23:59:00Z",
-                  1,
-                  "alice"};
+  r.submission = {
+      "https://example.org/alice/matmul.git",
+      std::string(40, 'b'),
+      "2025-03-01T12:00:00+01:00",
+      "2025-02-28T23:59:00Z",
+      1,
+      "alice",
+      {"graded the last commit on main at or before the deadline", "1 uncommitted change"}};
   r.environment = {backend_kind::gpu, "NVIDIA H100", "550.54", "13.0", "0.1.0", "node17"};
-  r.build = {build_status::ok, "nvcc ok\n", 12.5};
+  r.build = {build_status::ok, "nvcc ok\n", 12.5, "matmul.cu:3: warning: unused variable 'x'", 1};
   r.kernels = {passing_kernel(), failing_kernel(), missing_kernel()};
   r.max_score = 36;
   r.late_penalty = 1.5;

@@ -14,7 +14,11 @@ TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
   const std::string text = render_text(testing::sample_report(), false);
   EXPECT_TRUE(contains(text, "cugrade report: matmul for alice")) << text;
   EXPECT_TRUE(contains(text, "backend: gpu, NVIDIA H100 (driver 550.54, CUDA runtime 13.0)"));
-  EXPECT_TRUE(contains(text, "(1 day(s) late)"));
+  EXPECT_TRUE(contains(text, "deadline: 2025-02-28T23:59:00Z, 1 day late")) << text;
+  EXPECT_TRUE(contains(text, "note: 1 uncommitted change")) << text;
+  EXPECT_TRUE(contains(text, "1 compiler warning (notes, not failures)")) << text;
+  EXPECT_TRUE(contains(text, "    matmul.cu:3: warning: unused variable 'x'")) << text;
+  EXPECT_TRUE(contains(text, "performance: not measured: the kernel failed")) << text;
   EXPECT_TRUE(contains(text, "matmul_naive")) << text;
   EXPECT_TRUE(contains(text, "passed        12.00 / 12.00")) << text;
   EXPECT_TRUE(contains(text, "failed         4.00 / 12.00")) << text;
@@ -22,10 +26,35 @@ TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
   EXPECT_TRUE(contains(text, "hint boundary_check:"));
   EXPECT_TRUE(contains(text,
                        "33x17x65/integer failed: 12 of 2145 elements differ <&\"quotes\"> here (12 "
-                       "mismatches, first at index 5: expected 1, got nan)"))
+                       "mismatches, first at index 5: expected 1, got nan) [inputs: "))
       << text;
   EXPECT_TRUE(contains(text, "speedup 2.00x"));
   EXPECT_TRUE(contains(text, "score: 14.50 / 36.00 (late penalty 1.50 deducted)")) << text;
+}
+
+TEST(TextSummary, WholeNumbersPrintAsIntegers) {
+  report r = testing::sample_report();
+  test_result t;
+  t.name = "n=100003/uniform";
+  t.status = test_status::failed;
+  t.mismatches = 256;
+  t.first_mismatch = mismatch_info{0, 2142950000.0, 2142950391.0};
+  r.kernels[1].tests = {t};
+  const std::string text = render_text(r, false);
+  EXPECT_TRUE(contains(text, "expected 2142950000, got 2142950391")) << text;
+}
+
+TEST(TextSummary, CheckAllListsEveryFailingTest) {
+  report r = testing::sample_report();
+  for (int i = 0; i < 6; ++i) {
+    test_result t;
+    t.name = "case" + std::to_string(i);
+    t.status = test_status::failed;
+    r.kernels[1].tests.push_back(t);
+  }
+  const std::string text = render_text(r, false, 100);
+  EXPECT_TRUE(contains(text, "case5")) << text;
+  EXPECT_FALSE(contains(text, "more failing tests")) << text;
 }
 
 TEST(TextSummary, ColourOnlyWhenAsked) {

@@ -42,6 +42,13 @@ TEST_F(ValidationRules, NegativePointsAreAnError) {
                   {"kernels[2].performance_points", "between 0 and", "\"performance_points\": 10"});
 }
 
+TEST_F(ValidationRules, PerformanceInEmulationIsExcludedOrCounted) {
+  auto spec = valid_spec();
+  spec["performance"] = {{"full_speedup", 1.0}, {"zero_speedup", 0.5}, {"in_emulation", "count"}};
+  expect_contains(error_of(spec), {"performance.in_emulation", "\"count\" is not a choice",
+                                   "\"excluded\"", "\"counted\""});
+}
+
 TEST_F(ValidationRules, UnknownDistributionSuggestsTheNearest) {
   auto spec = valid_spec();
   spec["tests"]["groups"][1]["distributions"][0] = "reals";

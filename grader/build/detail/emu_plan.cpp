@@ -32,11 +32,15 @@ namespace {
       ++i; // the output is chosen here, per step
     } else if (is_link_only(combined[i])) {
       plan.link.push_back(combined[i]);
+    } else if (combined[i].rfind("-I", 0) == 0) {
+      plan.compile.insert(plan.compile.end(), {"-isystem", combined[i].substr(2)});
     } else {
       plan.compile.push_back(combined[i]);
     }
   }
-  plan.compile.insert(plan.compile.end(), {"-o", paths.object.string()});
+  // The warnings that catch course bugs (an unused value, an uninitialised variable); the
+  // emulator's headers are system headers, so only the student's code is warned about.
+  plan.compile.insert(plan.compile.end(), {"-Wall", "-o", paths.object.string()});
 }
 
 [[maybe_unused]] result<std::string> read_text(const std::filesystem::path& path) {

@@ -30,9 +30,12 @@ result<build_plan> plan_gpu_build(const build_request& request, const build_path
   }
   build_plan plan;
   plan.compiled_file = request.source;
+  // -Wall in the host compiler catches course bugs (an unused value, an uninitialised
+  // variable); they are shown to the student as notes, never failures.
   plan.compile = {nvcc.string(), "-ccbin",     request.tools.cxx.string(),
                   "-c",          "-Xcompiler", "-fPIC",
-                  "-lineinfo",   "-O3",        "-std=c++20"};
+                  "-Xcompiler",  "-Wall",      "-lineinfo",
+                  "-O3",         "-std=c++20"};
   const auto gencode = gencode_flags(request.tools.cuda_archs);
   plan.compile.insert(plan.compile.end(), gencode.begin(), gencode.end());
   plan.compile.insert(plan.compile.end(), {request.source.string(), "-o", paths.object.string()});

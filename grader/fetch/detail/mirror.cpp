@@ -81,8 +81,8 @@ result<void> mirror_head(git_repository* repo, const std::optional<std::string>&
         git_repository_set_head_detached(repo, &head) == 0)
       return {};
   }
-  return fail(source + ": the repository's HEAD names no commit (" + last_error() +
-              "); push a default branch or give --commit <branch>");
+  return fail_submission(source + ": the repository's HEAD names no commit (" + last_error() +
+                         "); push a default branch or give --commit <branch>");
 }
 
 /// connect, download, update refs, prune, disconnect: git_remote_fetch without the default-branch
@@ -97,8 +97,9 @@ result<std::optional<std::string>> fetch_all(git_remote* remote, const std::stri
   if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nullptr) != 0)
     return fail(network_failure(source, "connect to", context));
   if (!has_refs(remote))
-    return fail(source + ": the repository is empty (it has no commits); commit your work and "
-                         "push it, e.g. git push origin main");
+    return fail_submission(source +
+                           ": the repository is empty (it has no commits); commit your work and "
+                           "push it, e.g. git push origin main");
   const auto branch = default_branch(remote);
   git_fetch_options options = GIT_FETCH_OPTIONS_INIT;
   options.callbacks = callbacks;
@@ -125,14 +126,14 @@ result<mirror> update_mirror(const fs::path& git_dir, const std::string& url,
     return fail(repo.error());
   git_remote* raw_remote = nullptr;
   if (git_remote_create_anonymous(&raw_remote, repo->get(), url.c_str()) != 0)
-    return fail(source + ": is not a URL libgit2 can fetch (" + last_error() +
-                "); use https://, ssh://, git@host:path, file:// or a local path");
+    return fail_usage(source + ": is not a URL libgit2 can fetch (" + last_error() +
+                      "); use https://, ssh://, git@host:path, file:// or a local path");
   const remote_ptr remote(raw_remote);
   auto branch = fetch_all(remote.get(), source, progress);
   if (!branch)
-    return fail(branch.error());
+    return branch.why();
   if (auto head = mirror_head(repo->get(), *branch, source); !head)
-    return fail(head.error());
+    return head.why();
   return mirror{std::move(*repo), std::move(*branch)};
 }
 

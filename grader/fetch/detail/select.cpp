@@ -33,9 +33,9 @@ result<commit_ptr> peel_to_commit(git_object* object, const std::string& what,
                                   const std::string& source) {
   git_object* raw = nullptr;
   if (git_object_peel(&raw, object, GIT_OBJECT_COMMIT) != 0)
-    return fail(source + ": " + what + " names a " +
-                git_object_type2string(git_object_type(object)) +
-                ", not a commit; give a commit sha, a branch or a tag");
+    return fail_usage(source + ": " + what + " names a " +
+                      git_object_type2string(git_object_type(object)) +
+                      ", not a commit; give a commit sha, a branch or a tag");
   return commit_ptr(reinterpret_cast<git_commit*>(raw));
 }
 
@@ -45,16 +45,16 @@ result<selection> pinned(git_repository* repo, const fetch_request& request) {
   git_object* raw = nullptr;
   const int rc = git_revparse_single(&raw, repo, ref.c_str());
   if (rc == GIT_EAMBIGUOUS)
-    return fail(request.source + ": " + what + " is ambiguous (" + last_error() +
-                "); give more digits of the sha (7 or more)");
+    return fail_usage(request.source + ": " + what + " is ambiguous (" + last_error() +
+                      "); give more digits of the sha (7 or more)");
   if (rc != 0)
-    return fail(request.source + ": " + what +
-                " names no commit, branch or tag in the repository; check the sha or name "
-                "(branches and tags are those on the remote)");
+    return fail_usage(request.source + ": " + what +
+                      " names no commit, branch or tag in the repository; check the sha or name "
+                      "(branches and tags are those on the remote)");
   const object_ptr object(raw);
   auto commit = peel_to_commit(object.get(), what, request.source);
   if (!commit)
-    return fail(commit.error());
+    return commit.why();
   selection chosen{std::move(*commit), branch_named(repo, ref), false, {}};
   chosen.after_deadline = request.deadline && commit_time(chosen.commit.get()) > *request.deadline;
   chosen.note = "graded the commit pinned by " + what + ": " + describe(chosen.commit.get());
@@ -66,8 +66,8 @@ result<selection> pinned(git_repository* repo, const fetch_request& request) {
 result<commit_ptr> head_commit(git_repository* repo, const std::string& source) {
   git_object* raw = nullptr;
   if (git_revparse_single(&raw, repo, "HEAD") != 0)
-    return fail(source + ": the repository's HEAD names no commit (" + last_error() +
-                "); push a default branch or give --commit <branch>");
+    return fail_submission(source + ": the repository's HEAD names no commit (" + last_error() +
+                           "); push a default branch or give --commit <branch>");
   const object_ptr object(raw);
   return peel_to_commit(object.get(), "HEAD", source);
 }
@@ -95,7 +95,8 @@ result<selection> by_deadline(git_repository* repo, commit_ptr tip, clock_point 
     std::string note = "graded the last commit " + on_branch(branch) +
                        " at or before the deadline " + when + ": " + describe(commit.get());
     if (newer > 0)
-      note += " (" + plural(newer, "newer commit") + " ignored)";
+      note += " (" + plural(newer, "newer commit") + " ignored, the newest committed " +
+              format_iso8601_utc(commit_time(tip.get())) + ")";
     return selection{std::move(commit), branch, false, std::move(note)};
   }
   std::string note = "no commit " + on_branch(branch) + " is at or before the deadline " + when +
@@ -115,7 +116,7 @@ result<selection> select_commit(git_repository* repo, const fetch_request& reque
     return pinned(repo, request);
   auto tip = head_commit(repo, request.source);
   if (!tip)
-    return fail(tip.error());
+    return tip.why();
   if (request.deadline)
     return by_deadline(repo, std::move(*tip), *request.deadline, default_branch);
   std::string note =

@@ -51,11 +51,12 @@ result<source_info> classify_local(const std::string& source, const fs::path& pa
     return info;
   }
   if (rc != GIT_ENOTFOUND)
-    return fail(source + ": looks like a git repository but libgit2 cannot open it (" +
-                last_error() + "); repair it or give a clean clone");
+    return fail_usage(source + ": looks like a git repository but libgit2 cannot open it (" +
+                      last_error() + "); repair it or give a clean clone");
   if (!fs::is_directory(info.path, ec))
-    return fail(source + ": is neither a directory nor a git repository; give the submission's "
-                         "folder, a repository path or a URL");
+    return fail_usage(source +
+                      ": is neither a directory nor a git repository; give the submission's "
+                      "folder, a repository path or a URL");
   info.kind = source_kind::directory;
   return info;
 }
@@ -66,8 +67,8 @@ result<source_info> classify_remote(const std::string& source) {
     const fs::path local(std::string(view.substr(file_scheme.size())));
     std::error_code ec;
     if (!fs::exists(local, ec))
-      return fail(source + ": not found (no such path " + local.string() +
-                  "); check the URL or the roster entry");
+      return fail_usage(source + ": not found (no such path " + local.string() +
+                        "); check the URL or the roster entry");
   }
   source_info info;
   info.kind = source_kind::remote;
@@ -105,15 +106,17 @@ std::string cache_entry_name(std::string_view url) {
 
 result<source_info> classify_source(const std::string& source) {
   if (source.empty())
-    return fail("the submission source is empty; give a directory, a repository path or a URL");
+    return fail_usage(
+        "the submission source is empty; give a directory, a repository path or a URL");
   std::error_code ec;
   const fs::path path(source);
   if (fs::exists(path, ec))
     return classify_local(source, path);
   if (looks_like_url(source))
     return classify_remote(source);
-  return fail(source + ": not found (no such file or directory, and not a URL); check the path " +
-              "or give a URL such as https://host/owner/repo.git");
+  return fail_usage(source +
+                    ": not found (no such file or directory, and not a URL); check the path " +
+                    "or give a URL such as https://host/owner/repo.git");
 }
 
 std::optional<std::string> uncommitted_changes_note(const fs::path& repo_path) {

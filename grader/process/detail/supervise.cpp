@@ -68,8 +68,9 @@ int milliseconds_until(steady::time_point when) {
 class supervisor {
 public:
   supervisor(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
-             output_stream& err)
-      : m_pid(pid), m_deadline(deadline), m_streams{&out, &err}, m_pidfd(open_pidfd(pid)) {
+             output_stream& err, std::chrono::milliseconds stop_grace)
+      : m_pid(pid), m_deadline(deadline), m_stop_grace(stop_grace), m_streams{&out, &err},
+        m_pidfd(open_pidfd(pid)) {
     for (output_stream* stream : m_streams) {
       fcntl(stream->pipe.get(), F_SETFL, O_NONBLOCK);
     }
@@ -94,6 +95,13 @@ private:
     }
     if (!m_exited && !m_timed_out && m_deadline && steady::now() >= *m_deadline) {
       m_timed_out = true;
+      m_deadline = steady::now() + m_stop_grace; // now the time SIGKILL is due
+      if (m_stop_grace.count() > 0) {
+        ::kill(-m_pid, SIGTERM);
+      }
+    }
+    if (!m_exited && m_timed_out && !m_killed && steady::now() >= *m_deadline) {
+      m_killed = true;
       kill_group(m_pid);
     }
     wait_for_events();
@@ -110,7 +118,7 @@ private:
     if (m_exited) {
       return std::min(timeout, milliseconds_until(m_drain_deadline));
     }
-    if (m_deadline && !m_timed_out) {
+    if (m_deadline && !m_killed) {
       timeout = std::min(timeout, milliseconds_until(*m_deadline));
     }
     return m_pidfd.valid() ? timeout : std::min(timeout, exit_poll_ms);
@@ -152,18 +160,20 @@ private:
 
   pid_t m_pid;
   std::optional<steady::time_point> m_deadline;
+  std::chrono::milliseconds m_stop_grace;
   std::array<output_stream*, 2> m_streams;
   unique_fd m_pidfd;
   bool m_exited = false;
   bool m_timed_out = false;
+  bool m_killed = false;
   steady::time_point m_drain_deadline{};
 };
 
 } // namespace
 
 child_exit supervise(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
-                     output_stream& err) {
-  return supervisor(pid, deadline, out, err).run();
+                     output_stream& err, std::chrono::milliseconds stop_grace) {
+  return supervisor(pid, deadline, out, err, stop_grace).run();
 }
 
 } // namespace cugrade::process::detail

@@ -29,9 +29,12 @@ struct child_exit {
 
 /// Reads both streams until the child has exited and the pipes are closed. At the deadline, or
 /// as soon as the child itself exits, the whole process group gets SIGKILL so no grandchild
-/// outlives the run; then the child is reaped. `pid` must be the group's leader.
+/// outlives the run; then the child is reaped. With a `stop_grace`, the deadline sends SIGTERM
+/// first and SIGKILL that much later, so the child can say where it was. `pid` must be the
+/// group's leader.
 [[nodiscard]] child_exit supervise(pid_t pid,
                                    std::optional<std::chrono::steady_clock::time_point> deadline,
-                                   output_stream& out, output_stream& err);
+                                   output_stream& out, output_stream& err,
+                                   std::chrono::milliseconds stop_grace = {});
 
 } // namespace cugrade::process::detail

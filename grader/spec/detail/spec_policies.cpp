@@ -35,7 +35,7 @@ void read_performance(object_reader& top, assignment_spec& out) {
   if (value == nullptr)
     return;
   object_reader r(*value, top.path_of("performance"), top.diag());
-  r.reject_unknown_keys({"full_speedup", "zero_speedup"});
+  r.reject_unknown_keys({"full_speedup", "zero_speedup", "in_emulation"});
   const auto full =
       read_bounded(r, "full_speedup", "1.0", 0, true, 1e6, "a speedup over the reference, above 0");
   const auto zero = read_bounded(r, "zero_speedup", "0.5", 0, false, 1e6,
@@ -47,7 +47,15 @@ void read_performance(object_reader& top, assignment_spec& out) {
                        "; full points need a higher speedup than none, "
                        "e.g. \"full_speedup\": 1.0, \"zero_speedup\": 0.5");
   out.performance = {full.value_or(out.performance.full_speedup),
-                     zero.value_or(out.performance.zero_speedup)};
+                     zero.value_or(out.performance.zero_speedup), false};
+  if (const auto in_emulation = r.text("in_emulation", "\"excluded\"", false)) {
+    if (*in_emulation != "excluded" && *in_emulation != "counted")
+      r.diag().error(r.path_of("in_emulation"),
+                     "\"" + *in_emulation +
+                         "\" is not a choice; write \"excluded\" (performance points leave the "
+                         "maximum in emulation) or \"counted\" (they stay in it, unearned)");
+    out.performance.counted_in_emulation = *in_emulation == "counted";
+  }
 }
 
 void read_tolerance(object_reader& top, assignment_spec& out) {

@@ -6,6 +6,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -178,35 +182,37 @@ void write_all(int fd, const char* p, std::size_t n) {
   }
 }
 
-void on_fault(int sig, siginfo_t* info, void* raw) {
-  // Several workers may fault at once (every edge block of a grid, say): one reports, the others
-  // wait for the process to end.
-  static std::atomic<bool> reporting{false};
-  if (reporting.exchange(true)) {
-    for (;;) {
-      pause();
-    }
+// One event line reports, whatever ends the process: a fault, or the time limit's SIGTERM. The
+// others that arrive meanwhile wait for the process to end.
+std::atomic<bool> g_reporting{false};
+
+void wait_for_the_end() {
+  for (;;) {
+    pause();
   }
-  const auto* uc = static_cast<const ucontext_t*>(raw);
+}
+
+// "kernel k, block (1,0,0), thread (3,15,0): " or "host code: ".
+void describe_place(line_writer& msg) {
+  const thread_context& ctx = t_ctx;
+  if (ctx.fiber == nullptr) {
+    msg.text("host code: ");
+    return;
+  }
+  msg.text("kernel ");
+  msg.text(ctx.kernel_name);
+  msg.text(", block ");
+  msg.triple_text(ctx.block_idx);
+  msg.text(", thread ");
+  msg.triple_text(ctx.thread_idx);
+  msg.text(": ");
+}
+
+void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc,
+                  const char* access, const void* address) {
   const thread_context& ctx = t_ctx;
   const bool in_kernel = ctx.fiber != nullptr;
   const char* kernel = in_kernel ? ctx.kernel_name : "";
-  line_writer msg;
-  if (in_kernel) {
-    msg.text("kernel ");
-    msg.text(kernel);
-    msg.text(", block ");
-    msg.triple_text(ctx.block_idx);
-    msg.text(", thread ");
-    msg.triple_text(ctx.thread_idx);
-    msg.text(": ");
-  } else {
-    msg.text("host code: ");
-  }
-  const char* access = access_word(sig, info, uc);
-  const char* kind = describe(msg, sig, info, access);
-  msg.put('\0');
-
   const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
   Dl_info where{};
   const bool known = dladdr(reinterpret_cast<void*>(pc), &where) != 0;
@@ -225,7 +231,7 @@ void on_fault(int sig, siginfo_t* info, void* raw) {
   out.text(",\"access\":");
   out.json_string(std::strcmp(access, "access") == 0 ? "unknown" : access);
   out.text(",\"address\":\"");
-  out.hex(reinterpret_cast<std::uintptr_t>(info->si_addr));
+  out.hex(reinterpret_cast<std::uintptr_t>(address));
   out.text("\",\"pc_offset\":\"");
   out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
   out.text("\",\"object\":");
@@ -233,7 +239,74 @@ void on_fault(int sig, siginfo_t* info, void* raw) {
   out.text("}\n");
   const int fd = g_report_fd.load();
   write_all(fd >= 0 ? fd : 2, out.data(), out.size());
+}
+
+void on_fault(int sig, siginfo_t* info, void* raw) {
+  if (g_reporting.exchange(true)) {
+    wait_for_the_end();
+  }
+  const auto* uc = static_cast<const ucontext_t*>(raw);
+  line_writer msg;
+  describe_place(msg);
+  const char* access = access_word(sig, info, uc);
+  const char* kind = describe(msg, sig, info, access);
+  msg.put('\0');
+  report_event(kind, msg, uc, access, info->si_addr);
   _exit(fault_exit_status);
+}
+
+// Threads that run blocks (the pool's workers and the launching thread), so the time limit's
+// SIGTERM, which may land on any thread, reaches the ones inside a kernel.
+constexpr std::size_t k_max_kernel_threads = 1024;
+std::array<std::atomic<pthread_t>, k_max_kernel_threads> g_kernel_threads{};
+std::atomic<std::size_t> g_kernel_thread_count{0};
+
+// The process ends by SIGTERM, as it would without this handler. (The handler runs with SIGTERM
+// blocked: unblocked, the raised signal takes its default action at once.)
+[[noreturn]] void end_by_sigterm() {
+  signal(SIGTERM, SIG_DFL);
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  raise(SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &term, nullptr);
+  _exit(128 + SIGTERM);
+}
+
+// Returns the number of other threads the signal was passed to.
+std::size_t forward_stop_to_kernel_threads() {
+  const pthread_t self = pthread_self();
+  const std::size_t count = std::min(g_kernel_thread_count.load(), k_max_kernel_threads);
+  std::size_t sent = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const pthread_t t = g_kernel_threads[i].load();
+    if (t != pthread_t{} && pthread_equal(t, self) == 0 && pthread_kill(t, SIGTERM) == 0) {
+      ++sent;
+    }
+  }
+  return sent;
+}
+
+// The grader's time limit sends SIGTERM before SIGKILL: a thread inside a kernel reports where it
+// was (the grader maps the pc to the student's line), so a timeout names the kernel and the line.
+// Outside any kernel (and with no kernel thread to pass it to) the process simply ends.
+void on_stop(int, siginfo_t*, void* raw) {
+  if (t_ctx.fiber == nullptr) {
+    static std::atomic<bool> forwarded{false};
+    if (!forwarded.exchange(true) && forward_stop_to_kernel_threads() == 0) {
+      end_by_sigterm();
+    }
+    return; // a thread inside a kernel reports and ends the process
+  }
+  if (g_reporting.exchange(true)) {
+    wait_for_the_end();
+  }
+  line_writer msg;
+  describe_place(msg);
+  msg.text("stopped by the time limit");
+  msg.put('\0');
+  report_event("timeout", msg, static_cast<const ucontext_t*>(raw), "access", nullptr);
+  end_by_sigterm();
 }
 
 } // namespace
@@ -248,7 +321,23 @@ void install_fault_handler() {
     for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
       sigaction(sig, &sa, nullptr);
     }
+    struct sigaction stop {};
+    stop.sa_sigaction = &on_stop;
+    stop.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTERM, &stop, nullptr);
   });
+}
+
+void forget_kernel_threads() {
+  g_kernel_thread_count.store(0);
+}
+
+void register_kernel_thread() {
+  const std::size_t slot = g_kernel_thread_count.fetch_add(1);
+  if (slot < k_max_kernel_threads) {
+    g_kernel_threads[slot].store(pthread_self());
+  }
 }
 
 void prepare_thread_for_faults() {

@@ -14,8 +14,14 @@
 
 namespace cugrade::emu::detail {
 
-/// Installs the handlers once per process (idempotent, thread-safe).
+/// Installs the handlers once per process (idempotent, thread-safe); SIGTERM too: the grader's
+/// time limit sends it before SIGKILL, and a thread inside a kernel then reports where it was as
+/// a "fault" event with error_kind "timeout" (and the same place fields).
 void install_fault_handler();
+/// Records the calling thread as one that runs blocks, so SIGTERM reaches it (once per thread).
+void register_kernel_thread();
+/// After fork: the parent's threads do not exist in the child.
+void forget_kernel_threads();
 /// Gives the calling thread an alternate signal stack (idempotent per thread): needed so a fault
 /// on an exhausted fiber stack can still be reported.
 void prepare_thread_for_faults();

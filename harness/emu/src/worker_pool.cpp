@@ -27,6 +27,7 @@ block_runner& this_threads_runner() {
   thread_local std::unique_ptr<block_runner> runner;
   if (!runner) {
     prepare_thread_for_faults();
+    register_kernel_thread();
     runner = std::make_unique<block_runner>();
   }
   return *runner;
@@ -74,6 +75,7 @@ void worker_pool::stop_threads() {
 
 void worker_pool::after_fork_in_child() {
   // The parent's workers do not exist here; their objects are abandoned, not joined.
+  forget_kernel_threads();
   m_shared = new shared_part();
   m_threads = new std::vector<std::thread>();
 }

@@ -1,0 +1,77 @@
+#include "grader/build/compile_messages.h"
+
+#include <gtest/gtest.h>
+
+using namespace cugrade::build;
+
+namespace {
+
+// What g++ prints for a launch with too few arguments, compiled from the emulator's rewrite.
+const std::string wrong_launch_log =
+    "matmul.cu: In function 'void matmul_naive(const float*, const float*, float*, int, int, "
+    "int)':\n"
+    "matmul.cu:8:60: error: no match for call to '(cugrade::emu::launcher<const float*, float*, "
+    "int>) (const float*&, float*&)'\n"
+    "    8 |   cugrade::emu::launch(k, 1, 32)(M, P);\n"
+    "      |                                                            ^\n"
+    "In file included from /opt/cugrade/emu/include/cugrade_emu.h:20,\n"
+    "                 from <command-line>:\n"
+    "/opt/cugrade/emu/include/cugrade_emu/launch.h:43:8: note: candidate: 'void "
+    "cugrade::emu::launcher<P>::operator()(P ...) const'\n"
+    "   43 |   void operator()(P... args) const {\n"
+    "      |        ^~~~~~~~\n"
+    "/opt/cugrade/emu/include/cugrade_emu/launch.h:43:8: note:   candidate expects 3 arguments, 2 "
+    "provided";
+
+TEST(CompileMessages, RephrasesAWrongLaunchInTheStudentsWords) {
+  const std::string cleaned = clean_emulation_log(wrong_launch_log, "matmul.cu");
+  EXPECT_EQ(cleaned,
+            "matmul.cu: In function 'void matmul_naive(const float*, const float*, float*, int, "
+            "int, int)':\n"
+            "matmul.cu:8: error: this kernel launch passes (const float*, float*) but the kernel "
+            "takes (const float*, float*, int): give one argument per kernel parameter, of its "
+            "type");
+  EXPECT_EQ(cleaned.find("cugrade"), std::string::npos);
+  EXPECT_EQ(cleaned.find(":60"), std::string::npos) << "a column of the rewrite leaked";
+}
+
+TEST(CompileMessages, DropsTheEmulatorsNamespacesEverywhere) {
+  EXPECT_EQ(in_student_words("in (anonymous namespace)::tile_kernel(float*) via "
+                             "cugrade::emu::detail::shared_array<float, 16>"),
+            "in tile_kernel(float*) via shared_array<float, 16>");
+}
+
+TEST(CompileMessages, FindsErrorsAndWarningsOfTheStudentsFileOnly) {
+  const std::string log = "reduction.cu:8:23: error: expected ';' before '}' token\n"
+                          "other.h:3:1: error: not the student's\n"
+                          "reduction.cu:12: warning #549-D: variable \"q\" is used before its "
+                          "value is set\n"
+                          "reduction.cu:14:5: warning: statement has no effect [-Wunused-value]\n";
+  const auto messages = student_messages(log, "reduction.cu");
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[0].line, 8);
+  EXPECT_EQ(messages[0].severity, "error");
+  EXPECT_EQ(messages[0].text, "expected ';' before '}' token");
+  EXPECT_EQ(messages[1].severity, "warning");
+  EXPECT_EQ(messages[2].line, 14);
+}
+
+TEST(CompileMessages, SummaryShowsTheStudentsLineUnderEachMessageAndCountsTheRest) {
+  const std::string source = "a\nb\nc\n  atomicAdd(result, s)\n";
+  std::vector<compiler_message> messages;
+  for (int i = 0; i < 5; ++i) {
+    messages.push_back({4, "error", "expected ';' before '}' token"});
+  }
+  messages.push_back({2, "warning", "unused variable 'x'"});
+  const std::string summary = message_summary(messages, "error", "reduction.cu", source, 2);
+  EXPECT_EQ(summary, "reduction.cu:4: error: expected ';' before '}' token\n"
+                     "     4 |   atomicAdd(result, s)\n"
+                     "reduction.cu:4: error: expected ';' before '}' token\n"
+                     "     4 |   atomicAdd(result, s)\n"
+                     "... and 3 more errors (the full compiler output is the report's build log)");
+  EXPECT_EQ(message_summary(messages, "warning", "reduction.cu", source),
+            "reduction.cu:2: warning: unused variable 'x'\n     2 | b");
+  EXPECT_EQ(message_summary({}, "error", "reduction.cu", source), "");
+}
+
+} // namespace
