@@ -44,6 +44,7 @@ std::string header(const report& r) {
                      to_string(e.backend), e.device.empty() ? "unknown device" : e.device,
                      e.driver.empty() ? "-" : e.driver,
                      e.cuda_runtime.empty() ? "-" : e.cuda_runtime, e.grader_version);
+  out += fmt::format("  sandbox: {}\n", e.sandbox);
   out += fmt::format("  build: {} ({:.1f} s)\n", to_string(r.build.status), r.build.seconds);
   return out;
 }

@@ -33,6 +33,7 @@ command check_command() {
                 ->capture_default_str();
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel may take (default: the spec's limit)");
+            add_no_sandbox_flag(sub);
             return [a, &sub] {
               grader::grade_options o;
               o.assignment = a->assignment;

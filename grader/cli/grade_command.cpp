@@ -129,6 +129,7 @@ command grade_command() {
             sub.add_option("--kernel-timeout", a->kernel_timeout,
                            "Seconds each kernel's runner may take (default: the spec's limit)");
             sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
+            add_no_sandbox_flag(sub);
             return [a, &sub] { return run_grade(*a, sub); };
           }};
 }

@@ -9,6 +9,7 @@
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/process/temp_dir.h"
+#include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
 
@@ -104,7 +105,7 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
       return fail("the " + backend_name +
                   " runner failed before running any case: " + run->exit.stderr_tail);
     }
-    note_device(g.report, run->log);
+    // The report's device stays the grader's own probe: a runner's start line is untrusted.
     auto part_outcomes =
         evaluate_cases(problems::get(g.spec.problem), rest, run->log, plan.output_dir, run->exit);
     const std::size_t stop = stopping_case(part_outcomes);
@@ -162,7 +163,10 @@ grade_outcome grade_submission(grading& g) {
     record_missing_source(g.report, g.spec, fetched->directory);
     return {grade_exit::report_written, "", g.report, {}};
   }
-  process::temp_dir work("cugrade-grade", prepare_work_parent(g.paths));
+  // A grading killed earlier left its folder behind: its process is gone, so remove it now.
+  const auto work_parent = prepare_work_parent(g.paths);
+  process::remove_orphaned_dirs(work_parent, "cugrade-grade");
+  process::temp_dir work(process::owned_prefix("cugrade-grade"), work_parent);
   say(g.options,
       "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
   auto built = build::build_submission(build_request_for(g, source, work.path()));
@@ -232,7 +236,11 @@ grade_outcome grade(const grade_options& options, const layout& l) {
   grading g{options, l, std::move(*spec), {}, {}};
   g.report = base_report(g.spec, options);
   grade_outcome out;
-  auto backend = choose_backend(l, options.backend);
+  // Fail closed: no student code is built or run unconfined unless --no-sandbox said so.
+  g.report.environment.sandbox = sandbox::environment_word();
+  auto confined = sandbox::require_working_sandbox();
+  auto backend = confined ? choose_backend(l, options.backend)
+                          : result<backend_choice>(fail(confined.error()));
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {
