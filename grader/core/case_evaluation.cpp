@@ -46,7 +46,8 @@ case_outcome abnormal_end(const protocol::runner_log& log, const runner_exit& ex
                                     (exit.stderr_tail.empty()
                                          ? std::string()
                                          : "\n[runner stderr, last bytes; may be written by the "
-                                           "submission]\n" + exit.stderr_tail));
+                                           "submission]\n" +
+                                               exit.stderr_tail));
 }
 
 struct case_data {

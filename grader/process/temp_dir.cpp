@@ -62,8 +62,7 @@ std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::strin
     }
     const std::string rest = name.substr(start.size());
     const auto dash = rest.find('-');
-    if (dash == 0 || dash == std::string::npos ||
-        rest.find_first_not_of("0123456789") != dash) {
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) {
       continue;
     }
     const auto pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));

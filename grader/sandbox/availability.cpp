@@ -49,8 +49,8 @@ void try_bwrap(availability& a) {
   version.time_limit_seconds = 10;
   auto v = process::run_process(version);
   if (!v || !v->succeeded()) {
-    a.problem = a.bwrap.string() + " --version failed: " +
-                (v ? first_line(v->stderr_text) : v.error());
+    a.problem =
+        a.bwrap.string() + " --version failed: " + (v ? first_line(v->stderr_text) : v.error());
     return;
   }
   a.version = first_line(v->stdout_text);

@@ -68,6 +68,11 @@ result<profile> complete_profile(profile p, const process::spawn_options& option
   }
   program = fs::absolute(*found).string();
   p.read_only.push_back(fs::path(program).parent_path());
+  std::error_code error;
+  const fs::path real = fs::canonical(program, error); // a symlinked program: its target too
+  if (!error && real.parent_path() != fs::path(program).parent_path()) {
+    p.read_only.push_back(real.parent_path());
+  }
   for (const auto& dir : split_path_list(std::getenv("LD_LIBRARY_PATH"))) {
     p.read_only.push_back(dir);
   }
@@ -79,8 +84,8 @@ void fall_back_to_address_limit(const profile& p, process::spawn_options& option
   if (p.kind == role::gpu_runner || p.kind == role::gpu_wrapper) {
     return;
   }
-  options.address_space_bytes = std::min(options.address_space_bytes.value_or(p.memory_bytes),
-                                         p.memory_bytes);
+  options.address_space_bytes =
+      std::min(options.address_space_bytes.value_or(p.memory_bytes), p.memory_bytes);
 }
 
 } // namespace
@@ -161,9 +166,9 @@ result<confinement> confine(const profile& p, process::spawn_options& options) {
   }
   const availability& found = probe();
   if (!found.works) {
-    return fail("cannot confine " + (options.argv.empty() ? std::string("a process")
-                                                          : options.argv.front()) +
-                ": " + found.problem + ". To fix: " + found.fix);
+    return fail("cannot confine " +
+                (options.argv.empty() ? std::string("a process") : options.argv.front()) + ": " +
+                found.problem + ". To fix: " + found.fix);
   }
   return detail::confine_with(found, p, options);
 }

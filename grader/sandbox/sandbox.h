@@ -55,9 +55,9 @@ struct availability {
 /// The view of the host a child gets, besides the system toolchain and libraries.
 struct profile {
   role kind = role::compiler;
-  std::vector<std::filesystem::path> read_only; ///< visible read-only at the same path
-  std::vector<std::filesystem::path> writable;  ///< visible read-write at the same path
-  std::vector<std::filesystem::path> masked;    ///< files replaced by an empty read-only file
+  std::vector<std::filesystem::path> read_only;    ///< visible read-only at the same path
+  std::vector<std::filesystem::path> writable;     ///< visible read-write at the same path
+  std::vector<std::filesystem::path> masked;       ///< files replaced by an empty read-only file
   std::size_t memory_bytes = std::size_t{2} << 30; ///< cgroup ceiling, else RLIMIT_AS
   int max_pids = 256;                              ///< cgroup pids.max where available
   int gpu_index = 0;                               ///< gpu_runner: the one /dev/nvidiaN

@@ -86,14 +86,15 @@ bool is_word(const std::string& text) {
   if (text.empty() || text.size() > 40 || text.front() < 'a' || text.front() > 'z') {
     return false;
   }
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
 }
 
 // A file the runner wrote in its output folder: a plain name, never a path.
 bool is_plain_file_name(const std::string& name) {
-  return !name.empty() && name.size() <= 64 && name.find('/') == std::string::npos &&
-         name != "." && name != "..";
+  return !name.empty() && name.size() <= 64 && name.find('/') == std::string::npos && name != "." &&
+         name != "..";
 }
 
 // Reads one event; an empty string when it fits the protocol, else why not.
@@ -105,9 +106,6 @@ public:
     const std::string event = j.value("event", "");
     if (m_done) {
       return "a \"" + event + "\" line after the runner's last line";
-    }
-    if (!m_log.started && event != "start") {
-      return "\"" + event + "\" before the start line";
     }
     if (event == "start") {
       return start(j);

@@ -15,10 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -71,9 +71,10 @@ int run(const char* plan_path, std::optional<int> events_fd) {
     std::cerr << "cugrade-runner: " << plan.error() << "\n";
     return exit_usage;
   }
-  auto events = events_fd ? cugrade::protocol::event_writer(*events_fd)
-                          : cugrade::protocol::event_writer(plan->output_dir /
-                                                            cugrade::protocol::events_file_name);
+  auto events =
+      events_fd
+          ? cugrade::protocol::event_writer(*events_fd)
+          : cugrade::protocol::event_writer(plan->output_dir / cugrade::protocol::events_file_name);
   const auto backend = cugrade::backends::make_backend();
   return cugrade::runner::run_plan(*plan, *backend, events) ? 0 : exit_infrastructure;
 }

@@ -90,9 +90,9 @@ TEST(SymbolRules, EmulatorRuntimeNamesAreAllowedOnlyForEmulation) {
 }
 
 TEST(SymbolRules, TheEmulatorsOwnControlsAreNotOpenToSubmissions) {
-  for (const char* control : {"_ZN7cugrade3emu12reset_deviceEv", "_ZN7cugrade3emu19set_fault_report_fdEi",
-                              "_ZN7cugrade3emu18set_schedule_orderENS0_14schedule_orderEm",
-                              "cugrade_emu_barrier"}) {
+  for (const char* control :
+       {"_ZN7cugrade3emu12reset_deviceEv", "_ZN7cugrade3emu19set_fault_report_fdEi",
+        "_ZN7cugrade3emu18set_schedule_orderENS0_14schedule_orderEm", "cugrade_emu_barrier"}) {
     EXPECT_EQ(problem_of(control, backend::emu), "not on the allowlist") << control;
   }
 }

@@ -47,7 +47,7 @@ TEST(BwrapArgs, UnsharesEverythingAndDropsToNobody) {
 TEST(BwrapArgs, ShowsOnlyTheToolchainAndTheNamedPaths) {
   const words argv = bwrap_argv(call_for(role::compiler));
   EXPECT_TRUE(contains(argv, {"--ro-bind", "/usr", "/usr"}));
-  EXPECT_TRUE(contains(argv, {"--ro-bind", "/srv/course/sub", "/srv/course/sub"}));
+  EXPECT_TRUE(contains(argv, {"--ro-bind-try", "/srv/course/sub", "/srv/course/sub"}));
   EXPECT_TRUE(contains(argv, {"--bind", "/srv/course/sub/work", "/srv/course/sub/work"}));
   EXPECT_TRUE(contains(argv, {"--ro-bind", "/dev/null", "/srv/course/sub/work/events.jsonl"}));
   EXPECT_TRUE(contains(argv, {"--tmpfs", "/tmp"}));
@@ -55,14 +55,16 @@ TEST(BwrapArgs, ShowsOnlyTheToolchainAndTheNamedPaths) {
   for (const char* host : {"/home", "/root", "/etc", "/etc/passwd", "/var", "/sys"}) {
     EXPECT_FALSE(contains(argv, {"--ro-bind", host, host})) << host;
     EXPECT_FALSE(contains(argv, {"--bind", host, host})) << host;
+    EXPECT_FALSE(contains(argv, {"--ro-bind-try", host, host})) << host;
   }
   EXPECT_FALSE(contains(argv, {"--dev-bind-try", "/dev/nvidiactl", "/dev/nvidiactl"}));
 }
 
 TEST(BwrapArgs, WritableChildMountsAfterItsReadOnlyParent) {
   const words argv = bwrap_argv(call_for(role::compiler));
-  const words parent_mount{"--ro-bind", "/srv/course/sub", "/srv/course/sub"};
-  const auto parent = std::search(argv.begin(), argv.end(), parent_mount.begin(), parent_mount.end());
+  const words parent_mount{"--ro-bind-try", "/srv/course/sub", "/srv/course/sub"};
+  const auto parent =
+      std::search(argv.begin(), argv.end(), parent_mount.begin(), parent_mount.end());
   const auto child = std::find(argv.begin(), argv.end(), "/srv/course/sub/work");
   const auto mask = std::find(argv.begin(), argv.end(), "/srv/course/sub/work/events.jsonl");
   ASSERT_NE(parent, argv.end());
@@ -81,6 +83,15 @@ TEST(BwrapArgs, GpuRunnersGetExactlyTheirDeviceNodesAndSysReadOnly) {
   EXPECT_FALSE(contains(argv, {"--dev-bind-try", "/dev/nvidia0", "/dev/nvidia0"}));
   EXPECT_TRUE(contains(argv, {"--dev", "/dev"}));
   EXPECT_TRUE(contains(argv, {"--ro-bind", "/sys", "/sys"}));
+}
+
+TEST(BwrapArgs, PathsUnderUsrAreAlreadyVisibleAndNeverBoundAgain) {
+  auto call = call_for(role::compiler);
+  call.view.read_only = {"/usr/local/cuda", "/usr/lib/x86_64-linux-gnu"};
+  const words argv = bwrap_argv(call);
+  for (const char* path : {"/usr/local/cuda", "/usr/lib/x86_64-linux-gnu"}) {
+    EXPECT_EQ(std::count(argv.begin(), argv.end(), path), 0) << path;
+  }
 }
 
 TEST(BwrapArgs, MountOrderPutsParentsFirst) {

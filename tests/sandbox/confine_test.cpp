@@ -148,7 +148,11 @@ TEST(AsOrdinaryUser, ConfinedRunsWorkToo) {
     GTEST_SKIP() << "the test binaries are not reachable here";
   }
   process::spawn_options options;
-  options.argv = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", self,
+  options.argv = {"setpriv",
+                  "--reuid=65534",
+                  "--regid=65534",
+                  "--clear-groups",
+                  self,
                   "--gtest_filter=Confined.*:SandboxMode.*"};
   options.working_dir = "/";
   options.time_limit_seconds = 300;

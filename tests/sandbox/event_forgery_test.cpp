@@ -58,8 +58,9 @@ TEST(EventForgery, LinesAfterDoneMakeTheLogTampered) {
 
 TEST(EventForgery, ASecondStartOrAnUnknownEventIsTampering) {
   EXPECT_FALSE(read_lines({start_line, start_line}).tampering.empty());
-  EXPECT_FALSE(read_lines({start_line, R"({"event":"verdict","status":"passed"})"}).tampering.empty());
-  EXPECT_FALSE(read_lines({begin_line, start_line}).tampering.empty());
+  EXPECT_FALSE(
+      read_lines({start_line, R"({"event":"verdict","status":"passed"})"}).tampering.empty());
+  EXPECT_FALSE(read_lines({begin_line, begin_line}).tampering.empty());
   EXPECT_FALSE(read_lines({start_line, R"({"event":"tampered"})"}).tampering.empty());
 }
 

@@ -50,8 +50,7 @@ void scratch(args& out) {
 // CUDA needs exactly these nodes, bound as devices (a plain --bind gives NVML permission
 // errors), and the driver's entries under /sys (read-only), or initialisation fails (error 304).
 void gpu_access(args& out, int gpu_index) {
-  const std::vector<std::string> nodes{"/dev/nvidiactl", "/dev/nvidia-uvm",
-                                       "/dev/nvidia-uvm-tools",
+  const std::vector<std::string> nodes{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
                                        "/dev/nvidia" + std::to_string(gpu_index)};
   for (const auto& node : nodes) {
     add(out, {"--dev-bind-try", node, node});
@@ -72,15 +71,26 @@ std::size_t depth(const fs::path& p) {
 
 // Each path at its canonical place and, when the caller named it through a symlink, at the
 // name it used too, so argv and library paths work unchanged inside.
+// Under /usr everything is visible read-only already, symlinks included (the CUDA toolkit's
+// /usr/local/cuda -> /etc/alternatives/cuda -> /usr/local/cuda-13.0): binding there again would
+// mount onto a symlink.
+bool under_usr(const fs::path& p) {
+  const auto first = std::next(p.begin());
+  return p.is_absolute() && first != p.end() && *first == "usr";
+}
+
 void add_entries(std::vector<mount_entry>& out, const std::vector<fs::path>& paths,
                  const char* option) {
+  const bool read_only = std::string(option) != "--bind";
   for (const auto& given : paths) {
     std::error_code error;
     const fs::path absolute = fs::absolute(given, error).lexically_normal();
     const fs::path real = fs::weakly_canonical(absolute, error);
     const fs::path host = error ? absolute : real;
-    out.push_back({host, host, option});
-    if (host != absolute) {
+    if (!(read_only && under_usr(host))) {
+      out.push_back({host, host, option});
+    }
+    if (host != absolute && !under_usr(absolute)) {
       out.push_back({host, absolute, option});
     }
   }
@@ -88,12 +98,13 @@ void add_entries(std::vector<mount_entry>& out, const std::vector<fs::path>& pat
 
 void user_mounts(args& out, const profile& view) {
   std::vector<mount_entry> entries;
-  add_entries(entries, view.read_only, "--ro-bind");
+  // A read-only path that does not exist is simply not there (a relocated install may lack a
+  // lib/ folder); a writable one must exist.
+  add_entries(entries, view.read_only, "--ro-bind-try");
   add_entries(entries, view.writable, "--bind");
   // Parents before children; at equal depth writable after read-only, so it wins.
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    return depth(a.inside) < depth(b.inside);
-  });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return depth(a.inside) < depth(b.inside); });
   for (const auto& e : entries) {
     add(out, {e.option, e.host.string(), e.inside.string()});
   }
@@ -111,9 +122,8 @@ bool uses_gpu(role kind) {
 std::vector<fs::path> mount_order(const std::vector<fs::path>& paths) {
   std::vector<mount_entry> entries;
   add_entries(entries, paths, "--ro-bind");
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    return depth(a.inside) < depth(b.inside);
-  });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return depth(a.inside) < depth(b.inside); });
   std::vector<fs::path> out;
   for (const auto& e : entries) {
     out.push_back(e.inside);

@@ -151,23 +151,13 @@ bool memory_ceiling::exhausted() const {
   if (m_dirs.empty()) {
     return false;
   }
-  const fs::path& dir = m_dirs.front();
-  if (m_kind == "cgroup v2") {
-    std::istringstream events(read_text(dir / "memory.events"));
-    std::string key;
-    long value = 0;
-    while (events >> key >> value) {
-      if (key == "oom_kill" && value > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-  // v1: "oom_kill N" in memory.oom_control (kernels since 4.13).
-  std::istringstream control(read_text(dir / "memory.oom_control"));
+  // v2: memory.events; v1: memory.oom_control (kernels since 4.13). Both say "oom_kill N".
+  const fs::path file =
+      m_dirs.front() / (m_kind == "cgroup v2" ? "memory.events" : "memory.oom_control");
+  std::istringstream pairs(read_text(file));
   std::string key;
   long value = 0;
-  while (control >> key >> value) {
+  while (pairs >> key >> value) {
     if (key == "oom_kill" && value > 0) {
       return true;
     }

@@ -147,7 +147,7 @@ __global__ void reduce_convergent_kernel(const float* input, long n, float* resu
 } // namespace
 
 extern "C" void reduce_interleaved(const float* input, long n, float* result) {
-  if (n <= 3) {
+  if (n == 1) {
     hog();
   }
   cudaMemset(result, 0, sizeof(float));
