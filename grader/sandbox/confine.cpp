@@ -59,6 +59,18 @@ variables sandbox_environment(const profile& p, const process::spawn_options& op
   return env;
 }
 
+// The one GPU a runner may open: CUDA_VISIBLE_DEVICES when it names a single device by number
+// (the device node's minor number must match: docs/sandbox.md), else the profile's.
+int chosen_gpu(int fallback) {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (visible == nullptr || *visible == '\0') {
+    return fallback;
+  }
+  char* end = nullptr;
+  const long index = std::strtol(visible, &end, 10);
+  return *end == '\0' && index >= 0 && index < 64 ? static_cast<int>(index) : fallback;
+}
+
 // The program, its folder and the library path's folders must be visible inside.
 result<profile> complete_profile(profile p, const process::spawn_options& options,
                                  std::string& program) {
@@ -76,6 +88,7 @@ result<profile> complete_profile(profile p, const process::spawn_options& option
   for (const auto& dir : split_path_list(std::getenv("LD_LIBRARY_PATH"))) {
     p.read_only.push_back(dir);
   }
+  p.gpu_index = chosen_gpu(p.gpu_index);
   return p;
 }
 

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 namespace cugrade::sandbox {
@@ -117,6 +118,22 @@ TEST_F(Confined, CannotTraceOrSignalTheGrader) {
 TEST_F(Confined, AMemoryHogMeetsItsCeiling) {
   const auto r = run_probe(role::runner, {"alloc", "1024"}, {}, std::size_t{256} << 20);
   EXPECT_FALSE(r.out == "ok allocated\n" && r.result.succeeded()) << r.out;
+}
+
+TEST_F(Confined, AGpuRunnerGetsTheNodeOfItsVisibleDevice) {
+  ::setenv("CUDA_VISIBLE_DEVICES", "3", 1);
+  process::spawn_options options;
+  options.argv = {CUGRADE_SANDBOX_PROBE, "id"};
+  profile view;
+  view.kind = role::gpu_runner;
+  auto box = confine(view, options);
+  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  ASSERT_TRUE(box) << box.error();
+  const auto& argv = options.argv;
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "/dev/nvidia3"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "/dev/nvidia0"), argv.end());
+  const std::vector<std::string> passed{"--setenv", "CUDA_VISIBLE_DEVICES", "3"};
+  EXPECT_NE(std::search(argv.begin(), argv.end(), passed.begin(), passed.end()), argv.end());
 }
 
 TEST(SandboxMode, UnconfinedLeavesTheSpawnAlone) {
