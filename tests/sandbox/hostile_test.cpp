@@ -74,7 +74,11 @@ private:
 // Processes of this build's runners (or a bwrap binding this build): none may outlive a grading.
 // Other checkouts' runners on a shared machine are not ours to count.
 std::vector<std::string> surviving_runners() {
-  const std::string build_bin = fs::path(CUGRADE_BINARY).parent_path().string();
+  const char* binary = std::getenv("CUGRADE_BINARY"); // a device bundle's, as run_cugrade uses
+  const std::string build_bin =
+      fs::path(binary != nullptr && *binary != '\0' ? binary : CUGRADE_BINARY)
+          .parent_path()
+          .string();
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename().string();
