@@ -233,6 +233,8 @@ struct environment_info {
   std::string cuda_runtime;
   std::string grader_version;
   std::string host;
+  /// What confined student code: "bubblewrap 0.8.0", or "none" (--no-sandbox).
+  std::string sandbox = "none";
 
   bool operator==(const environment_info&) const = default;
 };

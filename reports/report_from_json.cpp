@@ -257,7 +257,8 @@ environment_info read_environment(const json& j, const std::string& at) {
           str(j, "driver", at),
           str(j, "cuda_runtime", at),
           str(j, "grader_version", at),
-          str_or_empty(j, "host", at)};
+          str_or_empty(j, "host", at),
+          j.contains("sandbox") ? str(j, "sandbox", at) : std::string("none")};
 }
 
 build_info read_build(const json& j, const std::string& at) {

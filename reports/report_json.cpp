@@ -141,7 +141,8 @@ ojson environment_json(const environment_info& e) {
           {"driver", e.driver},
           {"cuda_runtime", e.cuda_runtime},
           {"grader_version", e.grader_version},
-          {"host", e.host}};
+          {"host", e.host},
+          {"sandbox", e.sandbox}};
 }
 
 } // namespace

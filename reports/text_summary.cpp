@@ -80,6 +80,7 @@ std::string header(const report& r) {
                      to_string(e.backend), e.device.empty() ? "unknown device" : e.device,
                      e.driver.empty() ? "-" : e.driver,
                      e.cuda_runtime.empty() ? "-" : e.cuda_runtime, e.grader_version);
+  out += fmt::format("  sandbox: {}\n", r.environment.sandbox);
   return out + build_block(r.build);
 }
 

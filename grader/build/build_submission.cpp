@@ -5,6 +5,7 @@
 #include "grader/build/detail/build_plan.h"
 #include "grader/build/symbol_policy.h"
 #include "grader/process/process.h"
+#include "grader/sandbox/sandbox.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,9 @@ namespace cugrade::build {
 namespace {
 
 using steady = std::chrono::steady_clock;
+
+// A template or constexpr bomb ends as a build error here instead of taking the machine's memory.
+constexpr std::size_t compiler_memory_bytes = std::size_t{2} << 30;
 
 // One budget for all steps of a build.
 class budget {
@@ -32,6 +36,25 @@ private:
   double m_seconds;
 };
 
+// What a compiler sees: its toolchain, the one submission's folder (read-only) and the work dir.
+sandbox::profile compiler_view(const build_request& request) {
+  sandbox::profile view;
+  view.kind = sandbox::role::compiler;
+  view.read_only = {request.source.parent_path()};
+  for (const auto& dir : {request.tools.emu_include_dir, request.tools.emu_lib_dir}) {
+    if (!dir.empty()) {
+      view.read_only.push_back(std::filesystem::absolute(dir));
+    }
+  }
+  if (!request.tools.nvcc.empty()) { // the whole toolkit: nvcc finds cicc, ptxas and headers
+    view.read_only.push_back(
+        std::filesystem::absolute(request.tools.nvcc).parent_path().parent_path());
+  }
+  view.writable = {request.work_dir};
+  view.memory_bytes = compiler_memory_bytes;
+  return view;
+}
+
 // Runs one compiler step. Not starting at all is the machine's fault; anything after is data.
 result<process::process_result> run_step(const std::vector<std::string>& argv,
                                          const build_request& request, const budget& time) {
@@ -43,7 +66,16 @@ result<process::process_result> run_step(const std::vector<std::string>& argv,
   options.env_add = {{"TMPDIR", request.work_dir.string()}, {"LC_ALL", "C"}};
   options.time_limit_seconds = time.left();
   options.capture_limit_bytes = std::size_t{256} << 10;
-  return process::run_process(options);
+  auto box = sandbox::confine(compiler_view(request), options);
+  if (!box) {
+    return fail(box.error());
+  }
+  auto run = process::run_process(options);
+  if (run && box->memory_exhausted()) {
+    run->stderr_text += "\n[the compiler reached its memory ceiling of " +
+                        std::to_string(compiler_memory_bytes >> 20) + " MiB and was stopped]";
+  }
+  return run;
 }
 
 std::string step_log(const process::process_result& run, const build_request& request,

@@ -1,6 +1,7 @@
 #include "grader/build/symbols.h"
 
 #include "grader/process/process.h"
+#include "grader/sandbox/sandbox.h"
 
 #include <cxxabi.h>
 
@@ -19,6 +20,15 @@ result<std::vector<symbol>> run_nm(std::vector<std::string> argv,
   options.argv = std::move(argv);
   options.time_limit_seconds = 60;
   options.capture_limit_bytes = std::size_t{64} << 20; // a libstdc++ export table is ~1 MiB
+  // nm parses the student's object: confined like a compiler, but it may not fork.
+  sandbox::profile view;
+  view.kind = sandbox::role::tool;
+  view.read_only = {std::filesystem::absolute(file).parent_path()};
+  view.memory_bytes = std::size_t{1} << 30;
+  auto box = sandbox::confine(view, options);
+  if (!box) {
+    return fail(box.error());
+  }
   auto run = process::run_process(options);
   if (!run) {
     return fail(run.error() + " (install binutils)");

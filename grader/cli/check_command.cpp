@@ -41,6 +41,7 @@ command check_command() {
             sub.add_flag("--all", a->all,
                          "List every failing test with its inputs (default: the first 3 per "
                          "kernel)");
+            add_no_sandbox_flag(sub);
             return [a, &sub] {
               grader::grade_options o;
               o.assignment = a->assignment;

@@ -50,6 +50,9 @@ printed_grading grade_and_print(const grader::grade_options& options,
                                 std::string_view not_gradable_words,
                                 std::size_t listed_failures = reports::default_listed_failures);
 
+/// Adds --no-sandbox, which runs student code unconfined (grader/sandbox's mode).
+void add_no_sandbox_flag(CLI::App& sub);
+
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();
 

@@ -3,6 +3,7 @@
 #include "grader/core/backend_choice.h"
 #include "grader/core/layout.h"
 #include "grader/process/process.h"
+#include "grader/sandbox/sandbox.h"
 
 #include <git2.h>
 #include <iostream>
@@ -81,6 +82,18 @@ check_line tool_line(const std::string& name, const std::string& why, const std:
   return {p.has_value(), name, p ? p->string() + " (" + why + ")" : "not found (" + why + ")", fix};
 }
 
+check_line sandbox_line() {
+  const auto& found = sandbox::probe();
+  if (!found.works) {
+    return {false, "sandbox", found.problem + "; grade and batch refuse to run student code",
+            found.fix};
+  }
+  return {true, "sandbox",
+          found.version + " at " + found.bwrap.string() +
+              " (namespaces, uid 65534, seccomp; student code is confined)",
+          ""};
+}
+
 int run_doctor() {
   const auto layout = grader::discover_layout();
   std::cout << "cugrade " << CUGRADE_VERSION << "\n";
@@ -101,6 +114,7 @@ int run_doctor() {
        "libgit2 " + std::to_string(major) + "." + std::to_string(minor) + "." +
            std::to_string(rev) + " (built in; no git program needed)",
        ""},
+      sandbox_line(),
       tool_line("nm", "symbol policy", "apt-get install binutils"),
       tool_line("addr2line", "source lines of faults", "apt-get install binutils"),
   };
@@ -109,6 +123,7 @@ int run_doctor() {
     print(c);
     can_grade = can_grade || ((c.what == "CPU emulation" || c.what == "GPU") && c.ok);
   }
+  can_grade = can_grade && sandbox::probe().works;
   std::cout << (can_grade ? "cugrade can grade on this machine.\n"
                           : "cugrade cannot grade here yet: fix the lines above.\n");
   return can_grade ? exit_ok : exit_infrastructure;
@@ -118,7 +133,7 @@ int run_doctor() {
 
 command doctor_command() {
   return {"doctor",
-          "Say what this machine can do (nvcc, GPU and driver, emulation, git) and "
+          "Say what this machine can do (nvcc, GPU and driver, emulation, the sandbox, git) and "
           "what to install for what is missing",
           [](CLI::App&) -> std::function<int()> { return run_doctor; }};
 }

@@ -138,6 +138,7 @@ command grade_command() {
             sub.add_flag("--precise", a->options.precise,
                          "GPU: time against the reference in A B B A rounds (slower; for "
                          "disputes) instead of against its cached time and a control");
+            add_no_sandbox_flag(sub);
             return [a, &sub] { return run_grade(*a, sub); };
           }};
 }

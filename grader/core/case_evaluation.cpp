@@ -44,8 +44,15 @@ case_outcome abnormal_end(const protocol::runner_log& log, const runner_exit& ex
                                       ") during this case; host code in the launcher may have "
                                       "dereferenced a device pointer");
   }
+  // The runner's stderr is the submission's output as much as the runner's: quoted, capped and
+  // labelled, never mixed into the grader's own words.
   return error_outcome("crash", "the runner stopped during this case (exit code " +
-                                    std::to_string(exit.exit_code) + "): " + exit.stderr_tail);
+                                    std::to_string(exit.exit_code) + ")" +
+                                    (exit.stderr_tail.empty()
+                                         ? std::string()
+                                         : "\n[runner stderr, last bytes; may be written by the "
+                                           "submission]\n" +
+                                               exit.stderr_tail));
 }
 
 struct case_data {

@@ -11,6 +11,7 @@
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/process/device_lock.h"
 #include "grader/process/temp_dir.h"
+#include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
 
@@ -40,7 +41,6 @@ struct grading {
   spec::assignment_spec spec;
   backend_choice backend;
   reports::report report;
-  std::mutex report_mutex; ///< kernels checked at once (GPU) note their device in the report
 };
 
 // Runs `work` and records how long it took as a stage of the report (the profile of where a
@@ -139,10 +139,7 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
       return fail("the " + backend_name +
                   " runner failed before running any case: " + run->exit.stderr_tail);
     }
-    {
-      std::lock_guard<std::mutex> hold(g.report_mutex);
-      note_device(g.report, run->log);
-    }
+    // The report's device stays the grader's own probe: a runner's start line is untrusted.
     auto part_outcomes =
         evaluate_cases(problems::get(g.spec.problem), rest, run->log, plan.output_dir, run->exit);
     const std::size_t stop = stopping_case(part_outcomes);
@@ -265,7 +262,10 @@ grade_outcome grade_submission(grading& g) {
                              "/); the contract asks for it there");
     return {grade_exit::report_written, "", g.report, {}, {}};
   }
-  process::temp_dir work("cugrade-grade", prepare_work_parent(g.paths));
+  // A grading killed earlier left its folder behind: its process is gone, so remove it now.
+  const auto work_parent = prepare_work_parent(g.paths);
+  process::remove_orphaned_dirs(work_parent, "cugrade-grade");
+  process::temp_dir work(process::owned_prefix("cugrade-grade"), work_parent);
   say(g.options,
       "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
   auto built = timed_stage(g, "build", "", [&] {
@@ -380,7 +380,7 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   if (options.kernel_timeout_seconds) {
     spec->lim.kernel_seconds = *options.kernel_timeout_seconds; // hints quote the limit applied
   }
-  grading g{options, l, std::move(*spec), {}, {}, {}};
+  grading g{options, l, std::move(*spec), {}, {}};
   g.report = base_report(g.spec, options);
   for (const auto& usable :
        {check_usage(options, g.spec), check_overwrite(options, g.spec, g.report)}) {
@@ -389,7 +389,11 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
     }
   }
   grade_outcome out;
-  auto backend = timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
+  // Fail closed: no student code is built or run unconfined unless --no-sandbox said so.
+  g.report.environment.sandbox = sandbox::environment_word();
+  auto confined = sandbox::require_working_sandbox();
+  auto backend = confined ? choose_backend(l, options.backend)
+                          : result<backend_choice>(fail(confined.error()));
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {

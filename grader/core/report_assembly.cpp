@@ -56,14 +56,6 @@ void record_backend(reports::report& r, const backend_choice& b) {
   r.environment.cuda_runtime = b.identity.runtime;
 }
 
-void note_device(reports::report& r, const protocol::runner_log& log) {
-  if (!log.device.empty()) {
-    r.environment.device = log.device;
-    r.environment.driver = log.driver;
-    r.environment.cuda_runtime = log.runtime;
-  }
-}
-
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
                        const fetch::fetched_submission& fetched, const grade_options& options) {
   r.submission.commit = fetched.commit;

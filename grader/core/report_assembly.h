@@ -22,8 +22,6 @@ namespace cugrade::grader {
 /// Marks the report not gradable (no score: a broken machine never gives a zero).
 [[nodiscard]] grade_outcome not_gradable(reports::report& r, const std::string& why);
 void record_backend(reports::report& r, const backend_choice& b);
-/// The device details the runner reported (driver and runtime versions of the machine used).
-void note_device(reports::report& r, const protocol::runner_log& log);
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
                        const fetch::fetched_submission& fetched, const grade_options& options);
 /// Nothing could be built (the contract file is absent, the repository is empty): every kernel

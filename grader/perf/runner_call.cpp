@@ -1,8 +1,13 @@
 #include "grader/perf/runner_call.h"
 
 #include "grader/process/process.h"
+#include "grader/sandbox/sandbox.h"
 #include "reports/atomic_file.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 
@@ -12,6 +17,53 @@ namespace {
 
 std::string tail(const std::string& text, std::size_t max_bytes) {
   return text.size() <= max_bytes ? text : "..." + text.substr(text.size() - max_bytes);
+}
+
+constexpr std::size_t emu_runner_memory = std::size_t{4} << 30;
+constexpr std::size_t gpu_runner_memory = std::size_t{16} << 30; // host memory only
+
+// What a runner sees: its own programs and libraries, the student's library (read-only), and
+// its output folder, where the plan is read-only and the events file is hidden (the runner
+// writes it through a descriptor the grader opened).
+sandbox::profile runner_view(const std::filesystem::path& runner, const protocol::plan& plan,
+                             bool wrapped) {
+  const bool gpu = runner.filename().string().find("gpu") != std::string::npos;
+  sandbox::profile view;
+  view.kind = !gpu ? sandbox::role::runner
+                   : (wrapped ? sandbox::role::gpu_wrapper : sandbox::role::gpu_runner);
+  const auto bin = std::filesystem::absolute(runner).parent_path();
+  view.read_only = {bin, bin.parent_path() / "lib",
+                    std::filesystem::absolute(plan.library).parent_path(),
+                    std::filesystem::absolute(plan.output_dir / "plan.json")};
+  view.writable = {std::filesystem::absolute(plan.output_dir)};
+  view.masked = {std::filesystem::absolute(plan.output_dir / protocol::events_file_name)};
+  view.memory_bytes = gpu ? gpu_runner_memory : emu_runner_memory;
+  return view;
+}
+
+struct fd_closer {
+  explicit fd_closer(int descriptor) : fd(descriptor) {}
+  int fd;
+  fd_closer(const fd_closer&) = delete;
+  fd_closer& operator=(const fd_closer&) = delete;
+  ~fd_closer() { ::close(fd); }
+};
+
+result<int> open_events_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return fail("cannot create " + path.string() + ": " + std::strerror(errno));
+  }
+  return fd;
+}
+
+void note_memory_ceiling(runner_outcome& out, const sandbox::confinement& box,
+                         std::size_t ceiling) {
+  if (box.memory_exhausted() && out.log.fault_kind.empty() && !out.log.finished) {
+    out.log.fault_kind = "out_of_memory";
+    out.log.fault_message = "the runner reached its memory ceiling of " +
+                            std::to_string(ceiling >> 20) + " MiB and was stopped";
+  }
 }
 
 } // namespace
@@ -46,13 +98,25 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   if (!reports::write_file_atomically(plan_path, protocol::to_json_text(plan), &err)) {
     return fail("cannot write the runner's plan: " + err);
   }
+  auto events_fd = open_events_file(plan.output_dir / protocol::events_file_name);
+  if (!events_fd) {
+    return fail(events_fd.error());
+  }
+  const fd_closer events_closer{*events_fd};
   process::spawn_options opts;
   opts.argv = wrapper;
-  opts.argv.insert(opts.argv.end(), {runner.string(), "--plan", plan_path.string()});
+  opts.argv.insert(opts.argv.end(), {runner.string(), "--plan", plan_path.string(), "--events-fd",
+                                     std::to_string(*events_fd)});
+  opts.inherit_fds = {*events_fd};
   opts.time_limit_seconds = time_limit_seconds;
   opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
+  const auto view = runner_view(runner, plan, !wrapper.empty());
+  auto box = sandbox::confine(view, opts);
+  if (!box) {
+    return fail(box.error());
+  }
   const auto proc = process::run_process(opts);
   if (!proc) {
     return fail((wrapper.empty() ? "cannot start the runner " : "cannot start ") +
@@ -65,6 +129,7 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   out.term_signal = proc->timed_out ? 0 : proc->term_signal;
   out.stderr_tail = tail(proc->stderr_text, 2000);
   out.wall_seconds = proc->wall_seconds;
+  note_memory_ceiling(out, *box, view.memory_bytes);
   return out;
 }
 

@@ -51,6 +51,9 @@ struct spawn_options {
   /// Descriptors (>= 3) the child keeps at the same numbers, e.g. a report pipe. Every other
   /// descriptor above 2 is closed at exec.
   std::vector<int> inherit_fds;
+  /// `cgroup.procs` files the child writes itself into before exec (cgroup v1 or v2), so a
+  /// memory or process ceiling covers it and everything it starts (grader/sandbox sets these).
+  std::vector<std::filesystem::path> cgroup_procs_files;
 };
 
 /// How a child ended. Core dumps are always off (RLIMIT_CORE = 0).

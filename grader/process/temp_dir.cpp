@@ -2,7 +2,9 @@
 
 #include "harness/core/error.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -43,6 +45,33 @@ void temp_dir::remove() noexcept {
     std::filesystem::remove_all(m_path, ignored);
   }
   m_path.clear();
+}
+
+std::string owned_prefix(std::string_view prefix) {
+  return std::string(prefix) + "-" + std::to_string(::getpid());
+}
+
+std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::string_view prefix) {
+  std::size_t removed = 0;
+  std::error_code error;
+  const std::string start = std::string(prefix) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator(parent, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(start, 0) != 0) {
+      continue;
+    }
+    const std::string rest = name.substr(start.size());
+    const auto dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) {
+      continue;
+    }
+    const auto pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      removed += std::filesystem::remove_all(entry.path(), ignored) > 0 ? 1 : 0;
+    }
+  }
+  return removed;
 }
 
 } // namespace cugrade::process

@@ -2,7 +2,9 @@
 /// \file
 /// A private temporary directory that is removed, with everything in it, when its owner goes.
 
+#include <cstddef>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace cugrade::process {
@@ -31,5 +33,12 @@ private:
   std::filesystem::path m_path;
   bool m_keep = false;
 };
+
+/// A temp_dir prefix that names this process: "<prefix>-<pid>", for remove_orphaned_dirs.
+[[nodiscard]] std::string owned_prefix(std::string_view prefix);
+
+/// Removes folders under `parent` named "<prefix>-<pid>-..." whose process no longer exists:
+/// what a killed grading left behind. Returns how many it removed.
+std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::string_view prefix);
 
 } // namespace cugrade::process

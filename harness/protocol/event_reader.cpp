@@ -1,5 +1,6 @@
 #include "harness/protocol/protocol.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -74,48 +75,182 @@ timing_record timing_from(const json& j) {
   return t;
 }
 
-void apply(runner_log& log, const json& j) {
-  const std::string event = j.value("event", "");
-  if (event == "start") {
-    log.started = true;
-    log.backend = j.value("backend", "");
-    log.device = j.value("device", "");
-    log.driver = j.value("driver", "");
-    log.runtime = j.value("runtime", "");
-  } else if (event == "case_begin") {
-    log.open_case = j.value("case", std::size_t{0});
-    log.open_run = j.value("run", 0);
-  } else if (event == "case_end") {
-    log.runs.push_back(run_from(j));
-    log.open_case.reset();
-  } else if (event == "timing") {
-    log.timings.push_back(timing_from(j));
-  } else if (event == "fault") {
-    log.fault_kind = j.value("error_kind", "illegal_address");
-    log.fault_message = j.value("message", "");
-    log.fault_pc_offset = j.value("pc_offset", "");
-    log.fault_object = j.value("object", "");
-  } else if (event == "missing") {
-    log.missing_launcher = j.value("launcher", "");
-  } else if (event == "done") {
-    log.finished = true;
+std::string capped(std::string text) {
+  if (text.size() > max_event_text) {
+    text.resize(max_event_text);
+    text += " [...]";
   }
+  return text;
+}
+
+// Names the runner chooses from a fixed vocabulary: lower-case words.
+bool is_word(const std::string& text) {
+  if (text.empty() || text.size() > 40 || text.front() < 'a' || text.front() > 'z') {
+    return false;
+  }
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// A file the runner wrote in its output folder: a plain name, never a path.
+bool is_plain_file_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64 && name.find('/') == std::string::npos && name != "." &&
+         name != "..";
+}
+
+// Reads one event; an empty string when it fits the protocol, else why not.
+class event_sequence {
+public:
+  explicit event_sequence(runner_log& log) : m_log(log) {}
+
+  std::string apply(const json& j) {
+    const std::string event = j.value("event", "");
+    if (m_done) {
+      return "a \"" + event + "\" line after the runner's last line";
+    }
+    if (event == "start") {
+      return start(j);
+    }
+    if (event == "case_begin") {
+      return begin(j);
+    }
+    if (event == "case_end") {
+      return end(j);
+    }
+    if (event == "timing") {
+      return timing(j);
+    }
+    if (event == "fault") {
+      return fault(j);
+    }
+    if (event == "missing") {
+      m_log.missing_launcher = capped(j.value("launcher", ""));
+      return "";
+    }
+    if (event == "done") {
+      m_done = true;
+      m_log.finished = !m_log.open_case.has_value();
+      return m_log.finished ? "" : "the last line while a case was still open";
+    }
+    if (event == "tampered") {
+      return "the runner found lines in its event file that it did not write";
+    }
+    return "an unknown event \"" + capped(event) + "\"";
+  }
+
+private:
+  std::string start(const json& j) {
+    if (m_log.started) {
+      return "a second start line";
+    }
+    m_log.started = true;
+    // Shown nowhere: the report's device comes from the grader's own probe.
+    m_log.backend = capped(j.value("backend", ""));
+    m_log.device = capped(j.value("device", ""));
+    m_log.driver = capped(j.value("driver", ""));
+    m_log.runtime = capped(j.value("runtime", ""));
+    return "";
+  }
+
+  std::string begin(const json& j) {
+    if (m_log.open_case) {
+      return "a case_begin while another case was open";
+    }
+    m_log.open_case = j.value("case", std::size_t{0});
+    m_log.open_run = j.value("run", 0);
+    return "";
+  }
+
+  std::string end(const json& j) {
+    run_record r = run_from(j);
+    if (!m_log.open_case || *m_log.open_case != r.case_index || m_log.open_run != r.run) {
+      return "a case_end without its case_begin";
+    }
+    if (!r.error_kind.empty() && !is_word(r.error_kind)) {
+      return "an error_kind that is not a protocol word";
+    }
+    if (!r.output_file.empty() && r.output_file != output_file_name(r.case_index, r.run)) {
+      return "an output file the protocol does not name";
+    }
+    r.message = capped(std::move(r.message));
+    m_log.runs.push_back(std::move(r));
+    m_log.open_case.reset();
+    return "";
+  }
+
+  std::string timing(const json& j) {
+    timing_record t = timing_from(j);
+    for (const auto& saved : t.saved) {
+      if (!is_plain_file_name(saved.file)) {
+        return "a saved output outside the output folder";
+      }
+    }
+    t.stop_reason = capped(std::move(t.stop_reason));
+    t.note = capped(std::move(t.note));
+    m_log.timings.push_back(std::move(t));
+    return "";
+  }
+
+  std::string fault(const json& j) {
+    const std::string kind = j.value("error_kind", "illegal_address");
+    if (!is_word(kind)) {
+      return "a fault whose error_kind is not a protocol word";
+    }
+    m_log.fault_kind = kind;
+    m_log.fault_message = capped(j.value("message", ""));
+    m_log.fault_pc_offset = capped(j.value("pc_offset", ""));
+    m_log.fault_object = capped(j.value("object", ""));
+    return "";
+  }
+
+  runner_log& m_log;
+  bool m_done = false;
+};
+
+// Nothing of a tampered log is believed: its first case becomes a "tampering" error.
+void mark_tampered(runner_log& log, const std::string& why) {
+  log.tampering = why;
+  log.runs.clear();
+  log.timings.clear();
+  log.started = true;
+  log.finished = false;
+  log.open_case = 0;
+  log.open_run = 0;
+  log.missing_launcher.clear();
+  log.fault_kind = "tampering";
+  log.fault_message = "the runner's event log was not written by the runner alone (" + why +
+                      "): the submission's code wrote to the grader's protocol files";
+  log.fault_pc_offset.clear();
+  log.fault_object.clear();
 }
 
 } // namespace
 
 runner_log read_events(const std::filesystem::path& events_path) {
+  // Large enough for a timing line of max_samples samples and checks.
+  constexpr std::size_t max_line = std::size_t{4} << 20;
   runner_log log;
+  event_sequence sequence(log);
   std::ifstream in(events_path);
   std::string line;
+  std::string unparsed; // a partial line is only acceptable as the very last one
   while (std::getline(in, line)) {
+    if (!unparsed.empty()) {
+      mark_tampered(log, "a line that is not JSON");
+      return log;
+    }
     if (line.empty()) {
       continue;
     }
-    // A runner killed mid-write leaves a partial last line: skip what does not parse.
-    const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object()) {
-      apply(log, j);
+    const json j = line.size() <= max_line ? json::parse(line, nullptr, false) : json();
+    if (!j.is_object()) {
+      unparsed = line.empty() ? " " : line;
+      continue;
+    }
+    if (const std::string why = sequence.apply(j); !why.empty()) {
+      mark_tampered(log, why);
+      return log;
     }
   }
   return log;

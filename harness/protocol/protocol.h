@@ -140,10 +140,20 @@ struct runner_log {
   std::string fault_pc_offset;
   std::string fault_object;
   std::string missing_launcher;
+  /// Why the log cannot be what the runner wrote (a line after "done", an unknown event, a
+  /// case_end without its case_begin, a bad field...), or empty. Student code shares the
+  /// runner's process, so the log is untrusted input; a tampered log reads as a "tampering"
+  /// fault in its first case and carries no results.
+  std::string tampering;
 };
 
-/// Reads events.jsonl; tolerates a truncated last line (the runner may have died mid-write).
+/// Reads events.jsonl as untrusted input: enumerated events, checked sequence, capped strings,
+/// output files only at the names the protocol gives them. Tolerates a truncated last line (the
+/// runner may have died mid-write).
 [[nodiscard]] runner_log read_events(const std::filesystem::path& events_path);
+
+/// Longest message or name kept from a runner's events; longer ones are cut.
+inline constexpr std::size_t max_event_text = 2000;
 
 } // namespace cugrade::protocol
 
@@ -163,6 +173,8 @@ struct device_identity {
 class event_writer {
 public:
   explicit event_writer(const std::filesystem::path& events_path);
+  /// Writes to a descriptor the grader opened (`--events-fd`), outside the sandbox's view.
+  explicit event_writer(int fd);
   ~event_writer();
   event_writer(const event_writer&) = delete;
   event_writer& operator=(const event_writer&) = delete;
@@ -174,10 +186,15 @@ public:
   void timing(const timing_record& t);
   void missing(const std::string& launcher);
   void finished();
+  /// Nobody but this writer has written to the file: its size is what this writer wrote. False
+  /// once student code (a constructor, a thread) wrote to it through the descriptor.
+  [[nodiscard]] bool intact() const;
 
 private:
   void write_line(const std::string& line);
   int m_fd = -1;
+  std::size_t m_written = 0; // bytes this writer appended
+  bool m_regular = false;    // a regular file (a pipe has no size to check)
 };
 
 } // namespace cugrade::protocol

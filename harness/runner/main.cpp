@@ -2,6 +2,9 @@
 // over the cases of a plan and records what happened. The only program that runs student code.
 //
 //   cugrade-runner-gpu --plan PLAN.json     run the plan; events go to <output_dir>/events.jsonl
+//   cugrade-runner-gpu --plan PLAN.json --events-fd N
+//                                           events go to descriptor N, which the grader opened
+//                                           on a file the sandbox hides from student code
 //   cugrade-runner-gpu --probe              print the device's identity as JSON, exit 0 if usable
 
 #include "harness/backends/backend.h"
@@ -9,11 +12,14 @@
 #include "harness/protocol/protocol.h"
 #include "harness/runner/runner.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <malloc.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -35,7 +41,27 @@ int probe() {
   return 0;
 }
 
-int run(const char* plan_path) {
+// Ends the process without running exit handlers: the student's library may have registered
+// destructors or atexit handlers, which must get no chance to touch the results once written.
+[[noreturn]] void end_now(int status) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
+std::optional<int> events_fd_argument(int argc, char** argv) {
+  if (argc == 5 && std::strcmp(argv[3], "--events-fd") == 0) {
+    char* end = nullptr;
+    const long fd = std::strtol(argv[4], &end, 10);
+    if (end != argv[4] && *end == '\0' && fd >= 3 && fd < 65536) {
+      return static_cast<int>(fd);
+    }
+  }
+  return std::nullopt;
+}
+
+int run(const char* plan_path, std::optional<int> events_fd) {
   std::ifstream in(plan_path);
   if (!in) {
     std::cerr << "cugrade-runner: cannot read plan " << plan_path << "\n";
@@ -48,7 +74,10 @@ int run(const char* plan_path) {
     std::cerr << "cugrade-runner: " << plan.error() << "\n";
     return exit_usage;
   }
-  cugrade::protocol::event_writer events(plan->output_dir / cugrade::protocol::events_file_name);
+  auto events =
+      events_fd
+          ? cugrade::protocol::event_writer(*events_fd)
+          : cugrade::protocol::event_writer(plan->output_dir / cugrade::protocol::events_file_name);
   const auto backend = cugrade::backends::make_backend();
   return cugrade::runner::run_plan(*plan, *backend, events) ? 0 : exit_infrastructure;
 }
@@ -65,13 +94,14 @@ int main(int argc, char** argv) {
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0) {
       return probe();
     }
-    if (argc == 3 && std::strcmp(argv[1], "--plan") == 0) {
-      return run(argv[2]);
+    const auto events_fd = events_fd_argument(argc, argv);
+    if ((argc == 3 || events_fd) && std::strcmp(argv[1], "--plan") == 0) {
+      end_now(run(argv[2], events_fd));
     }
-    std::cerr << "usage: " << argv[0] << " --plan PLAN.json | --probe\n";
+    std::cerr << "usage: " << argv[0] << " --plan PLAN.json [--events-fd N] | --probe\n";
     return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "cugrade-runner: " << e.what() << "\n";
-    return exit_infrastructure;
+    end_now(exit_infrastructure);
   }
 }

@@ -83,9 +83,18 @@ TEST(SymbolRules, NamesTheCategoryOfAForbiddenCall) {
 }
 
 TEST(SymbolRules, EmulatorRuntimeNamesAreAllowedOnlyForEmulation) {
-  EXPECT_EQ(problem_of("_ZN7cugrade3emu6launchEv", backend::emu), "<allowed>");
-  EXPECT_EQ(problem_of("cugrade_emu_barrier", backend::emu), "<allowed>");
-  EXPECT_EQ(problem_of("cugrade_emu_barrier", backend::gpu), "not on the allowlist");
+  // cugrade::emu::detail::sync_threads(sync_kind, int, const char*, int)
+  const char* barrier = "_ZN7cugrade3emu6detail12sync_threadsENS1_9sync_kindEiPKci";
+  EXPECT_EQ(problem_of(barrier, backend::emu), "<allowed>");
+  EXPECT_EQ(problem_of(barrier, backend::gpu), "not on the allowlist");
+}
+
+TEST(SymbolRules, TheEmulatorsOwnControlsAreNotOpenToSubmissions) {
+  for (const char* control :
+       {"_ZN7cugrade3emu12reset_deviceEv", "_ZN7cugrade3emu19set_fault_report_fdEi",
+        "_ZN7cugrade3emu18set_schedule_orderENS0_14schedule_orderEm", "cugrade_emu_barrier"}) {
+    EXPECT_EQ(problem_of(control, backend::emu), "not on the allowlist") << control;
+  }
 }
 
 TEST(SymbolRules, ReservesMainAndTheGraderAndCudaNames) {

@@ -44,3 +44,24 @@ TEST(TempDir, MovingTransfersOwnership) {
 TEST(TempDir, ThrowsWhenTheParentIsMissing) {
   EXPECT_ANY_THROW(temp_dir("cugrade-test", "/nonexistent/cugrade-parent"));
 }
+
+namespace cugrade::process {
+namespace {
+
+TEST(TempDir, OrphanedFoldersOfDeadProcessesAreRemoved) {
+  const temp_dir parent("orphans");
+  // pid 2^22 + 1 is above Linux's pid_max limit: never a live process.
+  const auto orphan = parent.path() / "cugrade-grade-4194305-abc123";
+  const auto mine = parent.path() / (owned_prefix("cugrade-grade") + "-def456");
+  const auto other = parent.path() / "unrelated-1-x";
+  for (const auto& dir : {orphan, mine, other}) {
+    std::filesystem::create_directories(dir / "inside");
+  }
+  EXPECT_EQ(remove_orphaned_dirs(parent.path(), "cugrade-grade"), 1u);
+  EXPECT_FALSE(std::filesystem::exists(orphan));
+  EXPECT_TRUE(std::filesystem::exists(mine));
+  EXPECT_TRUE(std::filesystem::exists(other));
+}
+
+} // namespace
+} // namespace cugrade::process

@@ -84,6 +84,16 @@ bool apply_limits(const exec_plan& plan) noexcept {
   return true;
 }
 
+// "0" names the writing process itself, in cgroup v1 and v2 alike.
+bool join_cgroups(const exec_plan& plan) noexcept {
+  for (const int fd : plan.cgroup_fds) {
+    if (write(fd, "0", 1) != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 void exec_child(const exec_plan& plan) noexcept {
@@ -110,6 +120,9 @@ void exec_child(const exec_plan& plan) noexcept {
   }
   if (!apply_limits(plan)) {
     report_and_exit(plan, child_stage::limits);
+  }
+  if (!join_cgroups(plan)) {
+    report_and_exit(plan, child_stage::cgroup);
   }
   execve(plan.program.c_str(), plan.argv.data(), plan.envp.data());
   report_and_exit(plan, child_stage::exec);

@@ -100,6 +100,19 @@ std::vector<char*> pointers_into(std::vector<std::string>& storage) {
   return pointers;
 }
 
+result<void> open_cgroups(const spawn_options& options, exec_plan& plan) {
+  for (const auto& file : options.cgroup_procs_files) {
+    unique_fd fd(::open(file.c_str(), O_WRONLY | O_CLOEXEC));
+    if (!fd.valid()) {
+      return fail("cannot join the cgroup " + file.parent_path().string() + ": " +
+                  std::strerror(errno));
+    }
+    plan.cgroup_fds.push_back(fd.get());
+    plan.cgroup_files.push_back(std::move(fd));
+  }
+  return {};
+}
+
 } // namespace
 
 result<exec_plan> make_exec_plan(const spawn_options& options) {
@@ -122,6 +135,9 @@ result<exec_plan> make_exec_plan(const spawn_options& options) {
   plan.keep_fds = kept_descriptors(options);
   plan.fd_ceiling = descriptor_ceiling();
   plan.parent_pid = getpid();
+  if (auto joined = open_cgroups(options, plan); !joined) {
+    return fail(joined.error());
+  }
   return plan;
 }
 
@@ -146,6 +162,8 @@ const char* describe(child_stage stage) noexcept {
     return "changing to the working directory";
   case child_stage::limits:
     return "setting resource limits";
+  case child_stage::cgroup:
+    return "joining its cgroup";
   case child_stage::exec:
     return "executing the program";
   }

@@ -5,6 +5,7 @@
 /// exceptions, no locks happen there.
 
 #include "grader/process/process.h"
+#include "grader/process/detail/unique_fd.h"
 
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -29,6 +30,7 @@ enum class child_stage : int {
   descriptors,
   chdir,
   limits,
+  cgroup,
   exec
 };
 
@@ -48,6 +50,8 @@ struct exec_plan {
   std::string working_dir; // empty: stay where the grader is
   std::vector<resource_limit> limits;
   std::vector<int> keep_fds;   // sorted, all >= 3
+  std::vector<int> cgroup_fds; // open cgroup.procs files (close-on-exec); the child writes "0"
+  std::vector<unique_fd> cgroup_files; // owns cgroup_fds
   unsigned int fd_ceiling = 0; // highest descriptor number to sweep when close_range is missing
   pid_t parent_pid = 0;
   // Descriptors that become the child's 0, 1, 2, and the error pipe's write end.
@@ -59,6 +63,7 @@ struct exec_plan {
 
 /// Resolves the program and builds argv, the environment and the limits. Fails when argv is
 /// empty or the program is not found; throws on inherit_fds below 3 (a caller's bug).
+/// A cgroup.procs file that cannot be opened is a failure naming it.
 [[nodiscard]] result<exec_plan> make_exec_plan(const spawn_options& options);
 
 /// Points argv and envp into the storage; call once the plan has reached its final address.
