@@ -8,6 +8,7 @@
 #include "grader/core/report_assembly.h"
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
+#include "grader/perf/runner_call.h"
 #include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/writers.h"
@@ -27,6 +28,16 @@ void say(const grade_options& o, const std::string& message) {
   if (o.progress) {
     o.progress(message);
   }
+}
+
+void reached(const grade_options& o, grade_stage stage) {
+  if (o.hooks.reached) {
+    o.hooks.reached(stage);
+  }
+}
+
+std::string devices_for_runs(const grade_options& o) {
+  return o.hooks.before_runs ? o.hooks.before_runs() : std::string();
 }
 
 struct grading {
@@ -157,6 +168,7 @@ grade_outcome grade_submission(grading& g) {
     return not_gradable(g.report, "cannot fetch the submission: " + fetched.error());
   }
   record_submission(g.report, g.spec, *fetched, g.options);
+  reached(g.options, grade_stage::fetched);
   const auto source = fetched->directory / g.spec.source_file;
   if (!std::filesystem::exists(source)) {
     record_missing_source(g.report, g.spec, fetched->directory);
@@ -170,6 +182,8 @@ grade_outcome grade_submission(grading& g) {
     return not_gradable(g.report, "the build toolchain failed: " + built.error());
   }
   record_build(g.report, *built);
+  reached(g.options, grade_stage::built);
+  const perf::pinned_devices pin(built->ok ? devices_for_runs(g.options) : std::string());
   // On the GPU, kernels that pass are then timed against the reference (verified, A B B A) and
   // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
   std::optional<perf::gpu_evaluator> gpu;
@@ -232,7 +246,8 @@ grade_outcome grade(const grade_options& options, const layout& l) {
   grading g{options, l, std::move(*spec), {}, {}};
   g.report = base_report(g.spec, options);
   grade_outcome out;
-  auto backend = choose_backend(l, options.backend);
+  auto backend = options.chosen_backend ? result<backend_choice>(*options.chosen_backend)
+                                        : choose_backend(l, options.backend);
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {
