@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <fmt/format.h>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -136,8 +137,29 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec,
   return {};
 }
 
+// This run's throughput, stage breakdown and GPU occupancy (also in summary.json).
+void print_throughput(const run_measures& m) {
+  if (m.graded == 0) {
+    return;
+  }
+  const double n = static_cast<double>(m.graded);
+  std::cout << fmt::format("throughput: {} graded in {:.1f} s: {:.0f} submissions/hour ({}, {} "
+                           "jobs)\n",
+                           m.graded, m.wall_seconds, m.wall_seconds > 0 ? n * 3600 / m.wall_seconds : 0,
+                           m.backend, m.jobs);
+  std::cout << fmt::format("stages: mean per submission: fetch {:.2f} s, build {:.2f} s, run "
+                           "{:.2f} s\n",
+                           m.fetch_seconds / n, m.build_seconds / n, m.run_seconds / n);
+  std::string busy;
+  for (std::size_t i = 0; i < m.gpus.size(); ++i) {
+    busy += fmt::format("{}GPU {} busy {:.0f}%", i == 0 ? "" : ", ", m.gpus[i],
+                        100 * m.gpu_busy_fraction[i]);
+  }
+  std::cout << "gpus: " << (busy.empty() ? "NA (emulation)" : busy) << "\n";
+}
+
 // The closing words: where things are, and each not-gradable student with the regrade command.
-void print_closing(pipeline& p) {
+void print_closing(pipeline& p, const run_measures& m) {
   const auto entries = entries_by_student(p.log);
   std::size_t not_gradable = 0;
   for (const auto& e : p.options.roster.entries) {
@@ -156,6 +178,7 @@ void print_closing(pipeline& p) {
   std::cout << "gradebook: " << (p.options.out_dir / "gradebook.csv").string() << " ("
             << p.options.roster.entries.size() << " students, " << not_gradable
             << " not gradable)\n";
+  print_throughput(m);
 }
 
 batch_result grade_and_write(pipeline& p, const batch_plan& plan,
@@ -177,10 +200,11 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan,
   p.shown.close();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (auto w = write_outputs(p, spec, measures(p, backend, wall)); !w) {
+  const auto m = measures(p, backend, wall);
+  if (auto w = write_outputs(p, spec, m); !w) {
     return {exit_infrastructure, "cannot write the gradebook: " + w.error()};
   }
-  print_closing(p);
+  print_closing(p, m);
   if (!p.failures.empty()) {
     std::string all;
     for (const auto& f : p.failures) {
@@ -189,6 +213,15 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan,
     return {exit_infrastructure, "some reports could not be written (run again to retry):" + all};
   }
   return {};
+}
+
+// Emulated runners of a batch use one worker thread each: the class already keeps every core
+// busy, and one worker fixes the order of blocks (atomics sum in the same order), so a resumed
+// batch reproduces an uninterrupted one byte for byte. Called before any thread starts.
+void one_emulator_worker_per_runner(const grader::backend_choice& backend) {
+  if (backend.kind == reports::backend_kind::emu) {
+    ::setenv("CUGRADE_EMU_WORKERS", "1", 0);
+  }
 }
 
 void block_stop_signals() {
@@ -238,6 +271,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
             << plan.to_grade.size() << " to grade (" << reports::to_string(backend->kind) << ", "
             << default_jobs(o.jobs) << " jobs"
             << (gpu ? ", " + std::to_string(places.gpus().size()) + " GPUs" : std::string()) << ")\n";
+  one_emulator_worker_per_runner(*backend);
   block_stop_signals();
   pipeline p{o, l, *backend, log, places, shown};
   return grade_and_write(p, plan, *spec, *backend);
