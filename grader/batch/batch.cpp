@@ -14,8 +14,8 @@
 
 #include <chrono>
 #include <csignal>
-#include <fmt/format.h>
 #include <cstdlib>
+#include <fmt/format.h>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -33,8 +33,7 @@ constexpr int exit_interrupted = 130;
 result<void> check_settings(journal& j, const std::string& key, const std::string& value,
                             const batch_options& o, const std::string& fix) {
   const auto stored = j.setting(key);
-  const bool regrade_all =
-      std::find(o.regrade.begin(), o.regrade.end(), "all") != o.regrade.end();
+  const bool regrade_all = std::find(o.regrade.begin(), o.regrade.end(), "all") != o.regrade.end();
   if (stored && *stored != value && !regrade_all) {
     return fail(o.out_dir.string() + ": was graded with " + key + " " + *stored +
                 ", this run has " + value + "; " + fix);
@@ -116,8 +115,7 @@ run_measures measures(pipeline& p, const grader::backend_choice& backend, double
   return m;
 }
 
-result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec,
-                           const run_measures& m) {
+result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const run_measures& m) {
   const auto entries = entries_by_student(p.log);
   std::vector<std::string> kernels;
   for (const auto& k : spec.kernels) {
@@ -145,8 +143,8 @@ void print_throughput(const run_measures& m) {
   const double n = static_cast<double>(m.graded);
   std::cout << fmt::format("throughput: {} graded in {:.1f} s: {:.0f} submissions/hour ({}, {} "
                            "jobs)\n",
-                           m.graded, m.wall_seconds, m.wall_seconds > 0 ? n * 3600 / m.wall_seconds : 0,
-                           m.backend, m.jobs);
+                           m.graded, m.wall_seconds,
+                           m.wall_seconds > 0 ? n * 3600 / m.wall_seconds : 0, m.backend, m.jobs);
   std::cout << fmt::format("stages: mean per submission: fetch {:.2f} s, build {:.2f} s, run "
                            "{:.2f} s\n",
                            m.fetch_seconds / n, m.build_seconds / n, m.run_seconds / n);
@@ -181,8 +179,7 @@ void print_closing(pipeline& p, const run_measures& m) {
   print_throughput(m);
 }
 
-batch_result grade_and_write(pipeline& p, const batch_plan& plan,
-                             const spec::assignment_spec& spec,
+batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::assignment_spec& spec,
                              const grader::backend_choice& backend) {
   const auto started = std::chrono::steady_clock::now();
   for (const auto& student : plan.to_deliver) {
@@ -270,7 +267,8 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
             << " already written, " << plan.to_deliver.size() << " to write from the journal, "
             << plan.to_grade.size() << " to grade (" << reports::to_string(backend->kind) << ", "
             << default_jobs(o.jobs) << " jobs"
-            << (gpu ? ", " + std::to_string(places.gpus().size()) + " GPUs" : std::string()) << ")\n";
+            << (gpu ? ", " + std::to_string(places.gpus().size()) + " GPUs" : std::string())
+            << ")\n";
   one_emulator_worker_per_runner(*backend);
   block_stop_signals();
   pipeline p{o, l, *backend, log, places, shown};

@@ -20,8 +20,8 @@ struct batch_options {
   batch::roster roster;
   std::filesystem::path out_dir;
   std::string backend = "auto";
-  std::size_t jobs = 0; ///< CPU workers; 0: every core
-  std::optional<std::string> deadline;  ///< for students without their own
+  std::size_t jobs = 0;                     ///< CPU workers; 0: every core
+  std::optional<std::string> deadline;      ///< for students without their own
   std::vector<std::string> formats{"json"}; ///< json is always written
   /// all | failed | not-gradable | new-commits | student ids
   std::vector<std::string> regrade;

@@ -32,18 +32,17 @@ std::vector<std::string> not_graded_row(const std::string& student, std::size_t 
 }
 
 std::vector<std::string> report_row(const std::string& student,
-                                    const std::vector<std::string>& kernels,
-                                    const journal_entry& e, const reports::report& r) {
+                                    const std::vector<std::string>& kernels, const journal_entry& e,
+                                    const reports::report& r) {
   std::vector<std::string> row{student, r.score ? number(*r.score) : "", number(r.max_score)};
   for (const auto& name : kernels) {
     const auto k = std::find_if(r.kernels.begin(), r.kernels.end(),
                                 [&](const auto& kr) { return kr.name == name; });
     row.push_back(k == r.kernels.end() || !r.gradable ? "" : number(k->score));
   }
-  row.insert(row.end(),
-             {std::to_string(r.submission.late_days), number(r.late_penalty),
-              r.gradable ? "true" : "false", r.submission.commit.value_or(""), e.report_path,
-              r.gradable ? "" : r.infrastructure_error});
+  row.insert(row.end(), {std::to_string(r.submission.late_days), number(r.late_penalty),
+                         r.gradable ? "true" : "false", r.submission.commit.value_or(""),
+                         e.report_path, r.gradable ? "" : r.infrastructure_error});
   return row;
 }
 
@@ -60,9 +59,9 @@ std::string render_gradebook(const roster& r, const std::vector<std::string>& ke
       continue;
     }
     const auto report = journaled_report(it->second.report_json);
-    out += detail::csv_line(report ? report_row(student.student, kernels, it->second, *report)
-                                   : not_graded_row(student.student, kernels.size(),
-                                                    report.error()));
+    out +=
+        detail::csv_line(report ? report_row(student.student, kernels, it->second, *report)
+                                : not_graded_row(student.student, kernels.size(), report.error()));
   }
   return out;
 }

@@ -28,8 +28,9 @@ struct batch_plan {
 [[nodiscard]] result<void> check_regrade_words(const batch_options& o);
 
 /// The students --regrade selects (new-commits needs `with_new_commits`, computed by the caller).
-[[nodiscard]] std::set<std::string> regrade_selection(const batch_options& o, journal& j,
-                                                      const std::set<std::string>& with_new_commits);
+[[nodiscard]] std::set<std::string>
+regrade_selection(const batch_options& o, journal& j,
+                  const std::set<std::string>& with_new_commits);
 
 /// Puts every student to grade back to queued and returns the plan.
 [[nodiscard]] batch_plan plan_batch(const batch_options& o, journal& j,

@@ -21,7 +21,8 @@ std::string finished_line(const std::string& student, const reports::report& r) 
   std::string notes;
   for (const auto& k : r.kernels) {
     if (k.status != reports::kernel_status::passed) {
-      notes += (notes.empty() ? "" : ", ") + k.name + " " + std::string(reports::to_string(k.status));
+      notes +=
+          (notes.empty() ? "" : ", ") + k.name + " " + std::string(reports::to_string(k.status));
     }
   }
   if (r.submission.late_days > 0) {
@@ -80,9 +81,9 @@ std::string progress::status_line() const {
   };
   const auto left = m_total - std::min(m_done, m_total);
   const std::string eta =
-      m_done_here > 0 ? clock_text(elapsed / static_cast<double>(m_done_here) *
-                                   static_cast<double>(left))
-                      : "?";
+      m_done_here > 0
+          ? clock_text(elapsed / static_cast<double>(m_done_here) * static_cast<double>(left))
+          : "?";
   return fmt::format("{}/{} done | {} full, {} partial, {} not gradable | {:.0f}/h | ETA {} | {}",
                      m_done, m_total, count(outcome::full_marks), count(outcome::partial),
                      count(outcome::not_gradable), rate, eta, activity());
@@ -97,8 +98,9 @@ std::string progress::activity() const {
   std::string out;
   for (const auto& gpu : m_gpus) {
     const auto it = by_place.find("GPU " + gpu);
-    out += fmt::format("{}GPU {}: {}", out.empty() ? "" : " | ", gpu,
-                       it == by_place.end() ? "idle" : fmt::format("{}", fmt::join(it->second, ", ")));
+    out +=
+        fmt::format("{}GPU {}: {}", out.empty() ? "" : " | ", gpu,
+                    it == by_place.end() ? "idle" : fmt::format("{}", fmt::join(it->second, ", ")));
   }
   for (const char* stage : {"fetching", "building", "running"}) {
     const auto it = by_place.find(stage);

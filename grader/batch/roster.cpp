@@ -88,8 +88,8 @@ result<void> check_header(const std::filesystem::path& file, const columns& cols
       for (const auto& [n, i] : cols) {
         have += (have.empty() ? "" : ", ") + n;
       }
-      return fail(file.string() + ":1: the header has no \"" + name + "\" column (it has: " +
-                  have + "); add it" +
+      return fail(file.string() + ":1: the header has no \"" + name + "\" column (it has: " + have +
+                  "); add it" +
                   (name == "repository"
                        ? ", or give --repository-template for a GitHub Classroom roster export"
                        : ""));
@@ -141,8 +141,8 @@ bool is_valid_student_id(const std::string& id) {
     return false;
   }
   return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-' || c == '@' || c == '+';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-' || c == '@' || c == '+';
   });
 }
 

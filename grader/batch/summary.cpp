@@ -17,7 +17,8 @@ ordered_json per_hour(const run_measures& m) {
 
 ordered_json stages(const run_measures& m) {
   const auto mean = [&](double total) {
-    return m.graded > 0 ? ordered_json(total / static_cast<double>(m.graded)) : ordered_json(nullptr);
+    return m.graded > 0 ? ordered_json(total / static_cast<double>(m.graded))
+                        : ordered_json(nullptr);
   };
   return {{"fetch", {{"seconds", m.fetch_seconds}, {"mean_seconds", mean(m.fetch_seconds)}}},
           {"build", {{"seconds", m.build_seconds}, {"mean_seconds", mean(m.build_seconds)}}},
@@ -87,8 +88,8 @@ ordered_json summary_json(const roster& r, const std::map<std::string, journal_e
             {"graded", m.graded},
             {"wall_seconds", m.wall_seconds},
             {"submissions_per_hour", per_hour(m)},
-            {"gpu_busy_fraction", m.gpus.empty() ? ordered_json(nullptr)
-                                                 : ordered_json(m.gpu_busy_fraction)},
+            {"gpu_busy_fraction",
+             m.gpus.empty() ? ordered_json(nullptr) : ordered_json(m.gpu_busy_fraction)},
             {"stages", stages(m)}}}};
 }
 

@@ -34,8 +34,7 @@ struct run_measures {
   double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
 };
 
-[[nodiscard]] nlohmann::ordered_json summary_json(const roster& r,
-                                                  const std::map<std::string, journal_entry>& e,
-                                                  const run_measures& m);
+[[nodiscard]] nlohmann::ordered_json
+summary_json(const roster& r, const std::map<std::string, journal_entry>& e, const run_measures& m);
 
 } // namespace cugrade::batch

@@ -1,6 +1,7 @@
 #include "grader/cli/commands.h"
 
 #include "grader/batch/batch.h"
+#include "grader/fetch/fetch.h"
 #include "reports/writers.h"
 
 #include <iostream>
@@ -67,6 +68,10 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   a.options.roster = std::move(*roster);
   a.options.assignment = a.assignment;
   if (!a.deadline.empty()) {
+    if (auto when = fetch::parse_deadline(a.deadline); !when) {
+      std::cerr << "cugrade batch: --deadline: " << when.error() << "\n";
+      return exit_usage;
+    }
     a.options.deadline = a.deadline;
   }
   if (sub.count("--kernel-timeout") > 0) {

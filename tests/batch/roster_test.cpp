@@ -27,10 +27,10 @@ std::string error_of(const std::string& text, const roster_options& o = {}) {
 }
 
 TEST(Roster, ReadsColumnsInAnyOrderWithQuotesAndOptionalFields) {
-  const auto path = write_roster(
-      "ok.csv", "\xEF\xBB\xBFnickname,repository,student,deadline,commit\n"
-                "speedy,\"/repos/a, with comma\",alice,2026-12-20T12:00:00Z,\n"
-                ",https://host/org/b.git,bob,,abc123\n\n");
+  const auto path =
+      write_roster("ok.csv", "\xEF\xBB\xBFnickname,repository,student,deadline,commit\n"
+                             "speedy,\"/repos/a, with comma\",alice,2026-12-20T12:00:00Z,\n"
+                             ",https://host/org/b.git,bob,,abc123\n\n");
   const auto r = load_roster(path);
   ASSERT_TRUE(r.ok()) << r.error();
   ASSERT_EQ(r->entries.size(), 2u);
@@ -92,10 +92,10 @@ TEST(Roster, EmptyFileAndHeaderOnlyAreRefused) {
 }
 
 TEST(Roster, GithubClassroomExportWithRepositoryTemplate) {
-  const auto path = write_roster("classroom.csv",
-                                 "\"identifier\",\"github_username\",\"github_id\",\"name\"\n"
-                                 "\"s001\",\"octocat\",\"583231\",\"Mona Lisa\"\n"
-                                 "\"s002\",\"hubot\",\"1\",\"Hu Bot\"\n");
+  const auto path =
+      write_roster("classroom.csv", "\"identifier\",\"github_username\",\"github_id\",\"name\"\n"
+                                    "\"s001\",\"octocat\",\"583231\",\"Mona Lisa\"\n"
+                                    "\"s002\",\"hubot\",\"1\",\"Hu Bot\"\n");
   const auto r = load_roster(path, {"https://github.com/org/matmul-{github_username}"});
   ASSERT_TRUE(r.ok()) << r.error();
   ASSERT_EQ(r->entries.size(), 2u);

@@ -49,7 +49,8 @@ result<std::vector<csv_row>> read_csv(const std::filesystem::path& file) {
     return fail(file.string() + ": cannot read the roster; check the path");
   }
   std::unique_ptr<csv_parser, parser_deleter> parser(new csv_parser);
-  if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0) {
+  if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) !=
+      0) {
     return fail("cannot initialise the CSV parser (out of memory)");
   }
   reader r;
