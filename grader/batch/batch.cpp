@@ -7,6 +7,7 @@
 #include "grader/batch/report_files.h"
 #include "grader/batch/summary.h"
 #include "grader/core/backend_choice.h"
+#include "grader/perf/runner_call.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/atomic_file.h"
 
@@ -221,6 +222,18 @@ void one_emulator_worker_per_runner(const grader::backend_choice& backend) {
   }
 }
 
+// Each GPU as its own probe sees it (its UUID keys its lock), with the runner pinned to it.
+std::vector<std::optional<protocol::device_identity>>
+probe_each(const grader::layout& l, const std::vector<std::string>& gpus) {
+  std::vector<std::optional<protocol::device_identity>> out;
+  for (const auto& gpu : gpus) {
+    const perf::pinned_devices pin(gpu);
+    auto id = grader::probe_gpu(l);
+    out.push_back(id ? std::optional(*id) : std::nullopt);
+  }
+  return out;
+}
+
 void block_stop_signals() {
   sigset_t stops;
   sigemptyset(&stops);
@@ -272,6 +285,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   one_emulator_worker_per_runner(*backend);
   block_stop_signals();
   pipeline p{o, l, *backend, log, places, shown};
+  p.gpu_identities = probe_each(l, places.gpus());
   return grade_and_write(p, plan, *spec, *backend);
 }
 

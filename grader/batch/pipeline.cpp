@@ -26,11 +26,11 @@ public:
   held_places(const held_places&) = delete;
   held_places& operator=(const held_places&) = delete;
 
-  // Moves from the CPU to the least busy GPU; returns its CUDA_VISIBLE_DEVICES value.
-  std::string move_to_gpu() {
+  // Moves from the CPU to the least busy GPU; returns its index.
+  std::size_t move_to_gpu() {
     release_cpu();
     m_gpu = m_slots.take_gpu();
-    return m_slots.gpus()[*m_gpu];
+    return *m_gpu;
   }
 
 private:
@@ -95,9 +95,11 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   };
   if (!p.places.gpus().empty()) {
     g.hooks.before_runs = [&] {
-      auto device = places.move_to_gpu();
+      const auto gpu = places.move_to_gpu();
+      const auto& device = p.places.gpus()[gpu];
       p.shown.doing(e.student, "GPU " + device);
-      return device;
+      return grader::device_pin{device, gpu < p.gpu_identities.size() ? p.gpu_identities[gpu]
+                                                                      : std::nullopt};
     };
   }
   p.shown.doing(e.student, "fetching");

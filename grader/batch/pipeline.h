@@ -29,6 +29,8 @@ struct pipeline {
   journal& log;
   slots& places;
   progress& shown;
+  /// Per GPU of `places`, its own probe's identity (absent when that probe failed).
+  std::vector<std::optional<protocol::device_identity>> gpu_identities;
   std::atomic<bool> stop{false};
   std::mutex totals_mutex;
   std::size_t graded = 0;

@@ -36,10 +36,6 @@ void reached(const grade_options& o, grade_stage stage) {
   }
 }
 
-std::string devices_for_runs(const grade_options& o) {
-  return o.hooks.before_runs ? o.hooks.before_runs() : std::string();
-}
-
 struct grading {
   const grade_options& options;
   const layout& paths;
@@ -47,6 +43,20 @@ struct grading {
   backend_choice backend;
   reports::report report;
 };
+
+// The CUDA_VISIBLE_DEVICES value for this grading's runners; the pinned device's identity
+// replaces the backend's.
+std::string devices_for_runs(grading& g) {
+  if (!g.options.hooks.before_runs) {
+    return {};
+  }
+  auto pin = g.options.hooks.before_runs();
+  if (pin.identity) {
+    g.backend.identity = *pin.identity;
+    record_backend(g.report, g.backend);
+  }
+  return pin.cuda_visible_devices;
+}
 
 result<fetch::fetched_submission> fetch_for(const grading& g) {
   fetch::fetch_request req;
@@ -183,7 +193,7 @@ grade_outcome grade_submission(grading& g) {
   }
   record_build(g.report, *built);
   reached(g.options, grade_stage::built);
-  const perf::pinned_devices pin(built->ok ? devices_for_runs(g.options) : std::string());
+  const perf::pinned_devices pin(built->ok ? devices_for_runs(g) : std::string());
   // On the GPU, kernels that pass are then timed against the reference (verified, A B B A) and
   // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
   std::optional<perf::gpu_evaluator> gpu;

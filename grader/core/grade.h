@@ -20,14 +20,21 @@ namespace cugrade::grader {
 /// The pipeline's stages, for callers that follow a grading (`cugrade batch` journals them).
 enum class grade_stage { fetched, built };
 
+/// Where a grading's runners go, chosen by grade_hooks::before_runs.
+struct device_pin {
+  std::string cuda_visible_devices; ///< empty: keep the inherited setting
+  /// That device as its own probe described it (so per-device state, such as the GPU lock,
+  /// follows the pinned GPU rather than the first one); empty: the backend's identity.
+  std::optional<protocol::device_identity> identity;
+};
+
 /// Optional hooks into one grading; every call happens on the grading thread.
 struct grade_hooks {
   /// A stage is done (not called for stages a failed grading never reaches).
   std::function<void(grade_stage)> reached;
   /// Called after a successful build, before the first runner starts; may block (batch waits
-  /// there for a GPU slot). Returns the CUDA_VISIBLE_DEVICES value for this grading's runners,
-  /// or an empty string to keep the inherited one.
-  std::function<std::string()> before_runs;
+  /// there for a GPU slot). Returns the device this grading's runners are pinned to.
+  std::function<device_pin()> before_runs;
 };
 
 struct grade_options {
