@@ -1,5 +1,6 @@
 #include "grader/core/backend_choice.h"
 
+#include "grader/perf/runner_call.h"
 #include "grader/process/process.h"
 
 #include <cstdlib>
@@ -43,6 +44,9 @@ result<protocol::device_identity> probe_gpu(const layout& l) {
   process::spawn_options opts;
   opts.argv = {runner.string(), "--probe"};
   opts.time_limit_seconds = 60;
+  if (const auto& pinned = perf::pinned_devices::current(); !pinned.empty()) {
+    opts.env_add.emplace_back("CUDA_VISIBLE_DEVICES", pinned); // the device batch pinned
+  }
   const auto r = process::run_process(opts);
   if (!r) {
     return fail(r.error());

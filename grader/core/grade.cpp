@@ -10,6 +10,7 @@
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/process/device_lock.h"
+#include "grader/perf/runner_call.h"
 #include "grader/process/temp_dir.h"
 #include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
@@ -35,6 +36,12 @@ void say(const grade_options& o, const std::string& message) {
   }
 }
 
+void reached(const grade_options& o, grade_stage stage) {
+  if (o.hooks.reached) {
+    o.hooks.reached(stage);
+  }
+}
+
 struct grading {
   const grade_options& options;
   const layout& paths;
@@ -53,6 +60,20 @@ template <class F> auto timed_stage(grading& g, const char* stage, const std::st
       {stage, kernel,
        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
   return r;
+}
+
+// The CUDA_VISIBLE_DEVICES value for this grading's runners; the pinned device's identity
+// replaces the backend's.
+std::string devices_for_runs(grading& g) {
+  if (!g.options.hooks.before_runs) {
+    return {};
+  }
+  auto pin = g.options.hooks.before_runs();
+  if (pin.identity) {
+    g.backend.identity = *pin.identity;
+    record_backend(g.report, g.backend);
+  }
+  return pin.cuda_visible_devices;
 }
 
 result<fetch::fetched_submission> fetch_for(const grading& g) {
@@ -254,6 +275,7 @@ grade_outcome grade_submission(grading& g) {
     return not_gradable(g.report, "cannot fetch the submission: " + fetched.error());
   }
   record_submission(g.report, g.spec, *fetched, g.options);
+  reached(g.options, grade_stage::fetched);
   const auto source = fetched->directory / g.spec.source_file;
   if (!std::filesystem::exists(source)) {
     record_nothing_built(g.report, g.spec, g.options,
@@ -275,6 +297,8 @@ grade_outcome grade_submission(grading& g) {
     return not_gradable(g.report, "the build toolchain failed: " + built.error());
   }
   record_build(g.report, *built);
+  reached(g.options, grade_stage::built);
+  const perf::pinned_devices pin(built->ok ? devices_for_runs(g) : std::string());
   // On the GPU, kernels that pass are then timed against the reference (verified, A B B A) and
   // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
   std::optional<perf::gpu_evaluator> gpu;
@@ -394,6 +418,10 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   auto confined = sandbox::require_working_sandbox();
   auto backend = confined ? choose_backend(l, options.backend)
                           : result<backend_choice>(fail(confined.error()));
+}
+
+  auto backend = options.chosen_backend ? result<backend_choice>(*options.chosen_backend)
+                                        : choose_backend(l, options.backend);
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {

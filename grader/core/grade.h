@@ -3,6 +3,7 @@
 /// `cugrade grade`: one submission in, one trustworthy report out. Fetch, build, check the
 /// symbol policy, run each kernel in its own runner, compare, diagnose, score, write.
 
+#include "grader/core/backend_choice.h"
 #include "grader/core/layout.h"
 #include "reports/report.h"
 
@@ -15,6 +16,26 @@
 #include <vector>
 
 namespace cugrade::grader {
+
+/// The pipeline's stages, for callers that follow a grading (`cugrade batch` journals them).
+enum class grade_stage { fetched, built };
+
+/// Where a grading's runners go, chosen by grade_hooks::before_runs.
+struct device_pin {
+  std::string cuda_visible_devices; ///< empty: keep the inherited setting
+  /// That device as its own probe described it (so per-device state, such as the GPU lock,
+  /// follows the pinned GPU rather than the first one); empty: the backend's identity.
+  std::optional<protocol::device_identity> identity;
+};
+
+/// Optional hooks into one grading; every call happens on the grading thread.
+struct grade_hooks {
+  /// A stage is done (not called for stages a failed grading never reaches).
+  std::function<void(grade_stage)> reached;
+  /// Called after a successful build, before the first runner starts; may block (batch waits
+  /// there for a GPU slot). Returns the device this grading's runners are pinned to.
+  std::function<device_pin()> before_runs;
+};
 
 struct grade_options {
   std::string assignment;        ///< a name under assignments/ or a path to a spec
@@ -35,6 +56,10 @@ struct grade_options {
   bool precise = false;
   bool write_files = true;
   std::function<void(std::string_view)> progress;
+  grade_hooks hooks;
+  /// A backend already chosen (batch probes once for the whole class); empty: choose from
+  /// `backend`.
+  std::optional<backend_choice> chosen_backend;
 };
 
 /// Exit codes of `cugrade grade` (and `check`).

@@ -10,10 +10,13 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <utility>
 
 namespace cugrade::perf {
 
 namespace {
+
+thread_local std::string t_pinned_devices;
 
 std::string tail(const std::string& text, std::size_t max_bytes) {
   return text.size() <= max_bytes ? text : "..." + text.substr(text.size() - max_bytes);
@@ -68,6 +71,17 @@ void note_memory_ceiling(runner_outcome& out, const sandbox::confinement& box,
 
 } // namespace
 
+pinned_devices::pinned_devices(std::string cuda_visible_devices)
+    : m_previous(std::exchange(t_pinned_devices, std::move(cuda_visible_devices))) {}
+
+pinned_devices::~pinned_devices() {
+  t_pinned_devices = std::move(m_previous);
+}
+
+const std::string& pinned_devices::current() {
+  return t_pinned_devices;
+}
+
 bool runner_outcome::clean() const {
   return log.started && log.finished && !timed_out && term_signal == 0 && exit_code == 0;
 }
@@ -112,6 +126,9 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
+  if (!t_pinned_devices.empty()) {
+    opts.env_add.emplace_back("CUDA_VISIBLE_DEVICES", t_pinned_devices);
+  }
   const auto view = runner_view(runner, plan, !wrapper.empty());
   auto box = sandbox::confine(view, opts);
   if (!box) {

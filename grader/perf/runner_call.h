@@ -26,6 +26,22 @@ struct runner_outcome {
   [[nodiscard]] std::string ending() const;
 };
 
+/// Pins the runners this thread starts to the devices in `cuda_visible_devices` (their
+/// CUDA_VISIBLE_DEVICES) while it lives; empty keeps the inherited setting. `cugrade batch`
+/// pins each grading to one GPU this way (grader/core/grade.cpp sets it for one grading).
+class pinned_devices {
+public:
+  explicit pinned_devices(std::string cuda_visible_devices);
+  ~pinned_devices();
+  pinned_devices(const pinned_devices&) = delete;
+  pinned_devices& operator=(const pinned_devices&) = delete;
+  /// The devices this thread's runners are pinned to, or empty.
+  [[nodiscard]] static const std::string& current();
+
+private:
+  std::string m_previous;
+};
+
 /// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`,
 /// letting it write files of at most `file_size_bytes`. Fails only when the program cannot be
 /// started or the plan cannot be written. Used for every runner the grader starts: correctness

@@ -60,9 +60,15 @@ variables sandbox_environment(const profile& p, const process::spawn_options& op
 }
 
 // The one GPU a runner may open: CUDA_VISIBLE_DEVICES when it names a single device by number
-// (the device node's minor number must match: docs/sandbox.md), else the profile's.
-int chosen_gpu(int fallback) {
+// (the device node's minor number must match: docs/sandbox.md), else the profile's. The run's
+// own setting (a batch pins each grading to one GPU) comes before the grader's.
+int chosen_gpu(int fallback, const process::spawn_options& options) {
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  for (const auto& [name, value] : options.env_add) {
+    if (name == "CUDA_VISIBLE_DEVICES") {
+      visible = value.c_str();
+    }
+  }
   if (visible == nullptr || *visible == '\0') {
     return fallback;
   }
@@ -88,7 +94,7 @@ result<profile> complete_profile(profile p, const process::spawn_options& option
   for (const auto& dir : split_path_list(std::getenv("LD_LIBRARY_PATH"))) {
     p.read_only.push_back(dir);
   }
-  p.gpu_index = chosen_gpu(p.gpu_index);
+  p.gpu_index = chosen_gpu(p.gpu_index, options);
   return p;
 }
 

@@ -1,0 +1,45 @@
+#include "grader/batch/new_commits.h"
+
+#include "grader/fetch/fetch.h"
+
+namespace cugrade::batch {
+
+namespace {
+
+// The commit grading would pick now, or nullopt when the source cannot be fetched (grading will
+// say why) or is not a git repository.
+std::optional<std::string> commit_now(const roster_entry& e, const batch_options& o,
+                                      const grader::layout& l,
+                                      const std::optional<std::string>& spec_deadline) {
+  fetch::fetch_request req;
+  req.source = e.repository;
+  req.commit = e.commit;
+  const auto deadline = e.deadline ? e.deadline : o.deadline ? o.deadline : spec_deadline;
+  if (deadline) {
+    req.deadline = fetch::parse_iso8601(*deadline);
+  }
+  req.cache_dir = l.cache_dir / "repos";
+  const auto fetched = fetch::fetch_submission(req);
+  return fetched && fetched->is_git ? fetched->commit : std::nullopt;
+}
+
+} // namespace
+
+std::set<std::string> students_with_new_commits(const batch_options& o, const grader::layout& l,
+                                                journal& j,
+                                                const std::optional<std::string>& spec_deadline) {
+  std::set<std::string> out;
+  for (const auto& e : o.roster.entries) {
+    const auto rec = j.find(e.student);
+    if (!rec || rec->state != student_state::written || rec->commit.empty()) {
+      continue;
+    }
+    const auto now = commit_now(e, o, l, spec_deadline);
+    if (now && *now != rec->commit) {
+      out.insert(e.student);
+    }
+  }
+  return out;
+}
+
+} // namespace cugrade::batch

@@ -1,0 +1,172 @@
+#include "grader/batch/pipeline.h"
+
+#include "grader/batch/detail/kill_point.h"
+#include "grader/batch/report_files.h"
+#include "grader/core/grade.h"
+#include "reports/report_json.h"
+
+#include <chrono>
+
+namespace cugrade::batch {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// The CPU token and GPU slot one grading holds; released whatever happens.
+class held_places {
+public:
+  explicit held_places(slots& s) : m_slots(s) { m_slots.take_cpu(); }
+  ~held_places() {
+    release_cpu();
+    if (m_gpu) {
+      m_slots.give_gpu(*m_gpu);
+    }
+  }
+  held_places(const held_places&) = delete;
+  held_places& operator=(const held_places&) = delete;
+
+  // Moves from the CPU to the least busy GPU; returns its index.
+  std::size_t move_to_gpu() {
+    release_cpu();
+    m_gpu = m_slots.take_gpu();
+    return *m_gpu;
+  }
+
+private:
+  void release_cpu() {
+    if (m_cpu) {
+      m_slots.give_cpu();
+      m_cpu = false;
+    }
+  }
+  slots& m_slots;
+  bool m_cpu = true;
+  std::optional<std::size_t> m_gpu;
+};
+
+// Stage times of one grading, from its start.
+struct stage_clock {
+  clock_type::time_point start = clock_type::now();
+  clock_type::time_point last = start;
+  double lap() {
+    const auto now = clock_type::now();
+    const double s = std::chrono::duration<double>(now - last).count();
+    last = now;
+    return s;
+  }
+};
+
+reports::report unexpected_failure(const batch_options& o, const roster_entry& e,
+                                   const std::string& why) {
+  reports::report r;
+  r.assignment_name = o.assignment;
+  r.submission.student = e.student;
+  r.submission.source = e.repository;
+  r.created_at = reports::now_iso8601_utc();
+  reports::mark_ungradable(r, why);
+  return r;
+}
+
+grader::grade_options grading_options(const pipeline& p, const roster_entry& e) {
+  grader::grade_options g;
+  g.assignment = p.options.assignment;
+  g.submission = e.repository;
+  g.backend = p.options.backend;
+  g.chosen_backend = p.backend;
+  g.commit = e.commit;
+  g.deadline = e.deadline ? e.deadline : p.options.deadline;
+  g.student = e.student;
+  g.kernel_timeout_seconds = p.options.kernel_timeout_seconds;
+  g.kernels = p.options.kernels;
+  g.write_files = false;
+  return g;
+}
+
+reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& times) {
+  held_places places(p.places);
+  auto g = grading_options(p, e);
+  g.hooks.reached = [&](grader::grade_stage stage) {
+    const bool fetched = stage == grader::grade_stage::fetched;
+    p.log.mark_stage(e.student, fetched ? student_state::fetched : student_state::built,
+                     times.lap());
+    detail::kill_point(fetched ? "fetched" : "built");
+    p.shown.doing(e.student, fetched ? "building" : "running");
+  };
+  if (!p.places.gpus().empty()) {
+    g.hooks.before_runs = [&] {
+      const auto gpu = places.move_to_gpu();
+      const auto& device = p.places.gpus()[gpu];
+      p.shown.doing(e.student, "GPU " + device);
+      return grader::device_pin{device, gpu < p.gpu_identities.size() ? p.gpu_identities[gpu]
+                                                                      : std::nullopt};
+    };
+  }
+  p.shown.doing(e.student, "fetching");
+  try {
+    auto out = grader::grade(g, p.layout);
+    if (out.report) {
+      return std::move(*out.report);
+    }
+    return unexpected_failure(p.options, e, out.error);
+  } catch (const std::exception& ex) {
+    // A grader bug or infrastructure fault: recorded for this student, the class goes on.
+    return unexpected_failure(p.options, e, std::string("internal error: ") + ex.what());
+  }
+}
+
+void add_times(pipeline& p, const journal_entry& e) {
+  const std::lock_guard lock(p.totals_mutex);
+  ++p.graded;
+  p.fetch_seconds += e.fetch_seconds;
+  p.build_seconds += e.build_seconds;
+  p.run_seconds += e.run_seconds;
+}
+
+void grade_one(pipeline& p, const roster_entry& e) {
+  stage_clock times;
+  const auto report = grade_student(p, e, times);
+  const auto json = reports::render_json(report);
+  p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
+  detail::kill_point("graded");
+  if (const auto entry = p.log.find(e.student)) {
+    add_times(p, *entry);
+  }
+  deliver(p, e.student, json);
+}
+
+} // namespace
+
+void deliver(pipeline& p, const std::string& student, const std::string& report_json) {
+  const auto written =
+      write_report_files(p.options.out_dir, student, report_json, p.options.formats);
+  if (!written) {
+    const std::lock_guard lock(p.totals_mutex);
+    p.failures.push_back(student + ": " + written.error());
+    return;
+  }
+  detail::kill_point("files");
+  p.log.mark_written(student, written->path, written->sha256);
+  detail::kill_point("written");
+  if (const auto r = journaled_report(report_json)) {
+    p.shown.finished(student, *r);
+  }
+}
+
+std::vector<std::jthread> start_workers(pipeline& p, const std::vector<const roster_entry*>& work,
+                                        std::atomic<std::size_t>& remaining) {
+  auto next = std::make_shared<std::atomic<std::size_t>>(0);
+  const auto count = std::min(p.places.concurrency(), work.size());
+  std::vector<std::jthread> workers;
+  for (std::size_t i = 0; i < count; ++i) {
+    workers.emplace_back([&p, &work, &remaining, next] {
+      for (auto k = (*next)++; k < work.size() && !p.stop; k = (*next)++) {
+        grade_one(p, *work[k]);
+        --remaining;
+      }
+    });
+  }
+  return workers;
+}
+
+} // namespace cugrade::batch

@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// Grading the students a batch still owes, on worker threads: each calls grader::grade (the
+/// same pipeline as `cugrade grade`), journals its stages through grade_hooks, takes a GPU slot
+/// between build and runs, then stores the report in the journal (`graded`), writes the files
+/// from it and marks the student `written`.
+
+#include "grader/batch/batch.h"
+#include "grader/batch/journal.h"
+#include "grader/batch/progress.h"
+#include "grader/batch/slots.h"
+#include "grader/core/backend_choice.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cugrade::batch {
+
+/// What the workers share.
+struct pipeline {
+  pipeline(const batch_options& o, const grader::layout& l, const grader::backend_choice& b,
+           journal& j, slots& s, progress& shown_to)
+      : options(o), layout(l), backend(b), log(j), places(s), shown(shown_to) {}
+  const batch_options& options;
+  const grader::layout& layout;
+  const grader::backend_choice& backend;
+  journal& log;
+  slots& places;
+  progress& shown;
+  /// Per GPU of `places`, its own probe's identity (absent when that probe failed).
+  std::vector<std::optional<protocol::device_identity>> gpu_identities;
+  std::atomic<bool> stop{false};
+  std::mutex totals_mutex;
+  std::size_t graded = 0;
+  double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
+  std::vector<std::string> failures; ///< reports that could not be written
+};
+
+/// Writes a graded student's files from the journal and marks the student written.
+void deliver(pipeline& p, const std::string& student, const std::string& report_json);
+
+/// Starts the workers over `work`; they stop early once `p.stop` is set. Join the threads.
+[[nodiscard]] std::vector<std::jthread> start_workers(pipeline& p,
+                                                      const std::vector<const roster_entry*>& work,
+                                                      std::atomic<std::size_t>& remaining);
+
+} // namespace cugrade::batch

@@ -1,0 +1,99 @@
+#include "grader/batch/plan.h"
+
+#include "grader/batch/report_files.h"
+#include "grader/batch/summary.h"
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+namespace cugrade::batch {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> regrade_words{"all", "failed", "not-gradable",
+                                                        "new-commits"};
+
+bool wants(const batch_options& o, std::string_view word) {
+  return std::find(o.regrade.begin(), o.regrade.end(), word) != o.regrade.end();
+}
+
+// Written students whose report matches `pick`.
+template <class Pick> void add_written_if(journal& j, std::set<std::string>& out, Pick pick) {
+  for (const auto& e : j.all()) {
+    if (e.state != student_state::written) {
+      continue;
+    }
+    if (const auto r = journaled_report(e.report_json); !r || pick(*r)) {
+      out.insert(e.student);
+    }
+  }
+}
+
+} // namespace
+
+std::string grading_inputs(const roster_entry& e, const batch_options& o) {
+  const auto deadline = e.deadline ? e.deadline : o.deadline;
+  return nlohmann::json{{"repository", e.repository},
+                        {"commit", e.commit.value_or("")},
+                        {"deadline", deadline.value_or("")}}
+      .dump();
+}
+
+result<void> check_regrade_words(const batch_options& o) {
+  for (const auto& word : o.regrade) {
+    const bool keyword =
+        std::find(regrade_words.begin(), regrade_words.end(), word) != regrade_words.end();
+    const bool student = std::any_of(o.roster.entries.begin(), o.roster.entries.end(),
+                                     [&](const auto& e) { return e.student == word; });
+    if (!keyword && !student) {
+      return fail("--regrade " + word +
+                  ": neither all, failed, not-gradable, new-commits nor a student of " +
+                  o.roster.file.string() + "; check the spelling");
+    }
+  }
+  return {};
+}
+
+std::set<std::string> regrade_selection(const batch_options& o, journal& j,
+                                        const std::set<std::string>& with_new_commits) {
+  std::set<std::string> out(with_new_commits);
+  for (const auto& word : o.regrade) {
+    if (std::find(regrade_words.begin(), regrade_words.end(), word) == regrade_words.end()) {
+      out.insert(word);
+    }
+  }
+  if (wants(o, "all")) {
+    for (const auto& e : o.roster.entries) {
+      out.insert(e.student);
+    }
+  }
+  if (wants(o, "failed")) {
+    add_written_if(j, out, [](const auto& r) { return outcome_of(r) != outcome::full_marks; });
+  }
+  if (wants(o, "not-gradable")) {
+    add_written_if(j, out, [](const auto& r) { return !r.gradable; });
+  }
+  return out;
+}
+
+batch_plan plan_batch(const batch_options& o, journal& j, const std::set<std::string>& forced) {
+  batch_plan plan;
+  for (const auto& e : o.roster.entries) {
+    const auto inputs = grading_inputs(e, o);
+    const auto rec = j.find(e.student);
+    const bool fresh = !rec || rec->inputs != inputs || forced.contains(e.student);
+    if (fresh || rec->state < student_state::graded) {
+      j.enqueue(e.student, inputs);
+      plan.to_grade.push_back(&e);
+    } else if (rec->state == student_state::graded ||
+               !report_files_intact(o.out_dir, e.student, rec->report_sha256, o.formats)) {
+      plan.to_deliver.push_back(e.student);
+    } else {
+      ++plan.done;
+    }
+  }
+  return plan;
+}
+
+} // namespace cugrade::batch

@@ -1,0 +1,203 @@
+#include "grader/batch/roster.h"
+
+#include "grader/batch/detail/csv_table.h"
+#include "grader/fetch/fetch.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cugrade::batch {
+
+namespace {
+
+using detail::csv_row;
+
+// Column positions found in the header, by name.
+using columns = std::map<std::string, std::size_t>;
+
+struct validation {
+  const std::filesystem::path& file;
+  std::vector<std::string> problems;
+
+  void add(std::size_t line, std::size_t column, const std::string& name, const std::string& what) {
+    problems.push_back(file.string() + ":" + std::to_string(line) + ": column " +
+                       std::to_string(column + 1) + " (" + name + "): " + what);
+  }
+};
+
+columns header_columns(csv_row header) {
+  if (!header.fields.empty() && header.fields[0].starts_with("\xEF\xBB\xBF")) {
+    header.fields[0].erase(0, 3); // a byte order mark from spreadsheet exports
+  }
+  columns out;
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    out.emplace(header.fields[i], i);
+  }
+  return out;
+}
+
+std::string field(const csv_row& row, const columns& cols, const std::string& name) {
+  const auto it = cols.find(name);
+  return it == cols.end() || it->second >= row.fields.size() ? std::string()
+                                                             : row.fields[it->second];
+}
+
+// The column naming the student: `student`, else a GitHub Classroom export's `identifier`, else
+// its `github_username`.
+std::string student_column(const columns& cols) {
+  for (const char* name : {"student", "identifier", "github_username"}) {
+    if (cols.contains(name)) {
+      return name;
+    }
+  }
+  return "student";
+}
+
+// Replaces every {column} of the template by the row's value; an unknown name stays visible.
+std::string expand_template(const std::string& tmpl, const csv_row& row, const columns& cols,
+                            std::string* missing) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size();) {
+    const auto open = tmpl.find('{', i);
+    const auto close = open == std::string::npos ? open : tmpl.find('}', open);
+    if (close == std::string::npos) {
+      out += tmpl.substr(i);
+      break;
+    }
+    out += tmpl.substr(i, open - i);
+    const auto name = tmpl.substr(open + 1, close - open - 1);
+    const auto value = field(row, cols, name);
+    if (value.empty() && missing->empty()) {
+      *missing = name;
+    }
+    out += value;
+    i = close + 1;
+  }
+  return out;
+}
+
+result<void> check_header(const std::filesystem::path& file, const columns& cols,
+                          const roster_options& options) {
+  std::vector<std::string> needed{student_column(cols)};
+  if (options.repository_template.empty()) {
+    needed.push_back("repository");
+  }
+  for (const auto& name : needed) {
+    if (!cols.contains(name)) {
+      std::string have;
+      for (const auto& [n, i] : cols) {
+        have += (have.empty() ? "" : ", ") + n;
+      }
+      return fail(file.string() + ":1: the header has no \"" + name + "\" column (it has: " + have +
+                  "); add it" +
+                  (name == "repository"
+                       ? ", or give --repository-template for a GitHub Classroom roster export"
+                       : ""));
+    }
+  }
+  return {};
+}
+
+void check_entry(validation& v, const roster_entry& e, const columns& cols,
+                 const std::string& student_col, const std::string& template_gap) {
+  const auto column_of = [&](const std::string& name) {
+    const auto it = cols.find(name);
+    return it == cols.end() ? std::size_t{0} : it->second;
+  };
+  if (e.student.empty()) {
+    v.add(e.line, column_of(student_col), student_col,
+          "empty student id; give every row an id or delete the row");
+  } else if (!is_valid_student_id(e.student)) {
+    v.add(e.line, column_of(student_col), student_col,
+          "\"" + e.student +
+              "\" cannot name a report file; use letters, digits and . _ - @ + only");
+  }
+  if (!template_gap.empty()) {
+    v.add(e.line, column_of(template_gap), template_gap,
+          "empty, so --repository-template has nothing to fill in; link the student's account "
+          "or delete the row");
+  } else if (e.repository.empty()) {
+    v.add(e.line, column_of("repository"), "repository",
+          "empty repository; give a directory, a local git repository or a git URL");
+  }
+  if (e.deadline && !fetch::parse_iso8601(*e.deadline)) {
+    v.add(e.line, column_of("deadline"), "deadline",
+          "\"" + *e.deadline +
+              "\" is not an ISO-8601 time; write e.g. 2026-12-15T23:59:00Z, "
+              "2026-12-15T23:59:00+01:00 or 2026-12-15 (end of that day, UTC)");
+  }
+}
+
+std::optional<std::string> optional_field(const csv_row& row, const columns& cols,
+                                          const std::string& name) {
+  auto value = field(row, cols, name);
+  return value.empty() ? std::nullopt : std::optional<std::string>(std::move(value));
+}
+
+} // namespace
+
+bool is_valid_student_id(const std::string& id) {
+  if (id.empty() || id.front() == '.' || id.size() > 128) {
+    return false;
+  }
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-' || c == '@' || c == '+';
+  });
+}
+
+result<roster> load_roster(const std::filesystem::path& file, const roster_options& options) {
+  auto rows = detail::read_csv(file);
+  if (!rows) {
+    return fail(rows.error());
+  }
+  if (rows->empty()) {
+    return fail(file.string() +
+                ": the roster is empty; write a header line (student,repository) and one row "
+                "per student");
+  }
+  const auto cols = header_columns(rows->front());
+  if (auto header = check_header(file, cols, options); !header) {
+    return fail(header.error());
+  }
+  const auto student_col = student_column(cols);
+  roster out{file, {}};
+  validation v{file, {}};
+  std::map<std::string, std::size_t> first_line;
+  for (auto row = rows->begin() + 1; row != rows->end(); ++row) {
+    roster_entry e;
+    e.line = row->line;
+    e.student = field(*row, cols, student_col);
+    std::string template_gap;
+    e.repository = options.repository_template.empty()
+                       ? field(*row, cols, "repository")
+                       : expand_template(options.repository_template, *row, cols, &template_gap);
+    e.commit = optional_field(*row, cols, "commit");
+    e.deadline = optional_field(*row, cols, "deadline");
+    e.nickname = field(*row, cols, "nickname");
+    check_entry(v, e, cols, student_col, template_gap);
+    if (!e.student.empty()) {
+      const auto [it, inserted] = first_line.emplace(e.student, e.line);
+      if (!inserted) {
+        v.add(e.line, cols.at(student_col), student_col,
+              "student \"" + e.student + "\" is already on line " + std::to_string(it->second) +
+                  "; keep one row per student (a per-student deadline goes in the deadline "
+                  "column)");
+      }
+    }
+    out.entries.push_back(std::move(e));
+  }
+  if (!v.problems.empty()) {
+    std::string all;
+    for (const auto& p : v.problems) {
+      all += (all.empty() ? "" : "\n") + p;
+    }
+    return fail(all);
+  }
+  if (out.entries.empty()) {
+    return fail(file.string() + ": the roster has a header but no students; add one row each");
+  }
+  return out;
+}
+
+} // namespace cugrade::batch

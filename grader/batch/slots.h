@@ -1,0 +1,50 @@
+#pragma once
+/// \file
+/// Where gradings may run: `jobs` CPU tokens for fetching and building (and, in emulation, for
+/// the whole grading, since emulated kernels run on the CPU too), and on a GPU machine a few
+/// slots per GPU for the runs. A grading holds a CPU token until its build is done, then waits
+/// for the least busy GPU. Fair timing between gradings sharing a GPU is the per-GPU lock's job
+/// inside the grading code, not this scheduler's.
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cugrade::batch {
+
+class slots {
+public:
+  /// `gpus` holds CUDA_VISIBLE_DEVICES values (e.g. "0", "1"); empty for emulation.
+  slots(std::size_t jobs, std::vector<std::string> gpus, std::size_t per_gpu);
+
+  void take_cpu();
+  void give_cpu();
+  /// Blocks until a GPU has a free slot; returns its index in `gpus`.
+  [[nodiscard]] std::size_t take_gpu();
+  void give_gpu(std::size_t gpu);
+
+  [[nodiscard]] const std::vector<std::string>& gpus() const { return m_gpus; }
+  /// Gradings that may be in flight at once (the number of worker threads to start).
+  [[nodiscard]] std::size_t concurrency() const;
+  /// Seconds each GPU had at least one grading on it so far.
+  [[nodiscard]] std::vector<double> gpu_busy_seconds() const;
+
+private:
+  mutable std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::size_t m_free_cpu;
+  std::vector<std::string> m_gpus;
+  std::size_t m_per_gpu;
+  std::vector<std::size_t> m_on_gpu;
+  std::vector<double> m_busy_seconds;
+  std::vector<double> m_busy_since;
+};
+
+/// The GPUs to use: `requested` when given, else CUDA_VISIBLE_DEVICES's entries, else the
+/// indexes nvidia-smi lists (it does not initialise CUDA in this process), else one GPU "0".
+[[nodiscard]] std::vector<std::string> visible_gpus(const std::vector<std::string>& requested);
+
+} // namespace cugrade::batch

@@ -1,0 +1,302 @@
+// `cugrade batch` end to end on the emulator: a 40-student class (plain folders, local git
+// repositories with a deadline and extensions, a missing repository, a compile error, a hang)
+// gives the expected gradebook; SIGKILL at five points then the same command gives the same
+// gradebook and reports as an uninterrupted run; malformed rosters are refused before grading.
+//
+// Speed on 2 shared cores: the reduction assignment (the fastest to build and run) with a small
+// spec (tests/batch/small_reduction.json: awkward sizes up to 10007), so one grading costs about
+// a second of CPU, mostly the build. The kill test leaves out submissions whose report depends on
+// time (a hang; a barrier fault, whose repeated runner restarts draw on the kernel's time
+// budget), since its point is that the batch adds no difference of its own.
+#include "grader/batch/journal.h"
+#include "grader/process/process.h"
+#include "tests/e2e/e2e_support.h"
+#include "tests/fetch/git_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace cugrade::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using fetch::testing::epoch;
+using fetch::testing::test_repo;
+
+const std::string spec_path = std::string(CUGRADE_SOURCE_DIR) + "/tests/batch/small_reduction.json";
+// The spec's deadline is 2026-12-15T23:59:00Z.
+constexpr const char* before_deadline = "2026-12-14T10:00:00Z";
+constexpr const char* after_deadline = "2026-12-16T10:00:00Z"; // 1 day late
+constexpr const char* extension = "2026-12-18T23:59:00Z";
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string source_of(const std::string& fixture) {
+  return read_text(fixture == "reference" ? source_root() / "reference" / "reduction.cu"
+                                          : fixtures_dir() / fixture / "reduction.cu");
+}
+
+// A class under construction: submissions in `root`, rows for the roster.
+struct class_builder {
+  explicit class_builder(fs::path dir) : root(std::move(dir)) {}
+  fs::path root;
+  std::string rows = "student,repository,deadline\n";
+  std::vector<std::unique_ptr<test_repo>> repos;
+
+  void folder(const std::string& student, const std::string& fixture) {
+    const auto dir = root / student;
+    fs::create_directories(dir);
+    std::ofstream(dir / "reduction.cu") << source_of(fixture);
+    rows += student + "," + dir.string() + ",\n";
+  }
+  // A git repository: `early` committed before the deadline (unless empty), `late` after it.
+  void repo(const std::string& student, const std::string& early, const std::string& late,
+            const std::string& deadline = "") {
+    auto r = std::make_unique<test_repo>(root / student);
+    if (!early.empty()) {
+      r->commit({{"reduction.cu", source_of(early)}}, epoch(before_deadline));
+    }
+    r->commit({{"reduction.cu", source_of(late)}}, epoch(after_deadline));
+    rows += student + "," + r->workdir().string() + "," + deadline + "\n";
+    repos.push_back(std::move(r));
+  }
+  fs::path roster() const {
+    std::ofstream(root / "roster.csv") << rows;
+    return root / "roster.csv";
+  }
+};
+
+cli_result run_batch(const fs::path& roster, const fs::path& out,
+                     const std::vector<std::string>& extra = {},
+                     const std::string& kill_after = "") {
+  process::spawn_options o;
+  o.argv = {CUGRADE_BINARY, "batch",     spec_path, roster.string(), "--out",
+            out.string(),   "--backend", "emu",     "--jobs",        "2"};
+  o.argv.insert(o.argv.end(), extra.begin(), extra.end());
+  o.env_add = {{"XDG_CACHE_HOME", (fs::temp_directory_path() / "cugrade-e2e-cache").string()},
+               {"NO_COLOR", "1"}};
+  if (!kill_after.empty()) {
+    o.env_add.emplace_back("CUGRADE_BATCH_KILL_AFTER", kill_after);
+  }
+  o.time_limit_seconds = 900;
+  const auto r = process::run_process(o);
+  return r ? cli_result{r->shell_status(), r->stdout_text, r->stderr_text}
+           : cli_result{-1, "", r.error()};
+}
+
+std::map<std::string, std::map<std::string, std::string>> gradebook(const fs::path& out) {
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  std::istringstream in(read_text(out / "gradebook.csv"));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (std::istringstream h(line); std::getline(h, line, ',');) {
+    header.push_back(line);
+  }
+  while (std::getline(in, line)) {
+    std::map<std::string, std::string> row;
+    std::istringstream fields(line);
+    std::string f;
+    for (std::size_t i = 0; i < header.size() && std::getline(fields, f, ','); ++i) {
+      row[header[i]] = f;
+    }
+    rows[row["student"]] = row;
+  }
+  return rows;
+}
+
+// A report without what differs between two gradings of the same bytes: the time it was made
+// and how long things took.
+nlohmann::json without_times(nlohmann::json j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      const auto& key = it.key();
+      if (key == "created_at" || key.ends_with("seconds")) {
+        it = j.erase(it);
+      } else {
+        *it = without_times(*it);
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) {
+      e = without_times(e);
+    }
+  }
+  return j;
+}
+
+std::map<std::string, std::string> reports_of(const fs::path& out) {
+  std::map<std::string, std::string> all;
+  for (const auto& f : fs::directory_iterator(out / "reports")) {
+    all[f.path().filename().string()] = without_times(read_json(f.path())).dump(1);
+  }
+  return all;
+}
+
+TEST(BatchEmu, FortyStudentClassGivesTheExpectedGradebook) {
+  class_builder c(fresh_dir("batch-class"));
+  for (int i = 0; i < 22; ++i) {
+    c.folder("good" + std::to_string(i), "reference");
+  }
+  for (int i = 0; i < 4; ++i) {
+    c.folder("compile" + std::to_string(i), "grade_compile_error");
+    c.folder("missing" + std::to_string(i), "grade_missing_launcher");
+  }
+  for (int i = 0; i < 2; ++i) {
+    c.folder("divergent" + std::to_string(i), "emu_reduce_sync_in_if");
+  }
+  c.folder("hang", "grade_infinite_loop");
+  c.rows += "absent," + (c.root / "no-such-repository").string() + ",\n";
+  for (int i = 0; i < 3; ++i) { // graded: the early commit (missing launcher), on time
+    c.repo("ontime" + std::to_string(i), "grade_missing_launcher", "reference");
+  }
+  for (int i = 0; i < 2; ++i) { // an extension: the later, complete commit, on time
+    c.repo("extended" + std::to_string(i), "grade_missing_launcher", "reference", extension);
+  }
+  c.repo("late", "", "reference"); // only a commit after the deadline: 1 day late
+  const auto out = c.root / "out";
+  // The hang costs its limit; 30 s leaves the barrier fault's runner restarts room on a loaded
+  // 2-core machine.
+  const std::vector<std::string> options{"--format", "text", "--kernel-timeout", "30"};
+  const auto r = run_batch(c.roster(), out, options);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto book = gradebook(out);
+  ASSERT_EQ(book.size(), 40u) << read_text(out / "gradebook.csv");
+  const auto expect_row = [&](const std::string& s, const std::string& score,
+                              const std::string& interleaved, const std::string& convergent) {
+    SCOPED_TRACE(s);
+    const auto& row = book.at(s);
+    EXPECT_EQ(row.at("score"), score);
+    EXPECT_EQ(row.at("reduce_interleaved_score"), interleaved);
+    EXPECT_EQ(row.at("reduce_convergent_score"), convergent);
+    EXPECT_EQ(row.at("gradable"), "true");
+    EXPECT_EQ(row.at("report"), "reports/" + s + ".json");
+    EXPECT_TRUE(fs::exists(out / "reports" / (s + ".txt")));
+  };
+  for (int i = 0; i < 22; ++i) {
+    expect_row("good" + std::to_string(i), "20", "10", "10");
+  }
+  for (int i = 0; i < 4; ++i) {
+    expect_row("compile" + std::to_string(i), "0", "0", "0");
+    expect_row("missing" + std::to_string(i), "10", "10", "0");
+  }
+  for (int i = 0; i < 2; ++i) {
+    expect_row("divergent" + std::to_string(i), "10", "10", "0");
+    EXPECT_EQ(kernel_named(read_json(out / ("reports/divergent" + std::to_string(i) + ".json")),
+                           "reduce_convergent")["error_kind"],
+              "barrier_divergence");
+  }
+  expect_row("hang", "10", "10", "0");
+  EXPECT_EQ(kernel_named(read_json(out / "reports/hang.json"), "reduce_convergent")["status"],
+            "timeout");
+  for (int i = 0; i < 3; ++i) {
+    expect_row("ontime" + std::to_string(i), "10", "10", "0");
+    EXPECT_EQ(book.at("ontime" + std::to_string(i)).at("commit").size(), 40u);
+  }
+  for (int i = 0; i < 2; ++i) {
+    expect_row("extended" + std::to_string(i), "20", "10", "10");
+    EXPECT_EQ(book.at("extended" + std::to_string(i)).at("late_days"), "0");
+  }
+  expect_row("late", "18", "10", "10");
+  EXPECT_EQ(book.at("late").at("late_days"), "1");
+  EXPECT_EQ(book.at("late").at("late_penalty"), "2");
+  EXPECT_EQ(book.at("absent").at("gradable"), "false");
+  EXPECT_EQ(book.at("absent").at("score"), "");
+  EXPECT_NE(r.out.find("absent: cannot fetch the submission"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--regrade absent"), std::string::npos) << r.out;
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["students"], 40);
+  EXPECT_EQ(summary["outcomes"]["full_marks"], 25);
+  EXPECT_EQ(summary["outcomes"]["not_gradable"], 1);
+  EXPECT_EQ(summary["kernels"]["reduce_convergent"]["statuses"]["timeout"], 1);
+  // A second run finds everything written and grades nobody.
+  const auto again = run_batch(c.roster(), out, options);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("40 already written, 0 to write from the journal, 0 to grade"),
+            std::string::npos)
+      << again.err;
+  // --regrade selects: the not-gradable student and one named student.
+  auto regrade_options = options;
+  regrade_options.insert(regrade_options.end(), {"--regrade", "not-gradable", "good3"});
+  const auto regrade = run_batch(c.roster(), out, regrade_options);
+  EXPECT_NE(regrade.err.find("38 already written, 0 to write from the journal, 2 to grade"),
+            std::string::npos)
+      << regrade.err;
+  fs::remove_all(c.root);
+}
+
+TEST(BatchEmu, KilledAtFivePointsThenResumedMatchesAnUninterruptedRun) {
+  class_builder c(fresh_dir("batch-kill"));
+  for (int i = 0; i < 4; ++i) {
+    c.folder("good" + std::to_string(i), "reference");
+  }
+  c.folder("compile", "grade_compile_error");
+  c.folder("missing", "grade_missing_launcher");
+  c.folder("missing2", "grade_missing_launcher");
+  c.repo("ontime", "grade_missing_launcher", "reference");
+  c.repo("late", "", "reference");
+  c.rows += "absent," + (c.root / "nowhere").string() + ",\n";
+  const auto roster = c.roster();
+  const auto whole = run_batch(roster, c.root / "whole");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const auto expected_book = read_text(c.root / "whole" / "gradebook.csv");
+  const auto expected_reports = reports_of(c.root / "whole");
+  ASSERT_EQ(expected_reports.size(), 10u);
+  for (const std::string point : {"fetched:2", "built:4", "graded:5", "files:7", "written:9"}) {
+    SCOPED_TRACE(point);
+    const auto out = c.root / ("killed-" + point.substr(0, point.find(':')));
+    const auto killed = run_batch(roster, out, {}, point);
+    ASSERT_EQ(killed.exit_code, 128 + 9) << killed.err; // SIGKILL, not a clean exit
+    EXPECT_FALSE(fs::exists(out / "gradebook.csv"));
+    const auto resumed = run_batch(roster, out);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(read_text(out / "gradebook.csv"), expected_book);
+    EXPECT_EQ(reports_of(out), expected_reports);
+    auto j = batch::journal::open(out);
+    ASSERT_TRUE(j.ok()) << j.error();
+    for (const auto& e : (*j)->all()) { // nobody graded twice
+      EXPECT_EQ(e.gradings, 1) << e.student;
+      EXPECT_EQ(e.state, batch::student_state::written) << e.student;
+    }
+  }
+  fs::remove_all(c.root);
+}
+
+TEST(BatchEmu, MalformedRosterIsRefusedBeforeGrading) {
+  const auto dir = fresh_dir("batch-bad-roster");
+  std::ofstream(dir / "roster.csv") << "student,repository,deadline\n"
+                                       "alice,/a,\n"
+                                       "alice,/b,tomorrow\n"
+                                       "bob,,\n";
+  const auto r = run_batch(dir / "roster.csv", dir / "out");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("roster.csv:3: column 1 (student): student \"alice\" is already on line 2"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("roster.csv:3: column 3 (deadline): \"tomorrow\" is not an ISO-8601"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("roster.csv:4: column 2 (repository): empty repository"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("nothing was graded"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  std::ofstream(dir / "no-repo.csv") << "student,url\nalice,/a\n";
+  const auto header = run_batch(dir / "no-repo.csv", dir / "out");
+  EXPECT_EQ(header.exit_code, 2);
+  EXPECT_NE(header.err.find("no-repo.csv:1: the header has no \"repository\" column"),
+            std::string::npos)
+      << header.err;
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace cugrade::e2e

@@ -1,0 +1,57 @@
+// Pinning a grading's runners to one GPU: perf::pinned_devices puts CUDA_VISIBLE_DEVICES into
+// the environment of every runner the thread starts, and only that thread's.
+#include "grader/perf/runner_call.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+namespace cugrade::perf {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A stand-in runner that prints the CUDA_VISIBLE_DEVICES it was given to stderr.
+fs::path echo_runner(const fs::path& dir) {
+  const auto path = dir / "echo-runner";
+  std::ofstream(path) << "#!/bin/sh\necho \"devices=[${CUDA_VISIBLE_DEVICES-unset}]\" >&2\n";
+  fs::permissions(path, fs::perms::owner_all);
+  return path;
+}
+
+std::string devices_seen(const fs::path& dir, const std::string& tag) {
+  protocol::plan plan;
+  plan.output_dir = dir / tag;
+  const auto out = run_runner(echo_runner(dir), plan, 30);
+  EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error());
+  return out.ok() ? out->stderr_tail : "";
+}
+
+TEST(PinnedDevices, RunnersOfThePinningThreadGetTheDevice) {
+  const auto dir = fs::temp_directory_path() / ("cugrade-pin-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_NE(devices_seen(dir, "before").find("devices=[unset]"), std::string::npos);
+  {
+    const pinned_devices pin("1");
+    EXPECT_EQ(pinned_devices::current(), "1");
+    EXPECT_NE(devices_seen(dir, "pinned").find("devices=[1]"), std::string::npos);
+    std::string other_thread;
+    std::thread([&] { other_thread = devices_seen(dir, "other"); }).join();
+    EXPECT_NE(other_thread.find("devices=[unset]"), std::string::npos) << other_thread;
+    {
+      const pinned_devices inner("0");
+      EXPECT_NE(devices_seen(dir, "inner").find("devices=[0]"), std::string::npos);
+    }
+    EXPECT_EQ(pinned_devices::current(), "1");
+  }
+  EXPECT_EQ(pinned_devices::current(), "");
+  EXPECT_NE(devices_seen(dir, "after").find("devices=[unset]"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace cugrade::perf

@@ -1,0 +1,86 @@
+// The journal: states survive reopening, one batch per folder, settings.
+#include "grader/batch/journal.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace cugrade::batch {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_folder(const std::string& tag) {
+  const auto dir =
+      fs::temp_directory_path() / ("cugrade-journal-test-" + tag + std::to_string(getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(Journal, StatesAndReportSurviveReopening) {
+  const auto dir = fresh_folder("reopen");
+  {
+    auto j = journal::open(dir);
+    ASSERT_TRUE(j.ok()) << j.error();
+    (*j)->enqueue("alice", "{\"repository\":\"/a\"}");
+    (*j)->mark_stage("alice", student_state::fetched, 0.5);
+    (*j)->mark_stage("alice", student_state::built, 1.5);
+    (*j)->mark_graded("alice", "abc", "{\"report\":1}", 2.5);
+    (*j)->enqueue("bob", "{}");
+  }
+  auto j = journal::open(dir);
+  ASSERT_TRUE(j.ok()) << j.error();
+  const auto alice = (*j)->find("alice");
+  ASSERT_TRUE(alice);
+  EXPECT_EQ(alice->state, student_state::graded);
+  EXPECT_EQ(alice->commit, "abc");
+  EXPECT_EQ(alice->report_json, "{\"report\":1}");
+  EXPECT_EQ(alice->gradings, 1);
+  EXPECT_DOUBLE_EQ(alice->build_seconds, 1.5);
+  (*j)->mark_written("alice", "reports/alice.json", "ff");
+  EXPECT_EQ((*j)->find("alice")->state, student_state::written);
+  EXPECT_EQ((*j)->find("bob")->state, student_state::queued);
+  EXPECT_FALSE((*j)->find("carol"));
+  EXPECT_EQ((*j)->all().size(), 2u);
+  fs::remove_all(dir);
+}
+
+TEST(Journal, RequeueKeepsTheCountOfGradings) {
+  const auto dir = fresh_folder("requeue");
+  auto j = journal::open(dir);
+  ASSERT_TRUE(j.ok()) << j.error();
+  (*j)->enqueue("alice", "1");
+  (*j)->mark_graded("alice", "", "{}", 1);
+  (*j)->enqueue("alice", "2");
+  const auto alice = (*j)->find("alice");
+  EXPECT_EQ(alice->state, student_state::queued);
+  EXPECT_EQ(alice->inputs, "2");
+  EXPECT_EQ(alice->gradings, 1);
+  fs::remove_all(dir);
+}
+
+TEST(Journal, SecondBatchOnTheSameFolderIsRefused) {
+  const auto dir = fresh_folder("lock");
+  auto first = journal::open(dir);
+  ASSERT_TRUE(first.ok()) << first.error();
+  const auto second = journal::open(dir);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().find("another cugrade batch is writing this folder"), std::string::npos)
+      << second.error();
+  fs::remove_all(dir);
+}
+
+TEST(Journal, SettingsAreStoredAndReplaced) {
+  const auto dir = fresh_folder("settings");
+  auto j = journal::open(dir);
+  ASSERT_TRUE(j.ok()) << j.error();
+  EXPECT_FALSE((*j)->setting("backend"));
+  (*j)->set_setting("backend", "emu");
+  (*j)->set_setting("backend", "gpu");
+  EXPECT_EQ((*j)->setting("backend").value_or(""), "gpu");
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace cugrade::batch
