@@ -222,8 +222,12 @@ std::vector<checked_kernel> run_all(const std::vector<std::function<checked_kern
     return out;
   }
   std::vector<std::future<checked_kernel>> running;
+  const std::string devices = perf::pinned_devices::current(); // a batch's GPU, thread by thread
   for (const auto& job : jobs) {
-    running.push_back(std::async(std::launch::async, job));
+    running.push_back(std::async(std::launch::async, [&job, devices] {
+      const perf::pinned_devices pin(devices);
+      return job();
+    }));
   }
   for (auto& r : running) {
     out.push_back(r.get());

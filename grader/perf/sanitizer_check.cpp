@@ -85,10 +85,13 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     const fs::path dir = setup.work_dir / (launcher + "-sanitizer-" + tool);
     const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
                                            "--save", (dir / (tool + ".xml")).string()};
-    runs.push_back(std::async(std::launch::async, [&setup, &spec, launcher, library, dir, wrapper] {
-      return run_runner(setup.runner, sanitizer_plan(spec, launcher, library, dir),
-                        setup.time_limit_seconds, wrapper);
-    }));
+    const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
+    runs.push_back(
+        std::async(std::launch::async, [&setup, &spec, launcher, library, dir, wrapper, devices] {
+          const pinned_devices pin(devices);
+          return run_runner(setup.runner, sanitizer_plan(spec, launcher, library, dir),
+                            setup.time_limit_seconds, wrapper);
+        }));
   }
   sanitizer_outcome out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
