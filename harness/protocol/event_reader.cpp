@@ -14,7 +14,9 @@ run_record run_from(const json& j) {
   r.case_index = j.value("case", std::size_t{0});
   r.run = j.value("run", 0);
   r.completed = j.value("completed", false);
-  r.error_kind = j.value("error_kind", "");
+  if (const std::string kind = j.value("error_kind", ""); !kind.empty()) {
+    r.error_kind = reports::fault_kind_named(kind);
+  }
   r.message = j.value("message", "");
   r.canary_overwritten = j.value("canary_overwritten", false);
   r.input_modified = j.value("input_modified", false);
@@ -89,7 +91,7 @@ void apply(runner_log& log, const json& j) {
   } else if (event == "timing") {
     log.timings.push_back(timing_from(j));
   } else if (event == "fault") {
-    log.fault_kind = j.value("error_kind", "illegal_address");
+    log.fault_kind = reports::fault_kind_named(j.value("error_kind", "illegal_address"));
     log.fault_message = j.value("message", "");
     log.fault_pc_offset = j.value("pc_offset", "");
     log.fault_object = j.value("object", "");
