@@ -39,14 +39,27 @@ namespace detail {
 
 const std::vector<rule>& all_rules() {
   // The order breaks ties between equally specific hints; it never depends on the data.
-  static const std::vector<rule> rules{
-      barrier_fault,        launch_fault,        input_fault,
-      timeout_fault,        not_cleared_bins,    not_cleared_result,
-      private_bins_pattern, partial_sum_pattern, stale_result_pattern,
-      dimension_pattern,    boundary_pattern,    lost_updates_pattern,
-      race_pattern,         precision_pattern,   tile_arithmetic_pattern,
-      memory_fault,         overcount_pattern,   poison_pattern,
-      nan_pattern,          other_fault};
+  static const std::vector<rule> rules{barrier_fault,
+                                       launch_fault,
+                                       input_fault,
+                                       timeout_fault,
+                                       not_cleared_bins,
+                                       not_cleared_result,
+                                       not_cleared_private_bins,
+                                       private_bins_pattern,
+                                       partial_sum_pattern,
+                                       stale_result_pattern,
+                                       dimension_pattern,
+                                       boundary_pattern,
+                                       lost_updates_pattern,
+                                       race_pattern,
+                                       precision_pattern,
+                                       tile_arithmetic_pattern,
+                                       memory_fault,
+                                       overcount_pattern,
+                                       poison_pattern,
+                                       nan_pattern,
+                                       other_fault};
   return rules;
 }
 

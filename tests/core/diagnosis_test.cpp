@@ -194,8 +194,11 @@ TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   auto second = failed();
   second.evidence.expected = {33};
   second.evidence.got = {17};
+  auto third = second;
+  third.evidence.expected = {65};
   k.add(n_case(k.problem, 17, "ones"), first);
   k.add(n_case(k.problem, 33, "ones"), second);
+  k.add(n_case(k.problem, 65, "ones"), third);
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code::stale_result);
@@ -297,6 +300,81 @@ TEST(Diagnosis, MultiplesOfTheTile) {
   EXPECT_TRUE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 32, .l = 48}, 16));
   EXPECT_FALSE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 33, .l = 48}, 16));
   EXPECT_TRUE(all_multiples_of(problems::kind::reduction, {.n = 4096}, 16));
+}
+
+} // namespace
+} // namespace cugrade::grader
+
+namespace cugrade::grader {
+namespace {
+
+using namespace testing_support;
+using reports::hint_code;
+
+TEST(Diagnosis, OneChanceRepeatOfAnEarlierAnswerIsNoStaleResult) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_interleaved";
+  auto first = passed();
+  first.evidence.expected = {2};
+  k.add(n_case(k.problem, 1, "integer"), first);
+  for (const long n : {33L, 65L, 129L}) {
+    auto o = failed();
+    o.schedule_dependent = n != 33;
+    o.evidence.expected = {static_cast<double>(n)};
+    o.evidence.got = {n == 33 ? 2.0 : 5.0};
+    k.add(n_case(k.problem, n, "ones"), o);
+  }
+  EXPECT_FALSE(has_code(k.hints(), hint_code::stale_result));
+}
+
+TEST(Diagnosis, EdgeOnlyRunToRunChangesInMatmulAreABoundaryNotARace) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(48, 96, 64), passed());
+  auto o = failed();
+  o.schedule_dependent = true;
+  k.add(matmul_case(17, 17, 17), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::boundary_check);
+  EXPECT_FALSE(has_code(hints, hint_code::race));
+}
+
+TEST(Diagnosis, BytesCountedTwiceAreNotGarbage) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_interleaved";
+  auto o = failed(256, 256);
+  o.evidence.expected = std::vector<double>(256, 0.0);
+  o.evidence.expected[193] = 257;
+  o.evidence.got = o.evidence.expected;
+  o.evidence.got[193] = 514;
+  o.comparison->total_expected = 257;
+  o.comparison->total_got = 514;
+  k.add(n_case(k.problem, 257, "single"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::wrong_result);
+  EXPECT_NE(hints[0].message.find("counted twice"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::not_cleared));
+}
+
+TEST(Diagnosis, ABinAboveNIsGarbageInPrivateBins) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  auto o = failed(256, 256);
+  o.schedule_dependent = true;
+  o.evidence.expected = std::vector<double>(256, 1.0);
+  o.evidence.got = o.evidence.expected;
+  o.evidence.got[9] = 3e9;
+  o.evidence.got[10] = 7;
+  k.add(n_case(k.problem, 256, "uniform"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::not_cleared);
+  EXPECT_NE(hints[0].message.find("shared memory"), std::string::npos);
 }
 
 } // namespace

@@ -36,8 +36,8 @@ row grade_fresh(const fs::path& dir) {
       r.message = k.at("diagnosis")[0].at("message");
     }
   }
-  r.match = r.first == r.cause &&
-            r.message.find(expect.value("cause_contains", "")) != std::string::npos;
+  r.match =
+      r.first == r.cause && r.message.find(expect.value("cause_contains", "")) != std::string::npos;
   return r;
 }
 
@@ -63,8 +63,8 @@ TEST(FreshBugs, FirstHintNamesTheRealCauseInAtLeastNinetyPercent) {
     }
   }
   const double percent = 100.0 * static_cast<double>(matched) / static_cast<double>(dirs.size());
-  table += fmt::format("{} of {} first hints name the real cause ({:.0f}%)\n", matched,
-                       dirs.size(), percent);
+  table += fmt::format("{} of {} first hints name the real cause ({:.0f}%)\n", matched, dirs.size(),
+                       percent);
   std::cout << table;
   EXPECT_GE(percent, 90.0) << table;
 }

@@ -86,6 +86,7 @@ std::optional<candidate> nan_pattern(const evidence& ev);
 
 std::optional<candidate> not_cleared_bins(const evidence& ev);
 std::optional<candidate> not_cleared_result(const evidence& ev);
+std::optional<candidate> not_cleared_private_bins(const evidence& ev);
 std::optional<candidate> private_bins_pattern(const evidence& ev);
 std::optional<candidate> lost_updates_pattern(const evidence& ev);
 std::optional<candidate> overcount_pattern(const evidence& ev);

@@ -3,6 +3,7 @@
 // input, an output that answers an earlier call.
 #include "grader/core/detail/diagnosis_evidence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
@@ -136,6 +137,51 @@ std::optional<candidate> not_cleared_bins(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("on {} every bin is the expected count plus 0x{:08x}", ev.name(i), garbage));
+  return c;
+}
+
+// A bin far above anything counting could reach (bytes counted again by every block stay
+// within a few times n) started from garbage; the poison word is left to other rules.
+std::optional<std::pair<std::size_t, std::size_t>> garbage_bin(const evidence& ev) {
+  for (const std::size_t i : failing_with_values(ev)) {
+    const auto& v = ev.outcome(i).evidence;
+    const double limit = std::max(16.0 * static_cast<double>(ev.dims(i).n), 16777216.0);
+    for (std::size_t b = 0; b < v.got.size(); ++b) {
+      if (v.got[b] > limit &&
+          static_cast<std::uint32_t>(v.got[b]) != problems::output_poison_word) {
+        return std::pair{i, b};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Bins that start from garbage without one constant offset: a privatised kernel's shared bins
+// were never cleared (their garbage differs per block and per run).
+std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
+  if (!is_histogram(ev) || bins_not_cleared(ev)) {
+    return std::nullopt;
+  }
+  const auto g = garbage_bin(ev);
+  if (!g) {
+    return std::nullopt;
+  }
+  const auto [i, b] = *g;
+  const bool privatized = ev.kernel().find("privat") != std::string::npos;
+  candidate c{hint_code::not_cleared,
+              specificity::cause,
+              fmt::format("bin {} holds {:.0f} on {}, far more than all n = {} bytes: it started "
+                          "from garbage. {}",
+                          b, ev.outcome(i).evidence.got[b], ev.name(i), ev.dims(i).n,
+                          privatized ? "The block's private bins in shared memory start with "
+                                       "garbage: clear them (for (int b = threadIdx.x; b < 256; "
+                                       "b += blockDim.x) local[b] = 0;) and __syncthreads() "
+                                       "before counting"
+                                     : "Every bin the kernel adds into must be set to 0 first"),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("bin {} on {} exceeds 16 n", b, ev.name(i)));
   return c;
 }
 
@@ -315,28 +361,52 @@ std::optional<candidate> partial_sum_pattern(const evidence& ev) {
   return c;
 }
 
-std::optional<candidate> stale_result_pattern(const evidence& ev) {
-  for (const std::size_t i : failing_with_values(ev)) {
-    const auto& v = ev.outcome(i).evidence;
-    for (std::size_t j = 0; j < i; ++j) {
-      const auto& earlier = ev.outcome(j).evidence.expected;
-      if (earlier.empty() || earlier == v.expected || !same_answer(v.got, earlier, 1e-5)) {
-        continue;
-      }
-      candidate c{hint_code::stale_result,
-                  specificity::cause,
-                  fmt::format("the output on {} is exactly the answer for {}, an earlier call's "
-                              "inputs: a result was kept across calls (cached by pointer, by size "
-                              "or unconditionally). Every call must compute from its own inputs",
-                              ev.name(i), ev.name(j)),
-                  "",
-                  {},
-                  {}};
-      c.support.push_back(fmt::format("{} returned the answer of {}", ev.name(i), ev.name(j)));
-      return c;
+// The earlier case whose answer case i's output is, if any.
+std::optional<std::size_t> earlier_answer(const evidence& ev, std::size_t i) {
+  const auto& v = ev.outcome(i).evidence;
+  for (std::size_t j = 0; j < i; ++j) {
+    const auto& earlier = ev.outcome(j).evidence.expected;
+    if (!earlier.empty() && earlier != v.expected && same_answer(v.got, earlier, 1e-5)) {
+      return j;
     }
   }
   return std::nullopt;
+}
+
+std::optional<candidate> stale_result_pattern(const evidence& ev) {
+  const auto failing = failing_with_values(ev);
+  std::vector<std::pair<std::size_t, std::size_t>> repeats;
+  for (const std::size_t i : failing) {
+    if (const auto j = earlier_answer(ev, i)) {
+      repeats.emplace_back(i, *j);
+    }
+  }
+  if (repeats.empty()) {
+    return std::nullopt;
+  }
+  const auto [i, j] = repeats.front();
+  candidate c{hint_code::stale_result,
+              specificity::cause,
+              fmt::format("the output on {} is exactly the answer for {}, an earlier call's "
+                          "inputs: a result was kept across calls (cached by pointer, by size or "
+                          "unconditionally). Every call must compute from its own inputs",
+                          ev.name(i), ev.name(j)),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} of {} failing outputs are answers to earlier calls, e.g. {} "
+                                  "returned the answer of {}",
+                                  repeats.size(), failing.size(), ev.name(i), ev.name(j)));
+  // Small integer answers collide by chance: one repeat among many failures is no pattern.
+  if (repeats.size() < 2 || 2 * repeats.size() < failing.size()) {
+    c.contradictions.push_back("most failing outputs are not an earlier call's answer");
+  }
+  if (const auto s = ev.first([&](std::size_t k) { return ev.outcome(k).schedule_dependent; })) {
+    c.contradictions.push_back(fmt::format("the output on {} changed between two runs, which a "
+                                           "kept result would not",
+                                           ev.name(*s)));
+  }
+  return c;
 }
 
 } // namespace cugrade::grader::detail
