@@ -79,7 +79,9 @@ std::string kernel_block(const kernel_report& k, const painter& p) {
     out += fmt::format(" ({})", to_string(*k.error_kind));
   }
   out += "\n";
-  if (k.status != kernel_status::passed) {
+  const bool ran = k.status == kernel_status::failed || k.status == kernel_status::error ||
+                   k.status == kernel_status::timeout;
+  if (ran) {
     out += group_line(k);
   }
   if (!k.message.empty()) {
