@@ -49,7 +49,7 @@ std::string group_output(const kernel_report& k, const group_result& g) {
 std::string kernel_output(const kernel_report& k) {
   std::string out = fmt::format("status: {}", to_string(k.status));
   if (k.error_kind) {
-    out += fmt::format(" ({})", *k.error_kind);
+    out += fmt::format(" ({})", to_string(*k.error_kind));
   }
   if (!k.message.empty()) {
     out += "\n" + k.message;

@@ -90,7 +90,8 @@ std::string kernel_case(const report& r, const kernel_report& k, counts& c) {
   const char* element = wrong ? "failure" : "error";
   return out + fmt::format(">\n      <{} message=\"{}\" type=\"{}\">{}</{}>\n    </testcase>\n",
                            element, xml_escape(k.message.empty() ? to_string(k.status) : k.message),
-                           xml_escape(k.error_kind.value_or(std::string(to_string(k.status)))),
+                           xml_escape(std::string(k.error_kind ? to_string(*k.error_kind)
+                                                               : to_string(k.status))),
                            xml_escape(body, false), element);
 }
 

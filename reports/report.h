@@ -5,6 +5,9 @@
 /// results.json, JUnit XML and a text summary. Depends on nothing but the standard library, so
 /// every part of cugrade (and outside tools) can read and write reports.
 
+#include "reports/enum_names.h"
+#include "reports/fault_kind.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cugrade::reports {
@@ -47,11 +51,14 @@ enum class hint_code {
   forbidden_symbol,
   build_error,
   wrong_result,
-  input_modified
+  input_modified,
+  tile_arithmetic,
+  partial_sum,
+  not_cleared,
+  private_bins,
+  stale_result
 };
 
-/// Name tables; enums are contiguous from 0, so the value indexes its name.
-template <class E> struct enum_traits;
 template <> struct enum_traits<kernel_status> {
   static constexpr std::array<std::string_view, 7> names{
       "passed", "failed", "error", "timeout", "missing", "build_error", "forbidden"};
@@ -71,7 +78,7 @@ template <> struct enum_traits<build_status> {
   static constexpr std::array<std::string_view, 3> names{"ok", "error", "skipped"};
 };
 template <> struct enum_traits<hint_code> {
-  static constexpr std::array<std::string_view, 15> names{
+  static constexpr std::array<std::string_view, 20> names{
       "boundary_check",     "wrong_dimension",
       "poison_left",        "canary_overwritten",
       "lost_updates",       "race",
@@ -79,35 +86,10 @@ template <> struct enum_traits<hint_code> {
       "launch_failure",     "timeout",
       "missing_launcher",   "forbidden_symbol",
       "build_error",        "wrong_result",
-      "input_modified"};
+      "input_modified",     "tile_arithmetic",
+      "partial_sum",        "not_cleared",
+      "private_bins",       "stale_result"};
 };
-
-template <class E>
-concept report_enum = requires {
-  enum_traits<E>::names;
-};
-
-/// The name an enum value is written as, e.g. "build_error".
-template <report_enum E> [[nodiscard]] constexpr std::string_view to_string(E value) {
-  return enum_traits<E>::names.at(static_cast<std::size_t>(value));
-}
-
-/// The value written as `name`, or nullopt; exact match only (never a prefix).
-template <report_enum E>
-[[nodiscard]] constexpr std::optional<E> from_string(std::string_view name) {
-  const auto& names = enum_traits<E>::names;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) {
-      return static_cast<E>(i);
-    }
-  }
-  return std::nullopt;
-}
-
-/// Every name of an enum, in value order (the schema's enums list the same).
-template <report_enum E> [[nodiscard]] constexpr std::span<const std::string_view> names_of() {
-  return enum_traits<E>::names;
-}
 
 /// The first output element that differed from the reference.
 struct mismatch_info {
@@ -148,10 +130,17 @@ struct group_result {
   bool operator==(const group_result&) const = default;
 };
 
-/// One diagnosis: what the grader thinks the mistake is.
+/// One diagnosis: what the grader thinks the mistake is. A kernel's hints are ranked: the first
+/// is the most specific one the evidence supports (docs/hints.md).
 struct hint {
+  hint() = default;
+  hint(hint_code c, std::string text, std::string where = {}, std::vector<std::string> why = {})
+      : code(c), message(std::move(text)), location(std::move(where)), evidence(std::move(why)) {}
+
   hint_code code = hint_code::wrong_result;
   std::string message;
+  std::string location;              ///< the student's source line, e.g. "matmul.cu:30", or ""
+  std::vector<std::string> evidence; ///< the observations that support it, for TAs
 
   bool operator==(const hint&) const = default;
 };
@@ -193,7 +182,7 @@ struct performance_entry {
 struct kernel_report {
   std::string name; ///< the launcher, e.g. "matmul_tiled"
   kernel_status status = kernel_status::passed;
-  std::optional<std::string> error_kind; ///< for `error`: e.g. "out_of_bounds", "deadlock"
+  std::optional<fault_kind> error_kind; ///< for `error`: e.g. out_of_bounds, deadlock
   std::string message;
   double score = 0; ///< correctness plus performance points
   double max_score = 0;

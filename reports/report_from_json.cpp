@@ -173,8 +173,18 @@ group_result read_group(const json& j, const std::string& at) {
           unsigned_int(j, "cases_passed", at)};
 }
 
+std::vector<std::string> strings(const json& obj, std::string_view key, const std::string& at) {
+  return opt_array<std::string>(obj, key, at, [](const json& s, const std::string& where) {
+    if (!s.is_string()) {
+      fail(where, "expected a string, got " + s.dump());
+    }
+    return s.get<std::string>();
+  });
+}
+
 hint read_hint(const json& j, const std::string& at) {
-  return {enumerated<hint_code>(j, "code", at, "hint code"), str(j, "message", at)};
+  return {enumerated<hint_code>(j, "code", at, "hint code"), str(j, "message", at),
+          str_or_empty(j, "location", at), strings(j, "evidence", at)};
 }
 
 performance_entry read_performance(const json& j, const std::string& at) {
@@ -218,7 +228,9 @@ kernel_report read_kernel(const json& j, const std::string& at) {
   kernel_report k;
   k.name = str(j, "name", at);
   k.status = enumerated<kernel_status>(j, "status", at, "kernel status");
-  k.error_kind = opt_str(j, "error_kind", at);
+  if (maybe(j, "error_kind")) {
+    k.error_kind = enumerated<fault_kind>(j, "error_kind", at, "fault kind");
+  }
   k.message = str_or_empty(j, "message", at);
   k.score = num(j, "score", at);
   k.max_score = num(j, "max_score", at);

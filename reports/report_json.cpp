@@ -99,10 +99,21 @@ template <class T, class F> ojson array_of(const std::vector<T>& items, F&& to) 
   return out;
 }
 
+ojson hint_json(const hint& h) {
+  ojson j{{"code", to_string(h.code)}, {"message", h.message}};
+  if (!h.location.empty()) {
+    j["location"] = h.location;
+  }
+  if (!h.evidence.empty()) {
+    j["evidence"] = h.evidence;
+  }
+  return j;
+}
+
 ojson kernel_json(const kernel_report& k) {
   ojson j{{"name", k.name}, {"status", to_string(k.status)}};
   if (k.error_kind) {
-    j["error_kind"] = *k.error_kind;
+    j["error_kind"] = to_string(*k.error_kind);
   }
   j["message"] = k.message;
   j["score"] = points(k.score, "kernel score");
@@ -111,9 +122,7 @@ ojson kernel_json(const kernel_report& k) {
   j["performance_max"] = points(k.performance_max, "kernel performance_max");
   j["tests"] = array_of(k.tests, test_json);
   j["groups"] = array_of(k.groups, group_json);
-  j["diagnosis"] = array_of(k.diagnosis, [](const hint& h) {
-    return ojson{{"code", to_string(h.code)}, {"message", h.message}};
-  });
+  j["diagnosis"] = array_of(k.diagnosis, hint_json);
   j["forbidden_symbols"] = k.forbidden_symbols;
   if (!k.performance.empty()) {
     j["performance"] = array_of(k.performance, performance_json);

@@ -104,13 +104,29 @@ std::string test_line(const test_result& t) {
   return out + inputs_of(t) + "\n";
 }
 
+// "      cases passed: edge 34/64, rectangular 10/10, hidden 3/15": the rubric's groups.
+std::string group_line(const kernel_report& k) {
+  std::string out;
+  for (const group_result& g : k.groups) {
+    if (g.cases > 0) {
+      out += fmt::format("{}{} {}/{}", out.empty() ? "" : ", ", g.name, g.cases_passed, g.cases);
+    }
+  }
+  return out.empty() ? out : "      cases passed: " + out + "\n";
+}
+
 std::string kernel_block(const kernel_report& k, const painter& p, std::size_t listed_failures) {
   std::string out = fmt::format("  {:<24} {} {:>7.2f} / {:.2f}", k.name, p.status(k.status),
                                 k.score, k.max_score);
   if (k.error_kind) {
-    out += " (" + *k.error_kind + ")";
+    out += fmt::format(" ({})", to_string(*k.error_kind));
   }
   out += "\n";
+  const bool ran = k.status == kernel_status::failed || k.status == kernel_status::error ||
+                   k.status == kernel_status::timeout;
+  if (ran) {
+    out += group_line(k);
+  }
   if (!k.message.empty()) {
     out += "      " + k.message + "\n";
   }

@@ -1,19 +1,24 @@
 #include "grader/core/case_evaluation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <regex>
 
 namespace cugrade::grader {
 
 namespace {
 
+using reports::fault_kind;
 using reports::test_status;
 
-case_outcome error_outcome(std::string kind, std::string message) {
+case_outcome error_outcome(fault_kind kind, std::string message) {
   case_outcome o;
   o.status = test_status::error;
-  o.error_kind = std::move(kind);
+  o.error_kind = kind;
+  o.location = source_location_in(message);
   o.message = std::move(message);
   return o;
 }
@@ -23,30 +28,30 @@ case_outcome abnormal_end(const protocol::runner_log& log, const runner_exit& ex
   if (exit.timed_out) {
     case_outcome o;
     o.status = test_status::timeout;
-    o.error_kind = "timeout";
+    o.error_kind = fault_kind::timeout;
     o.message =
         (exit.launcher.empty() ? "the kernel" : exit.launcher + " (the launcher and its kernels)") +
         " did not finish within the time limit of " +
         std::to_string(static_cast<int>(exit.time_limit_seconds)) + " s; the runner was stopped";
     // In emulation the thread inside a kernel says where it was when the limit stopped it.
-    if (log.fault_kind == "timeout" && !log.fault_message.empty()) {
+    if (log.fault_kind == fault_kind::timeout && !log.fault_message.empty()) {
       o.message += " (" + log.fault_message + ")";
     }
     return o;
   }
-  if (!log.fault_kind.empty()) {
-    return error_outcome(log.fault_kind, log.fault_message);
+  if (log.fault_kind) {
+    return error_outcome(*log.fault_kind, log.fault_message);
   }
   if (exit.term_signal != 0) {
-    return error_outcome("crash", std::string("the runner died with signal ") +
-                                      sigabbrev_np(exit.term_signal) + " (" +
-                                      strsignal(exit.term_signal) +
-                                      ") during this case; host code in the launcher may have "
-                                      "dereferenced a device pointer");
+    return error_outcome(fault_kind::crash,
+                         std::string("the runner died with signal ") +
+                             sigabbrev_np(exit.term_signal) + " (" + strsignal(exit.term_signal) +
+                             ") during this case; host code in the launcher may have "
+                             "dereferenced a device pointer");
   }
   // The runner's stderr is the submission's output as much as the runner's: quoted, capped and
   // labelled, never mixed into the grader's own words.
-  return error_outcome("crash", "the runner stopped during this case (exit code " +
+  return error_outcome(fault_kind::crash, "the runner stopped during this case (exit code " +
                                     std::to_string(exit.exit_code) + ")" +
                                     (exit.stderr_tail.empty()
                                          ? std::string()
@@ -64,20 +69,25 @@ case_outcome evaluate_run(const problems::problem& problem, const problems::test
                           const protocol::run_record& r, const case_data& data,
                           const std::filesystem::path& output_dir,
                           std::optional<problems::buffer>* output) {
-  if (!r.error_kind.empty()) {
-    return error_outcome(r.error_kind, r.message);
+  if (r.error_kind) {
+    return error_outcome(*r.error_kind, r.message);
   }
   if (r.canary_overwritten) {
-    return error_outcome("out_of_bounds", "a store past the end of the output overwrote the "
-                                          "guard words placed after it");
+    auto o = error_outcome(fault_kind::out_of_bounds, "a store past the end of the output "
+                                                      "overwrote the guard words placed after it");
+    o.canary_overwritten = true;
+    return o;
   }
   if (r.input_modified) {
-    return error_outcome("input_mutation", "the launcher modified an input buffer (inputs are "
-                                           "read-only)");
+    auto o = error_outcome(fault_kind::input_mutation,
+                           "the launcher modified an input buffer (inputs are read-only)");
+    o.input_modified = true;
+    return o;
   }
   *output = read_output(output_dir / r.output_file, problem.output(tc.dims));
   if (!r.completed || !output->has_value()) {
-    return error_outcome("cuda_error", "the output could not be read back from the device");
+    return error_outcome(fault_kind::cuda_error,
+                         "the output could not be read back from the device");
   }
   case_outcome o;
   o.comparison = problem.compare(tc, data.inputs, data.expected, **output);
@@ -85,11 +95,38 @@ case_outcome evaluate_run(const problems::problem& problem, const problems::test
   return o;
 }
 
+// What only a wrong output's values show (output_patterns.h). Earlier answers are matched by
+// diagnosis, which sees every case of the kernel.
+output_evidence evidence_of(const problems::test_case& tc, const case_data& data,
+                            const problems::buffer& output) {
+  output_evidence ev;
+  if (output.count() > kept_output_elements) {
+    return ev;
+  }
+  ev.expected = data.expected;
+  ev.got = output_values(output);
+  if (tc.problem == problems::kind::reduction && !data.inputs.empty() && ev.got.size() == 1) {
+    const auto input = data.inputs[0].as<float>();
+    double abs_sum = 0;
+    for (const float x : input) {
+      abs_sum += std::fabs(static_cast<double>(x));
+    }
+    // Far below any real difference between two partial sums, well above float32 rounding.
+    const double tolerance = 1e-5 * abs_sum + 1e-6;
+    ev.partial_sum = match_partial_sum(input, ev.got[0], tolerance);
+  }
+  return ev;
+}
+
 // Did a second run (another thread order, or simply another run) give a different answer?
+// Identical bytes always agree, even where both hold NaN (NaN is never "close" to anything).
 bool runs_disagree(const problems::problem& problem, const problems::test_case& tc,
                    const case_data& data, const case_outcome& first,
                    const std::optional<problems::buffer>& first_output, const case_outcome& second,
                    const std::optional<problems::buffer>& second_output) {
+  if (first_output && second_output && first_output->bytes == second_output->bytes) {
+    return false;
+  }
   if (first.status != second.status) {
     return true;
   }
@@ -114,6 +151,11 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
   data.expected = problem.reference(tc, data.inputs);
   std::optional<problems::buffer> first_output;
   case_outcome first = evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output);
+  if (first.status == test_status::failed && first_output) {
+    first.evidence = evidence_of(tc, data, *first_output);
+  } else if (first.status == test_status::passed && data.expected.size() <= kept_output_elements) {
+    first.evidence.expected = data.expected; // a later wrong output may be this answer
+  }
   for (std::size_t r = 1; r < runs.size() && first.status != test_status::error; ++r) {
     std::optional<problems::buffer> later_output;
     const case_outcome later = evaluate_run(problem, tc, *runs[r], data, output_dir, &later_output);
@@ -130,6 +172,25 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
 }
 
 } // namespace
+
+std::vector<std::string> source_locations_in(const std::string& message) {
+  static const std::regex location(R"(([A-Za-z0-9_.+-]+\.cuh?):([0-9]+))");
+  std::vector<std::string> found;
+  for (auto it = std::sregex_iterator(message.begin(), message.end(), location);
+       it != std::sregex_iterator(); ++it) {
+    std::string where = (*it)[1].str() + ":" + (*it)[2].str();
+    if (std::find(found.begin(), found.end(), where) == found.end()) {
+      found.push_back(std::move(where));
+    }
+  }
+  return found;
+}
+
+std::string source_location_in(const std::string& message) {
+  static const std::regex last_location(R"(.*\b([A-Za-z0-9_.+-]+\.cuh?):([0-9]+))");
+  std::smatch m;
+  return std::regex_search(message, m, last_location) ? m[1].str() + ":" + m[2].str() : "";
+}
 
 std::size_t stopping_case(const std::vector<case_outcome>& outcomes) {
   for (std::size_t i = 0; i + 1 < outcomes.size(); ++i) {

@@ -4,6 +4,7 @@
 /// by comparing with the CPU reference. Runs in the grader, which runs no student code.
 
 #include "grader/core/case_plan.h"
+#include "grader/core/output_patterns.h"
 #include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
 #include "reports/report.h"
@@ -28,13 +29,21 @@ struct runner_exit {
 /// The verdict on one case, with the evidence diagnosis needs.
 struct case_outcome {
   reports::test_status status = reports::test_status::not_run;
-  std::string error_kind;
+  std::optional<reports::fault_kind> error_kind; ///< for `error` and `timeout`
   std::string message;
+  std::string location; ///< the student's source line of the fault, e.g. "histogram.cu:14"
   std::optional<problems::comparison> comparison; ///< of the first run, when it completed
   bool schedule_dependent = false;                ///< runs (thread orders) disagreed
-  bool canary_overwritten = false;
-  bool input_modified = false;
+  bool canary_overwritten = false; ///< a store past the end of the output hit the guard words
+  bool input_modified = false;     ///< the launcher changed an input buffer
+  output_evidence evidence;        ///< of the first run's output, when the case failed
 };
+
+/// The last "<file>.cu:<line>" in a fault message (the faulting thread's own site comes last in
+/// the emulator's and the runner's messages), or "".
+[[nodiscard]] std::string source_location_in(const std::string& message);
+/// Every distinct "<file>.cu:<line>" in a message, in order.
+[[nodiscard]] std::vector<std::string> source_locations_in(const std::string& message);
 
 /// One outcome per case, in the order of `cases`.
 [[nodiscard]] std::vector<case_outcome> evaluate_cases(const problems::problem& problem,

@@ -9,7 +9,6 @@ namespace cugrade::grader {
 namespace {
 
 using reports::hint;
-using reports::hint_code;
 using reports::kernel_status;
 using reports::test_status;
 
@@ -88,79 +87,31 @@ kernel_status status_of(const std::vector<case_outcome>& outcomes) {
   return kernel_status::passed;
 }
 
-std::optional<hint> fault_hint(const case_outcome& o, double time_limit) {
-  const std::string& k = o.error_kind;
-  if (k == "barrier_divergence" || k == "deadlock") {
-    return hint{hint_code::barrier_divergence,
-                "a barrier reached by only some threads of a block: " + o.message +
-                    ". Every thread of the block must reach the same __syncthreads(); move it "
-                    "out of the branch (e.g. out of `if (t < stride)`)"};
-  }
-  if (k == "out_of_bounds" || k == "illegal_address" || k == "misaligned_address") {
-    const bool store_past_end = o.message.find("guard words") != std::string::npos;
-    return hint{store_past_end ? hint_code::canary_overwritten : hint_code::out_of_bounds,
-                o.message + (store_past_end ? ": a store past the end of the output; guard the "
-                                              "store with the output's bounds"
-                                            : ": an access outside a device buffer; check the "
-                                              "boundary conditions of every load and store")};
-  }
-  if (k == "launch_failure") {
-    return hint{hint_code::launch_failure,
-                "the kernel launch failed: " + o.message +
-                    ". A block has at most 1024 threads, grid and block dimensions must be "
-                    "positive, and dynamic shared memory above 48 KiB needs cudaFuncSetAttribute"};
-  }
-  if (k == "timeout") {
-    return hint{hint_code::timeout,
-                fmt::format("a run exceeded the time limit of {:.0f} s: an infinite loop, or a "
-                            "spin-wait or barrier that some threads never reach",
-                            time_limit)};
-  }
-  if (k == "input_mutation") {
-    return hint{hint_code::input_modified, o.message};
-  }
-  if (!k.empty()) {
-    return hint{hint_code::wrong_result, "a fault at run time (" + k + "): " + o.message};
-  }
-  return std::nullopt;
-}
-
-std::vector<hint> hints_for(const spec::assignment_spec& spec,
-                            const std::vector<graded_case>& cases,
-                            const std::vector<case_outcome>& outcomes) {
-  std::vector<hint> hints;
-  for (const auto& o : outcomes) {
-    if (auto h = fault_hint(o, spec.lim.kernel_seconds)) {
-      hints.push_back(std::move(*h));
-      break;
-    }
-  }
+std::vector<bool> hidden_cases(const spec::assignment_spec& spec,
+                               const std::vector<graded_case>& cases) {
   std::vector<bool> hidden;
   for (const auto& c : cases) {
     hidden.push_back(spec.groups[c.group_index].vis == spec::visibility::hidden);
   }
-  for (auto& h : diagnose(spec.problem, cases, outcomes, hidden)) {
-    hints.push_back(std::move(h));
-  }
-  return hints;
+  return hidden;
 }
 
-// Every failed or faulty kernel gets at least one hint: the first wrong value, if nothing else.
-hint fallback_hint(const std::vector<graded_case>& cases, const std::vector<case_outcome>& outcomes,
-                   const spec::assignment_spec& spec) {
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = outcomes[i].comparison;
-    if (outcomes[i].status == test_status::failed && c && c->first &&
-        spec.groups[cases[i].group_index].vis != spec::visibility::hidden) {
-      return hint{hint_code::wrong_result,
-                  fmt::format("wrong result on {}: element {} is {}, expected {} ({} of {} "
-                              "elements differ)",
-                              cases[i].tc.name, c->first->index, c->first->got, c->first->expected,
-                              c->mismatches, c->element_count)};
+// A fault is described once, in the kernel's message; tests that stopped on the same fault
+// refer to it instead of repeating it.
+void refer_to_kernel_message(reports::kernel_report& k) {
+  if (k.message.empty()) {
+    return;
+  }
+  const std::string reference = k.diagnosis.empty()
+                                    ? "the same fault as the kernel's message"
+                                    : fmt::format("the same fault as the kernel's message (hint "
+                                                  "{})",
+                                                  reports::to_string(k.diagnosis.front().code));
+  for (auto& t : k.tests) {
+    if (t.message == k.message) {
+      t.message = reference;
     }
   }
-  return hint{hint_code::wrong_result, "wrong results on hidden cases only: test shapes that "
-                                       "are not multiples of the tile, rectangular and tiny"};
 }
 
 } // namespace
@@ -203,11 +154,10 @@ reports::kernel_report kernel_verdict(const spec::assignment_spec& spec,
     }
   }
   if (k.status != kernel_status::passed) {
-    k.diagnosis = hints_for(spec, cases, outcomes);
-    if (k.diagnosis.empty()) {
-      k.diagnosis.push_back(fallback_hint(cases, outcomes, spec));
-    }
+    k.diagnosis = diagnose({spec.problem, kernel.name, &cases, &outcomes, hidden_cases(spec, cases),
+                            spec.lim.kernel_seconds});
   }
+  refer_to_kernel_message(k);
   if (k.status == kernel_status::timeout) {
     k.error_kind.reset();
   }

@@ -24,24 +24,65 @@ std::optional<std::string> student_file(const std::string& path) {
   return std::nullopt;
 }
 
-} // namespace
-
-std::optional<std::string> source_line_of(const std::filesystem::path& object,
-                                          const std::string& pc_offset) {
-  const auto addr2line = process::find_program("addr2line");
-  if (!addr2line || object.empty() || pc_offset.empty()) {
+std::optional<std::string> run_tool(const char* tool, std::vector<std::string> args) {
+  const auto program = process::find_program(tool);
+  if (!program) {
     return std::nullopt;
   }
   process::spawn_options opts;
-  // -i: the whole inline chain, innermost first, so an emulator helper inlined into the
-  // student's kernel still leads to the student's line.
-  opts.argv = {addr2line->string(), "-f", "-C", "-i", "-e", object.string(), pc_offset};
+  opts.argv = {program->string()};
+  opts.argv.insert(opts.argv.end(), args.begin(), args.end());
   opts.time_limit_seconds = 10;
   const auto r = process::run_process(opts);
   if (!r || !r->succeeded()) {
     return std::nullopt;
   }
-  std::istringstream lines(r->stdout_text);
+  return r->stdout_text;
+}
+
+std::uint64_t parse_address(const std::string& text) {
+  try {
+    return std::stoull(text, nullptr, 16);
+  } catch (const std::exception&) {
+    return ~std::uint64_t{0};
+  }
+}
+
+} // namespace
+
+std::optional<int> first_statement_line(const std::string& decoded_line_table,
+                                        const std::string& file, std::uint64_t address) {
+  std::istringstream rows(decoded_line_table);
+  std::string row;
+  while (std::getline(rows, row)) {
+    std::istringstream fields(row);
+    std::string name, line, at;
+    if (!(fields >> name >> line >> at) || name != file || !at.starts_with("0x")) {
+      continue;
+    }
+    if (parse_address(at) == address) {
+      try {
+        return std::stoi(line);
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> source_line_of(const std::filesystem::path& object,
+                                          const std::string& pc_offset) {
+  if (object.empty() || pc_offset.empty()) {
+    return std::nullopt;
+  }
+  // -i: the whole inline chain, innermost first, so an emulator helper inlined into the
+  // student's kernel still leads to the student's line.
+  const auto answer = run_tool("addr2line", {"-f", "-C", "-i", "-e", object.string(), pc_offset});
+  if (!answer) {
+    return std::nullopt;
+  }
+  std::istringstream lines(*answer);
   std::string function;
   std::string location;
   while (std::getline(lines, function) && std::getline(lines, location)) {
@@ -54,7 +95,16 @@ std::optional<std::string> source_line_of(const std::filesystem::path& object,
       continue;
     }
     std::string line = location.substr(colon + 1);
-    std::string text = *file + ":" + line.substr(0, line.find(' '));
+    line = line.substr(0, line.find(' '));
+    // Where optimised code starts several statements at the faulting instruction (a load folded
+    // into the next statement's call), addr2line names the last; the access is the first one's.
+    const auto compiled = std::filesystem::path(location.substr(0, colon)).filename().string();
+    if (const auto table = run_tool("objdump", {"--dwarf=decodedline", object.string()})) {
+      if (const auto first = first_statement_line(*table, compiled, parse_address(pc_offset))) {
+        line = std::to_string(*first);
+      }
+    }
+    std::string text = *file + ":" + line;
     if (!function.empty() && function != "??") {
       text += " (in " + build::in_student_words(function) + ")";
     }

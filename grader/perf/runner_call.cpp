@@ -93,8 +93,9 @@ std::string runner_outcome::ending() const {
   if (term_signal != 0) {
     return std::string("the runner died with signal ") + sigabbrev_np(term_signal);
   }
-  if (!log.fault_kind.empty()) {
-    return "the runner stopped on a fault (" + log.fault_kind + "): " + log.fault_message;
+  if (log.fault_kind) {
+    return "the runner stopped on a fault (" + std::string(reports::to_string(*log.fault_kind)) +
+           "): " + log.fault_message;
   }
   if (exit_code != 0) {
     return "the runner exited with status " + std::to_string(exit_code) + ": " + stderr_tail;

@@ -2,6 +2,7 @@
 
 #include "grader/perf/runner_call.h"
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -44,33 +45,41 @@ std::optional<std::string> read_text(const fs::path& path) {
   return s.str();
 }
 
-reports::hint_code hint_for(const std::string& error_kind) {
-  if (error_kind == "race") {
+using reports::fault_kind;
+
+reports::hint_code hint_for(fault_kind kind) {
+  if (kind == fault_kind::race) {
     return reports::hint_code::race;
   }
-  if (error_kind == "barrier_divergence") {
+  if (kind == fault_kind::barrier_divergence) {
     return reports::hint_code::barrier_divergence;
   }
-  if (error_kind == "out_of_bounds" || error_kind == "misaligned_address" ||
-      error_kind == "illegal_address") {
+  if (reports::is_memory_fault(kind)) {
     return reports::hint_code::out_of_bounds;
   }
   return reports::hint_code::wrong_result;
 }
 
-std::string advice_for(const std::string& error_kind) {
-  if (error_kind == "race") {
+std::string advice_for(fault_kind kind) {
+  if (kind == fault_kind::race) {
     return ": threads read shared memory that others write with no __syncthreads() between";
   }
-  if (error_kind == "barrier_divergence") {
+  if (kind == fault_kind::barrier_divergence) {
     return ": every thread of a block must reach the same __syncthreads(); move it out of the "
            "branch";
   }
-  if (error_kind == "out_of_bounds" || error_kind == "misaligned_address") {
+  if (kind == fault_kind::out_of_bounds || kind == fault_kind::misaligned_address) {
     return ": check the bounds of every load and store, also for shapes that are not multiples "
            "of the block or tile size";
   }
   return "";
+}
+
+// A memory fault is often the symptom of a cause the correctness results already named (an
+// index using the wrong dimension, a missing boundary check): those hints stay first.
+bool explains_memory_faults(const reports::hint& h) {
+  return h.code == reports::hint_code::wrong_dimension ||
+         h.code == reports::hint_code::boundary_check;
 }
 
 } // namespace
@@ -120,14 +129,22 @@ void record_findings(reports::kernel_report& k, const std::vector<sanitizer_find
     return;
   }
   const auto& first = findings.front();
+  const fault_kind first_kind = reports::fault_kind_named(first.error_kind);
   k.status = reports::kernel_status::error;
-  k.error_kind = first.error_kind;
+  k.error_kind = first_kind;
   k.message = first.describe();
   std::vector<reports::hint> hints;
   for (const auto& f : findings) {
-    hints.push_back({hint_for(f.error_kind), f.describe() + advice_for(f.error_kind)});
+    const fault_kind kind = reports::fault_kind_named(f.error_kind);
+    hints.emplace_back(hint_for(kind), f.describe() + advice_for(kind),
+                       f.line > 0 && !f.file.empty() ? f.location() : std::string(),
+                       std::vector<std::string>{f.tool + " reported it"});
   }
-  k.diagnosis.insert(k.diagnosis.begin(), hints.begin(), hints.end());
+  auto at = k.diagnosis.begin();
+  if (reports::is_memory_fault(first_kind)) {
+    at = std::find_if_not(k.diagnosis.begin(), k.diagnosis.end(), explains_memory_faults);
+  }
+  k.diagnosis.insert(at, hints.begin(), hints.end());
 }
 
 } // namespace cugrade::perf

@@ -15,7 +15,9 @@ run_record run_from(const json& j) {
   r.case_index = j.value("case", std::size_t{0});
   r.run = j.value("run", 0);
   r.completed = j.value("completed", false);
-  r.error_kind = j.value("error_kind", "");
+  if (const std::string kind = j.value("error_kind", ""); !kind.empty()) {
+    r.error_kind = reports::fault_kind_named(kind);
+  }
   r.message = j.value("message", "");
   r.canary_overwritten = j.value("canary_overwritten", false);
   r.input_modified = j.value("input_modified", false);
@@ -163,11 +165,12 @@ private:
   }
 
   std::string end(const json& j) {
+    const std::string kind = j.value("error_kind", "");
     run_record r = run_from(j);
     if (!m_log.open_case || *m_log.open_case != r.case_index || m_log.open_run != r.run) {
       return "a case_end without its case_begin";
     }
-    if (!r.error_kind.empty() && !is_word(r.error_kind)) {
+    if (!kind.empty() && !is_word(kind)) {
       return "an error_kind that is not a protocol word";
     }
     if (!r.output_file.empty() && r.output_file != output_file_name(r.case_index, r.run)) {
@@ -197,7 +200,7 @@ private:
     if (!is_word(kind)) {
       return "a fault whose error_kind is not a protocol word";
     }
-    m_log.fault_kind = kind;
+    m_log.fault_kind = reports::fault_kind_named(kind);
     m_log.fault_message = capped(j.value("message", ""));
     m_log.fault_pc_offset = capped(j.value("pc_offset", ""));
     m_log.fault_object = capped(j.value("object", ""));
@@ -218,7 +221,7 @@ void mark_tampered(runner_log& log, const std::string& why) {
   log.open_case = 0;
   log.open_run = 0;
   log.missing_launcher.clear();
-  log.fault_kind = "tampering";
+  log.fault_kind = reports::fault_kind::tampering;
   log.fault_message = "the runner's event log was not written by the runner alone (" + why +
                       "): the submission's code wrote to the grader's protocol files";
   log.fault_pc_offset.clear();

@@ -9,6 +9,7 @@
 
 #include "harness/core/result.h"
 #include "harness/problems/problem.h"
+#include "reports/fault_kind.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -69,7 +70,7 @@ struct run_record {
   std::size_t case_index = 0;
   int run = 0;
   bool completed = false; ///< the launcher returned and outputs were read back
-  std::string error_kind; ///< empty when the call had no fault
+  std::optional<reports::fault_kind> error_kind; ///< absent when the call had no fault
   std::string message;
   bool canary_overwritten = false;
   bool input_modified = false;
@@ -99,8 +100,8 @@ struct sample_check {
 /// Timing samples of one case (benchmark plans).
 struct timing_record {
   std::size_t case_index = 0;
-  std::vector<double> event_ms; ///< CUDA-event time of each kept sample
-  std::vector<double> host_ms;  ///< device-synchronised host clock of the same samples
+  std::vector<double> event_ms;     ///< CUDA-event time of each kept sample
+  std::vector<double> host_ms;      ///< device-synchronised host clock of the same samples
   std::vector<double> sm_clock_mhz; ///< the lower of the clocks read before and after the sample
   std::vector<int> sample_sets;     ///< the input set of each kept sample
   /// Every kept sample was taken with the stream gated; false when the plan asked for no gate or
@@ -135,7 +136,7 @@ struct runner_log {
   int open_run = 0;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
-  std::string fault_kind; ///< from a fault line (emulator signal handler)
+  std::optional<reports::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
   std::string fault_message;
   std::string fault_pc_offset;
   std::string fault_object;

@@ -18,7 +18,6 @@ void fill_words(std::vector<std::byte>& bytes, std::size_t from, std::uint32_t w
   }
 }
 
-
 struct device_case {
   std::vector<std::unique_ptr<device_buffer>> inputs;
   std::unique_ptr<device_buffer> output;
@@ -35,7 +34,8 @@ device_case allocate(backends::backend& b, const std::vector<problems::buffer>& 
 }
 
 // Uploads inputs (with padding) and a freshly poisoned output; false if the device refused.
-bool stage(backends::backend& b, const device_case& d, const std::vector<problems::buffer>& inputs) {
+bool stage(backends::backend& b, const device_case& d,
+           const std::vector<problems::buffer>& inputs) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const auto padded = padded_input(inputs[i], d.inputs[i]->guard_bytes());
     if (!b.upload(d.inputs[i]->get(), padded.data(), padded.size())) {
@@ -120,7 +120,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     events.case_begin(index, run);
     const auto t0 = std::chrono::steady_clock::now();
     if (!stage(b, d, inputs)) {
-      rec.error_kind = "cuda_error";
+      rec.error_kind = reports::fault_kind::cuda_error;
       rec.message = "the device refused the inputs (an earlier fault left it unusable)";
       events.case_end(rec);
       return false;
@@ -129,7 +129,10 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     problem.invoke(launcher, input_pointers(d), d.output->get(), tc.dims);
     const backends::call_outcome outcome = b.after_call();
     rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rec.error_kind = outcome.error_kind;
+    // Backends name faults as the emulator and CUDA do; the protocol carries the enum.
+    if (!outcome.ok()) {
+      rec.error_kind = reports::fault_kind_named(outcome.error_kind);
+    }
     rec.message = outcome.message;
     if (outcome.fatal) {
       events.case_end(rec);

@@ -48,8 +48,40 @@ void check_status(const json& kernel, const json& want) {
   }
 }
 
+// The hint a student reads first: its code, its source line, words it must not use.
+void check_first_hint(const json& kernel, const json& want) {
+  const json hints = kernel.value("diagnosis", json::array());
+  const std::string listing = hints.dump(2);
+  if (want.contains("first_hint")) {
+    ASSERT_FALSE(hints.empty()) << "no hints at all";
+    EXPECT_EQ(hints[0].value("code", ""), want.at("first_hint").get<std::string>()) << listing;
+  }
+  if (want.contains("first_hint_location")) {
+    ASSERT_FALSE(hints.empty()) << "no hints at all";
+    EXPECT_EQ(hints[0].value("location", ""), want.at("first_hint_location").get<std::string>())
+        << listing;
+  }
+  if (want.contains("first_hint_contains")) {
+    ASSERT_FALSE(hints.empty()) << "no hints at all";
+    EXPECT_NE(hints[0].value("message", "").find(want.at("first_hint_contains").get<std::string>()),
+              std::string::npos)
+        << listing;
+  }
+  if (want.contains("first_hint_excludes")) {
+    ASSERT_FALSE(hints.empty()) << "no hints at all";
+    EXPECT_EQ(hints[0].value("message", "").find(want.at("first_hint_excludes").get<std::string>()),
+              std::string::npos)
+        << listing;
+  }
+  for (const auto& code : want.value("no_hint", json::array())) {
+    EXPECT_FALSE(has_hint(kernel, code))
+        << "hint " << code << " contradicted yet shown: " << listing;
+  }
+}
+
 void check_kernel(const json& kernel, const json& want) {
   check_status(kernel, want);
+  check_first_hint(kernel, want);
   if (want.contains("error_kind")) {
     EXPECT_EQ(kernel.value("error_kind", json()).dump(), want.at("error_kind").dump());
   }

@@ -70,3 +70,32 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureInEmulation, testing::ValuesIn(fixture
 
 } // namespace
 } // namespace cugrade::e2e
+
+namespace cugrade::e2e {
+namespace {
+
+nlohmann::json diagnoses(const std::string& fixture, const std::string& tag) {
+  const auto out = fresh_dir(fixture + tag);
+  const auto r = run_cugrade({"grade", "matmul", (fixtures_dir() / fixture).string(), "--backend",
+                              "emu", "--out", out.string(), "--student", "s", "--format", "json"});
+  const nlohmann::json report = read_json(out / "s.json");
+  std::filesystem::remove_all(out);
+  nlohmann::json all = nlohmann::json::array();
+  if (r.exit_code == 0 && report.is_object()) {
+    for (const auto& k : report.at("kernels")) {
+      all.push_back(k.at("diagnosis"));
+    }
+  }
+  return all;
+}
+
+TEST(HintRanking, GradingTheSameSubmissionTwiceGivesTheSameHintsInTheSameOrder) {
+  // A wrong dimension and the out-of-bounds faults it causes compete for first place.
+  const auto first = diagnoses("diag_one_size_matmul", "-a");
+  const auto second = diagnoses("diag_one_size_matmul", "-b");
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first, second) << first.dump(2) << "\n" << second.dump(2);
+}
+
+} // namespace
+} // namespace cugrade::e2e

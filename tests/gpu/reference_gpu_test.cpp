@@ -58,8 +58,9 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
   int passed = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(outcomes[i].status, cugrade::reports::test_status::passed)
-        << launcher << " " << cases[i].tc.name << " (seed " << cases[i].tc.seed
-        << "): " << outcomes[i].error_kind << " " << outcomes[i].message
+        << launcher << " " << cases[i].tc.name << " (seed " << cases[i].tc.seed << "): "
+        << (outcomes[i].error_kind ? cugrade::reports::to_string(*outcomes[i].error_kind) : "")
+        << " " << outcomes[i].message
         << (outcomes[i].comparison
                 ? " mismatches=" + std::to_string(outcomes[i].comparison->mismatches)
                 : "");

@@ -152,6 +152,7 @@ TEST(ReportSchema, EnumsMatchTheModel) {
   EXPECT_EQ(defs["environment"]["properties"]["backend"]["enum"], names(names_of<backend_kind>()));
   EXPECT_EQ(defs["build"]["properties"]["status"]["enum"], names(names_of<build_status>()));
   EXPECT_EQ(defs["hint"]["properties"]["code"]["enum"], names(names_of<hint_code>()));
+  EXPECT_EQ(defs["kernel"]["properties"]["error_kind"]["enum"], names(names_of<fault_kind>()));
   EXPECT_EQ(schema["properties"]["schema"]["const"], std::string(schema_id));
 }
 

@@ -24,6 +24,7 @@ TEST(ReportEnums, EveryNameRoundTrips) {
   expect_names_round_trip<backend_kind>();
   expect_names_round_trip<build_status>();
   expect_names_round_trip<hint_code>();
+  expect_names_round_trip<fault_kind>();
 }
 
 TEST(ReportEnums, ContractWordsAreSpelledExactly) {
@@ -35,7 +36,17 @@ TEST(ReportEnums, ContractWordsAreSpelledExactly) {
   EXPECT_EQ(to_string(backend_kind::emu), "emu");
   EXPECT_EQ(to_string(hint_code::input_modified), "input_modified");
   EXPECT_EQ(names_of<kernel_status>().size(), 7u);
-  EXPECT_EQ(names_of<hint_code>().size(), 15u);
+  EXPECT_EQ(names_of<hint_code>().size(), 20u);
+  EXPECT_EQ(names_of<fault_kind>().size(), 15u);
+  EXPECT_EQ(to_string(fault_kind::input_mutation), "input_mutation");
+}
+
+TEST(FaultKind, UnknownNamesReadAsCudaErrorNeverAsNoFault) {
+  EXPECT_EQ(fault_kind_named("out_of_bounds"), fault_kind::out_of_bounds);
+  EXPECT_EQ(fault_kind_named("guard words"), fault_kind::cuda_error);
+  EXPECT_EQ(fault_kind_named(""), fault_kind::cuda_error);
+  EXPECT_TRUE(is_memory_fault(fault_kind::misaligned_address));
+  EXPECT_FALSE(is_memory_fault(fault_kind::race));
 }
 
 TEST(ReportEnums, FromStringNeverMatchesPrefixesOrCase) {

@@ -100,11 +100,14 @@ inline kernel_report missing_kernel() {
   kernel_report k;
   k.name = "matmul_dynamic";
   k.status = kernel_status::error;
-  k.error_kind = "out_of_bounds";
+  k.error_kind = fault_kind::out_of_bounds;
   k.message = "illegal address";
   k.score = 0;
   k.max_score = 12;
-  k.diagnosis = {{hint_code::out_of_bounds, "a store past the end of P"}};
+  k.diagnosis = {{hint_code::out_of_bounds,
+                  "a store past the end of P",
+                  "matmul.cu:30",
+                  {"faulted on 17x17x17 (write just past the end of P)"}}};
   k.performance_note = "not measured: the kernel failed";
   return k;
 }

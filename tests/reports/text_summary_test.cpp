@@ -57,6 +57,12 @@ TEST(TextSummary, CheckAllListsEveryFailingTest) {
   EXPECT_FALSE(contains(text, "more failing tests")) << text;
 }
 
+TEST(TextSummary, AKernelThatRanShowsItsCasesPassedPerGroup) {
+  const std::string text = render_text(testing::sample_report(), false);
+  EXPECT_TRUE(contains(text, "cases passed: edge 1/2, hidden_edge 0/1")) << text;
+  EXPECT_FALSE(contains(text, "cases passed: edge 1/1")) << text; // the passing kernel
+}
+
 TEST(TextSummary, ColourOnlyWhenAsked) {
   const report r = testing::sample_report();
   EXPECT_FALSE(contains(render_text(r, false), "\x1b["));

@@ -1,0 +1,53 @@
+#include "grader/core/detail/diagnosis_evidence.h"
+
+namespace cugrade::grader::detail {
+
+using reports::test_status;
+
+bool evidence::bad(std::size_t i) const {
+  const auto s = outcome(i).status;
+  return s == test_status::failed || s == test_status::error;
+}
+
+bool evidence::good(std::size_t i) const {
+  return outcome(i).status == test_status::passed;
+}
+
+// Cases that never ran say nothing either way.
+bool evidence::ran(std::size_t i) const {
+  return outcome(i).status != test_status::not_run;
+}
+
+bool evidence::failed_without_fault(std::size_t i) const {
+  return outcome(i).status == test_status::failed;
+}
+
+std::optional<std::size_t> evidence::first(const std::function<bool(std::size_t)>& pred) const {
+  for (std::size_t i = 0; i < size(); ++i) {
+    if (pred(i)) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t>
+evidence::visible_bad(const std::function<bool(std::size_t)>& pred) const {
+  return first([&](std::size_t i) { return bad(i) && !m_in.hidden[i] && pred(i); });
+}
+
+std::string evidence::name(std::size_t i) const {
+  return m_in.hidden[i] ? std::string("a hidden case") : at(i).tc.name;
+}
+
+std::string evidence::memory_fault_location() const {
+  for (std::size_t i = 0; i < size(); ++i) {
+    const auto& o = outcome(i);
+    if (o.error_kind && reports::is_memory_fault(*o.error_kind) && !o.location.empty()) {
+      return o.location;
+    }
+  }
+  return "";
+}
+
+} // namespace cugrade::grader::detail

@@ -1,0 +1,129 @@
+// Hints from faults at run time: what the runner or the emulator stopped on, with the source
+// line it names. A memory fault is a symptom: the shape patterns that explain it rank above it.
+#include "grader/core/detail/diagnosis_evidence.h"
+
+#include <fmt/format.h>
+
+namespace cugrade::grader::detail {
+
+namespace {
+
+using reports::fault_kind;
+using reports::hint_code;
+
+std::optional<std::size_t> first_fault(const evidence& ev, bool (*matches)(fault_kind)) {
+  return ev.first([&](std::size_t i) {
+    const auto& k = ev.outcome(i).error_kind;
+    return k && matches(*k);
+  });
+}
+
+candidate fault_candidate(const evidence& ev, std::size_t i, hint_code code, specificity rank,
+                          std::string message) {
+  const auto& o = ev.outcome(i);
+  candidate c{code, rank, std::move(message), o.location, {}, {}};
+  c.support.push_back(fmt::format("{} on {}", reports::to_string(*o.error_kind), ev.name(i)));
+  return c;
+}
+
+std::string barrier_advice(problems::kind problem) {
+  switch (problem) {
+  case problems::kind::matmul:
+    return "every thread of the block must reach both __syncthreads() of each phase, including "
+           "threads whose element lies outside P: guard the loads and the store, never the "
+           "barriers";
+  case problems::kind::histogram:
+    return "every thread of the block must reach the __syncthreads() between clearing, counting "
+           "into and merging the block's private bins: guard the work, never the barrier";
+  case problems::kind::reduction:
+    break;
+  }
+  return "every thread of the block must reach the __syncthreads() of every step of the tree: "
+         "take it out of `if (t < stride)` and put it after the if";
+}
+
+} // namespace
+
+std::optional<candidate> barrier_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) {
+    return k == fault_kind::barrier_divergence || k == fault_kind::deadlock ||
+           k == fault_kind::synchronization_error;
+  });
+  if (!i) {
+    return std::nullopt;
+  }
+  const auto lines = source_locations_in(ev.outcome(*i).message);
+  const std::string barriers =
+      lines.size() > 1 ? fmt::format(" (the barriers involved: {})", fmt::join(lines, ", ")) : "";
+  return fault_candidate(ev, *i, hint_code::barrier_divergence, specificity::cause,
+                         "a __syncthreads() reached by only some threads of a block" + barriers +
+                             ": " + barrier_advice(ev.problem()));
+}
+
+std::optional<candidate> memory_fault(const evidence& ev) {
+  const auto i = first_fault(ev, reports::is_memory_fault);
+  if (!i) {
+    return std::nullopt;
+  }
+  if (ev.outcome(*i).canary_overwritten) {
+    return fault_candidate(ev, *i, hint_code::canary_overwritten, specificity::symptom,
+                           "a store past the end of the output (it overwrote the guard words "
+                           "after it): guard every store with the output's bounds");
+  }
+  // The fault's own words are the kernel's message; the hint does not repeat them.
+  return fault_candidate(ev, *i, hint_code::out_of_bounds, specificity::symptom,
+                         "an access outside a device buffer (the kernel's message names the "
+                         "thread and the buffer): check the bounds of this load or store");
+}
+
+std::optional<candidate> launch_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::launch_failure; });
+  if (!i) {
+    return std::nullopt;
+  }
+  return fault_candidate(ev, *i, hint_code::launch_failure, specificity::cause,
+                         "the kernel launch failed: " + ev.outcome(*i).message +
+                             ". A block has at most 1024 threads, grid and block dimensions "
+                             "must be positive, and dynamic shared memory above 48 KiB needs "
+                             "cudaFuncSetAttribute");
+}
+
+std::optional<candidate> timeout_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::timeout; });
+  if (!i) {
+    return std::nullopt;
+  }
+  return fault_candidate(ev, *i, hint_code::timeout, specificity::cause,
+                         fmt::format("a run exceeded the time limit of {:.0f} s: an infinite "
+                                     "loop, or a spin-wait or barrier that some threads never "
+                                     "reach",
+                                     ev.time_limit()));
+}
+
+std::optional<candidate> input_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::input_mutation; });
+  if (!i) {
+    return std::nullopt;
+  }
+  return fault_candidate(ev, *i, hint_code::input_modified, specificity::cause,
+                         "the launcher changed an input buffer (inputs are read-only): reduce "
+                         "in a scratch buffer of your own (cudaMalloc), never in place");
+}
+
+// Any other fault (a crash in the launcher, an assert, another CUDA error): named as it is.
+std::optional<candidate> other_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) {
+    return k == fault_kind::crash || k == fault_kind::cuda_error ||
+           k == fault_kind::device_assert || k == fault_kind::illegal_instruction ||
+           k == fault_kind::stack_overflow;
+  });
+  if (!i) {
+    return std::nullopt;
+  }
+  const auto& o = ev.outcome(*i);
+  return fault_candidate(
+      ev, *i, hint_code::wrong_result, specificity::symptom,
+      fmt::format("a fault at run time ({}): {}", reports::to_string(*o.error_kind), o.message));
+}
+
+} // namespace cugrade::grader::detail

@@ -1,0 +1,412 @@
+// Hints from the values of wrong outputs: histogram bins holding garbage plus their count, bins
+// wrong only from some index up, totals below or above n, a reduction that sums only part of its
+// input, an output that answers an earlier call.
+#include "grader/core/detail/diagnosis_evidence.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fmt/format.h>
+
+namespace cugrade::grader::detail {
+
+namespace {
+
+using reports::hint_code;
+
+bool is_histogram(const evidence& ev) {
+  return ev.problem() == problems::kind::histogram;
+}
+
+// Failing cases whose output values were kept.
+std::vector<std::size_t> failing_with_values(const evidence& ev) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    if (ev.failed_without_fault(i) && !ev.outcome(i).evidence.got.empty()) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+// Every bin is its count plus one constant (mod 2^32): the constant is what the bins held.
+std::optional<std::uint32_t> constant_offset(const output_evidence& v) {
+  if (v.got.size() != v.expected.size() || v.got.empty()) {
+    return std::nullopt;
+  }
+  const auto offset = [&](std::size_t b) {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v.got[b]) -
+                                      static_cast<std::uint64_t>(v.expected[b]));
+  };
+  const std::uint32_t first = offset(0);
+  for (std::size_t b = 1; b < v.got.size(); ++b) {
+    if (offset(b) != first) {
+      return std::nullopt;
+    }
+  }
+  return first == 0 ? std::nullopt : std::optional(first);
+}
+
+std::vector<std::size_t> wrong_bins(const output_evidence& v) {
+  std::vector<std::size_t> out;
+  for (std::size_t b = 0; b < v.got.size() && b < v.expected.size(); ++b) {
+    if (v.got[b] != v.expected[b]) {
+      out.push_back(b);
+    }
+  }
+  return out;
+}
+
+std::string total_words(const problems::comparison& c) {
+  return fmt::format("the bins total {:.0f}, but n = {:.0f}", *c.total_got, *c.total_expected);
+}
+
+std::optional<std::size_t> total_case(const evidence& ev, bool below) {
+  return ev.first([&](std::size_t i) {
+    const auto& c = ev.outcome(i).comparison;
+    if (!ev.failed_without_fault(i) || !c || !c->total_got || !c->total_expected ||
+        c->poison_count != 0) {
+      return false;
+    }
+    return below ? *c->total_got < *c->total_expected : *c->total_got > *c->total_expected;
+  });
+}
+
+// A high-contention case fails while a uniform one of the same size passes.
+std::optional<std::string> contention_evidence(const evidence& ev) {
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const auto& d = ev.at(i).tc.distribution;
+    if (!ev.failed_without_fault(i) || (d != "single" && d != "contention90")) {
+      continue;
+    }
+    for (std::size_t j = 0; j < ev.size(); ++j) {
+      if (ev.good(j) && ev.dims(j) == ev.dims(i) && ev.at(j).tc.distribution == "uniform") {
+        return fmt::format("{} fails with {} data (most bytes in one bin) but passes with "
+                           "uniform data: the losses follow contention",
+                           ev.name(i), d);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string partial_words(const partial_sum_match& m, long n) {
+  if (m.prefix && m.count == m.block) {
+    return fmt::format("the sum of its first {} elements (one block's partial sum)", m.count);
+  }
+  if (m.prefix) {
+    return fmt::format("the sum of its first {} elements only, not of all n = {}", m.count, n);
+  }
+  return fmt::format("the partial sum of elements {}..{} alone (one block of {})", m.first,
+                     m.first + m.count - 1, m.block);
+}
+
+} // namespace
+
+bool bins_not_cleared(const evidence& ev) {
+  if (!is_histogram(ev)) {
+    return false;
+  }
+  const auto failing = failing_with_values(ev);
+  if (failing.empty()) {
+    return false;
+  }
+  for (const std::size_t i : failing) {
+    if (!constant_offset(ev.outcome(i).evidence)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<candidate> not_cleared_bins(const evidence& ev) {
+  if (!bins_not_cleared(ev)) {
+    return std::nullopt;
+  }
+  const std::size_t i = failing_with_values(ev).front();
+  const std::uint32_t garbage = *constant_offset(ev.outcome(i).evidence);
+  candidate c{hint_code::not_cleared,
+              specificity::cause,
+              fmt::format("every bin holds its count plus {} (0x{:08x}, what the bins held before "
+                          "the call): the bins were never cleared. They arrive holding garbage; "
+                          "the launcher must set them to 0 (cudaMemset(bins, 0, 256 * "
+                          "sizeof(unsigned int))) before the kernel counts into them",
+                          garbage, garbage),
+              "",
+              {},
+              {}};
+  c.support.push_back(
+      fmt::format("on {} every bin is the expected count plus 0x{:08x}", ev.name(i), garbage));
+  return c;
+}
+
+// A bin far above anything counting could reach (bytes counted again by every block stay
+// within a few times n) started from garbage; the poison word is left to other rules.
+std::optional<std::pair<std::size_t, std::size_t>> garbage_bin(const evidence& ev) {
+  for (const std::size_t i : failing_with_values(ev)) {
+    const auto& v = ev.outcome(i).evidence;
+    const double limit = std::max(16.0 * static_cast<double>(ev.dims(i).n), 16777216.0);
+    for (std::size_t b = 0; b < v.got.size(); ++b) {
+      if (v.got[b] > limit &&
+          static_cast<std::uint32_t>(v.got[b]) != problems::output_poison_word) {
+        return std::pair{i, b};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Bins that start from garbage without one constant offset: a privatised kernel's shared bins
+// were never cleared (their garbage differs per block and per run).
+std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
+  if (!is_histogram(ev) || bins_not_cleared(ev)) {
+    return std::nullopt;
+  }
+  const auto g = garbage_bin(ev);
+  if (!g) {
+    return std::nullopt;
+  }
+  const auto [i, b] = *g;
+  const bool privatized = ev.kernel().find("privat") != std::string::npos;
+  candidate c{hint_code::not_cleared,
+              specificity::cause,
+              fmt::format("bin {} holds {:.0f} on {}, far more than all n = {} bytes: it started "
+                          "from garbage. {}",
+                          b, ev.outcome(i).evidence.got[b], ev.name(i), ev.dims(i).n,
+                          privatized ? "The block's private bins in shared memory start with "
+                                       "garbage: clear them (for (int b = threadIdx.x; b < 256; "
+                                       "b += blockDim.x) local[b] = 0;) and __syncthreads() "
+                                       "before counting"
+                                     : "Every bin the kernel adds into must be set to 0 first"),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("bin {} on {} exceeds 16 n", b, ev.name(i)));
+  return c;
+}
+
+std::optional<candidate> not_cleared_result(const evidence& ev) {
+  if (ev.problem() != problems::kind::reduction) {
+    return std::nullopt;
+  }
+  const auto failing = failing_with_values(ev);
+  if (failing.size() < 2) {
+    return std::nullopt;
+  }
+  candidate c{hint_code::not_cleared,
+              specificity::cause,
+              "the result is NaN on every size, with inputs that hold no NaN: *result arrives "
+              "holding garbage (here a NaN) and the kernel adds into it without clearing it. "
+              "Set it to 0 (cudaMemset(result, 0, sizeof(float))) before the blocks add their "
+              "partial sums",
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("NaN on all {} failing cases", failing.size()));
+  for (const std::size_t i : failing) {
+    if (!std::isnan(ev.outcome(i).evidence.got[0])) {
+      c.contradictions.push_back(fmt::format("{} gives a number, not NaN", ev.name(i)));
+      break;
+    }
+  }
+  if (const auto p = ev.first([&](std::size_t i) { return ev.good(i); })) {
+    c.contradictions.push_back(fmt::format("{} passes", ev.name(*p)));
+  }
+  return c;
+}
+
+std::optional<std::size_t> first_private_bin_wrong(const evidence& ev) {
+  if (!is_histogram(ev) || ev.kernel().find("privat") == std::string::npos ||
+      bins_not_cleared(ev)) {
+    return std::nullopt;
+  }
+  const auto failing = failing_with_values(ev);
+  std::size_t lowest = 256;
+  std::size_t most_wrong = 0;
+  for (const std::size_t i : failing) {
+    const auto wrong = wrong_bins(ev.outcome(i).evidence);
+    if (!wrong.empty()) {
+      lowest = std::min(lowest, wrong.front());
+      most_wrong = std::max(most_wrong, wrong.size());
+    }
+  }
+  if (failing.empty() || lowest < 16 || lowest >= 256 || most_wrong < 2) {
+    return std::nullopt;
+  }
+  // Every bin from there up that should count something is wrong, in every failing case.
+  for (const std::size_t i : failing) {
+    const auto& v = ev.outcome(i).evidence;
+    for (std::size_t b = lowest; b < v.got.size(); ++b) {
+      if (v.expected[b] != 0 && v.got[b] == v.expected[b]) {
+        return std::nullopt;
+      }
+    }
+  }
+  return lowest;
+}
+
+std::optional<candidate> private_bins_pattern(const evidence& ev) {
+  const auto from = first_private_bin_wrong(ev);
+  if (!from) {
+    return std::nullopt;
+  }
+  candidate c{hint_code::private_bins,
+              specificity::cause,
+              fmt::format("bins below {} are right in every case and the bins from {} up are "
+                          "wrong: the loops that clear the block's private bins and merge them "
+                          "into the global bins cover only the first blockDim.x bins. Stride "
+                          "them over all 256 bins: for (int b = threadIdx.x; b < 256; b += "
+                          "blockDim.x)",
+                          *from, *from),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("in every failing case the first wrong bin is {} or above, "
+                                  "and every counted bin from there up is wrong",
+                                  *from));
+  return c;
+}
+
+std::optional<candidate> lost_updates_pattern(const evidence& ev) {
+  if (!is_histogram(ev)) {
+    return std::nullopt;
+  }
+  const auto i = total_case(ev, true);
+  if (!i) {
+    return std::nullopt;
+  }
+  const bool privatized = ev.kernel().find("privat") != std::string::npos;
+  candidate c{hint_code::lost_updates,
+              specificity::pattern,
+              total_words(*ev.outcome(*i).comparison) +
+                  ": counts were lost. When several threads increment the same bin at once, "
+                  "a plain ++ loses all but one increment: every increment of a shared bin needs "
+                  "atomicAdd" +
+                  (privatized ? ", and the block's private bins need a __syncthreads() "
+                                "before they are merged"
+                              : ""),
+              "",
+              {},
+              {}};
+  c.support.push_back(total_words(*ev.outcome(*i).comparison) + " on " + ev.name(*i));
+  if (auto contention = contention_evidence(ev)) {
+    c.support.push_back(std::move(*contention));
+  }
+  if (const auto from = first_private_bin_wrong(ev)) {
+    c.contradictions.push_back(fmt::format("the missing counts are all in bins {} and up", *from));
+  }
+  const bool repeatable = !ev.any([&](std::size_t k) { return ev.outcome(k).schedule_dependent; });
+  if (repeatable && boundary_shaped(ev) && c.support.size() == 1) {
+    c.contradictions.push_back("counts go missing only where n is not a multiple of 16, the "
+                               "same way on every run: elements were skipped, not lost");
+  }
+  return c;
+}
+
+std::optional<candidate> overcount_pattern(const evidence& ev) {
+  if (!is_histogram(ev)) {
+    return std::nullopt;
+  }
+  const auto i = total_case(ev, false);
+  if (!i) {
+    return std::nullopt;
+  }
+  candidate c{hint_code::wrong_result,
+              specificity::pattern,
+              total_words(*ev.outcome(*i).comparison) +
+                  ": some bytes were counted twice (sections that overlap, a grid-stride loop "
+                  "that revisits elements) or bytes past the end of the input were counted",
+              "",
+              {},
+              {}};
+  c.support.push_back(total_words(*ev.outcome(*i).comparison) + " on " + ev.name(*i));
+  if (bins_not_cleared(ev)) {
+    c.contradictions.push_back("every bin is its count plus the same garbage");
+  }
+  return c;
+}
+
+std::optional<candidate> partial_sum_pattern(const evidence& ev) {
+  if (ev.problem() != problems::kind::reduction) {
+    return std::nullopt;
+  }
+  const auto failing = failing_with_values(ev);
+  std::vector<std::size_t> matched;
+  for (const std::size_t i : failing) {
+    if (ev.outcome(i).evidence.partial_sum) {
+      matched.push_back(i);
+    }
+  }
+  if (matched.empty()) {
+    return std::nullopt;
+  }
+  const std::size_t i = matched.front();
+  candidate c{hint_code::partial_sum,
+              specificity::cause,
+              fmt::format("the result on {} is {}: only some blocks' partial sums reached "
+                          "*result. Launch enough blocks for all n elements (or loop over them), "
+                          "and have every block add its partial sum with atomicAdd(result, "
+                          "partial) after *result is cleared once, or reduce the partial sums in "
+                          "a second pass",
+                          ev.name(i),
+                          partial_words(*ev.outcome(i).evidence.partial_sum, ev.dims(i).n)),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} of {} failing cases equal a sum of whole blocks of the input",
+                                  matched.size(), failing.size()));
+  if (2 * matched.size() < failing.size()) {
+    c.contradictions.push_back("most failing results are not a sum of whole blocks");
+  }
+  return c;
+}
+
+// The earlier case whose answer case i's output is, if any.
+std::optional<std::size_t> earlier_answer(const evidence& ev, std::size_t i) {
+  const auto& v = ev.outcome(i).evidence;
+  for (std::size_t j = 0; j < i; ++j) {
+    const auto& earlier = ev.outcome(j).evidence.expected;
+    if (!earlier.empty() && earlier != v.expected && same_answer(v.got, earlier, 1e-5)) {
+      return j;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<candidate> stale_result_pattern(const evidence& ev) {
+  const auto failing = failing_with_values(ev);
+  std::vector<std::pair<std::size_t, std::size_t>> repeats;
+  for (const std::size_t i : failing) {
+    if (const auto j = earlier_answer(ev, i)) {
+      repeats.emplace_back(i, *j);
+    }
+  }
+  if (repeats.empty()) {
+    return std::nullopt;
+  }
+  const auto [i, j] = repeats.front();
+  candidate c{hint_code::stale_result,
+              specificity::cause,
+              fmt::format("the output on {} is exactly the answer for {}, an earlier call's "
+                          "inputs: a result was kept across calls (cached by pointer, by size or "
+                          "unconditionally). Every call must compute from its own inputs",
+                          ev.name(i), ev.name(j)),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} of {} failing outputs are answers to earlier calls, e.g. {} "
+                                  "returned the answer of {}",
+                                  repeats.size(), failing.size(), ev.name(i), ev.name(j)));
+  // Small integer answers collide by chance: one repeat among many failures is no pattern.
+  if (repeats.size() < 2 || 2 * repeats.size() < failing.size()) {
+    c.contradictions.push_back("most failing outputs are not an earlier call's answer");
+  }
+  if (const auto s = ev.first([&](std::size_t k) { return ev.outcome(k).schedule_dependent; })) {
+    c.contradictions.push_back(fmt::format("the output on {} changed between two runs, which a "
+                                           "kept result would not",
+                                           ev.name(*s)));
+  }
+  return c;
+}
+
+} // namespace cugrade::grader::detail

@@ -1,0 +1,134 @@
+#include "grader/core/case_evaluation.h"
+#include "grader/core/source_lines.h"
+
+#include "tests/core/core_test_support.h"
+
+#include <bit>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+namespace cugrade::grader {
+namespace {
+
+using namespace testing_support;
+using reports::fault_kind;
+using reports::test_status;
+
+TEST(SourceLocation, TakesTheLastCudaSourceLineOfAMessage) {
+  EXPECT_EQ(source_location_in("waits at __syncthreads() at reduction.cu:12 while thread (1,0,0) "
+                               "waits at reduction.cu:23"),
+            "reduction.cu:23");
+  EXPECT_EQ(source_location_in("read past the end at histogram.cu:14 (in sectioned)"),
+            "histogram.cu:14");
+  EXPECT_EQ(source_location_in("no line here: 3.5 of 12"), "");
+}
+
+// A runner log with two runs of one 1x1x1 matmul case whose outputs are the given words.
+class TwoRuns : public ::testing::Test {
+protected:
+  void SetUp() override {
+    m_dir = std::filesystem::temp_directory_path() /
+            ("cugrade-core-test-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(m_dir);
+  }
+  void TearDown() override { std::filesystem::remove_all(m_dir); }
+
+  protocol::run_record run(int r, std::uint32_t word) {
+    protocol::run_record rec;
+    rec.run = r;
+    rec.completed = true;
+    rec.output_file = protocol::output_file_name(0, r);
+    std::ofstream out(m_dir / rec.output_file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(&word), sizeof word);
+    return rec;
+  }
+  std::vector<case_outcome> evaluate(std::vector<protocol::run_record> runs) {
+    protocol::runner_log log;
+    log.started = log.finished = true;
+    log.runs = std::move(runs);
+    return evaluate_cases(problems::get(problems::kind::matmul), m_cases, log, m_dir, {});
+  }
+
+  std::filesystem::path m_dir;
+  std::vector<graded_case> m_cases{matmul_case(1, 1, 1)};
+};
+
+TEST_F(TwoRuns, IdenticalNaNOutputsAgree) {
+  const std::uint32_t nan = 0x7fc00001u;
+  const auto out = evaluate({run(0, nan), run(1, nan)});
+  EXPECT_EQ(out[0].status, test_status::failed);
+  EXPECT_FALSE(out[0].schedule_dependent);
+}
+
+TEST_F(TwoRuns, DifferentOutputsAreScheduleDependent) {
+  const auto out = evaluate(
+      {run(0, std::bit_cast<std::uint32_t>(1.0f)), run(1, std::bit_cast<std::uint32_t>(-7.0f))});
+  EXPECT_EQ(out[0].status, test_status::failed);
+  EXPECT_TRUE(out[0].schedule_dependent);
+}
+
+TEST_F(TwoRuns, CanaryAndInputFlagsAreSetAsFlags) {
+  auto first = run(0, 0);
+  first.canary_overwritten = true;
+  auto out = evaluate({first, run(1, 0)});
+  EXPECT_EQ(out[0].status, test_status::error);
+  EXPECT_EQ(out[0].error_kind, fault_kind::out_of_bounds);
+  EXPECT_TRUE(out[0].canary_overwritten);
+  auto mutated = run(0, 0);
+  mutated.input_modified = true;
+  out = evaluate({mutated, run(1, 0)});
+  EXPECT_EQ(out[0].error_kind, fault_kind::input_mutation);
+  EXPECT_TRUE(out[0].input_modified);
+  EXPECT_FALSE(out[0].canary_overwritten);
+}
+
+TEST_F(TwoRuns, AFaultKeepsItsKindAndSourceLine) {
+  auto first = run(0, 0);
+  first.error_kind = fault_kind::barrier_divergence;
+  first.message = "waits at __syncthreads() at matmul.cu:41";
+  const auto out = evaluate({first});
+  EXPECT_EQ(out[0].status, test_status::error);
+  EXPECT_EQ(out[0].error_kind, fault_kind::barrier_divergence);
+  EXPECT_EQ(out[0].location, "matmul.cu:41");
+}
+
+TEST_F(TwoRuns, PassingSmallOutputsKeepTheirAnswerForLaterComparison) {
+  // 1x1x1 with real inputs: whatever M[0]*N[0] is, echo it back.
+  const auto probe = evaluate({run(0, 0), run(1, 0)});
+  ASSERT_EQ(probe[0].evidence.expected.size(), 1u);
+  const float answer = static_cast<float>(probe[0].evidence.expected[0]);
+  const auto out = evaluate(
+      {run(0, std::bit_cast<std::uint32_t>(answer)), run(1, std::bit_cast<std::uint32_t>(answer))});
+  EXPECT_EQ(out[0].status, test_status::passed);
+  EXPECT_EQ(out[0].evidence.expected.size(), 1u);
+  EXPECT_TRUE(out[0].evidence.got.empty());
+}
+
+} // namespace
+} // namespace cugrade::grader
+
+namespace cugrade::grader {
+namespace {
+
+// objdump --dwarf=decodedline of a load of input[i] (line 14) that g++ -O2 folded into the
+// argument set-up of the atomicAdd on line 15: addr2line names line 15.
+constexpr const char* folded_load_table = R"(
+histogram.cu                                  13              0x1179       1       x
+histogram.cu                                  14              0x117e               x
+histogram.cu                                  15              0x117e       1       x
+atomics.h                                     53              0x117e       2       x
+histogram.cu                                  15              0x117e       4
+histogram.cu                                  20              0x1190               x
+)";
+
+TEST(SourceLines, AFaultingInstructionBelongsToTheFirstStatementStartingThere) {
+  EXPECT_EQ(first_statement_line(folded_load_table, "histogram.cu", 0x117e), 14);
+  EXPECT_EQ(first_statement_line(folded_load_table, "histogram.cu", 0x1190), 20);
+  EXPECT_EQ(first_statement_line(folded_load_table, "histogram.cu", 0x1234), std::nullopt);
+  EXPECT_EQ(first_statement_line(folded_load_table, "matmul.cu", 0x117e), std::nullopt);
+}
+
+} // namespace
+} // namespace cugrade::grader

@@ -1,0 +1,381 @@
+#include "tests/core/core_test_support.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+namespace cugrade::grader {
+namespace {
+
+using namespace testing_support;
+using reports::fault_kind;
+using reports::hint_code;
+
+TEST(Diagnosis, PassingKernelGetsNoHints) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  EXPECT_TRUE(k.hints().empty());
+}
+
+TEST(Diagnosis, BoundaryCheckWhenOnlySizesOffTheTileFail) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(17, 17, 17), failed());
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::boundary_check);
+  EXPECT_NE(hints[0].message.find("tile"), std::string::npos);
+  EXPECT_FALSE(hints[0].evidence.empty());
+}
+
+TEST(Diagnosis, FailureOnAMultipleOfTheTileContradictsBoundaryAndNamesTheTileLoop) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), failed());
+  k.add(matmul_case(17, 17, 17), failed());
+  k.add(matmul_case(48, 96, 64), failed());
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::tile_arithmetic);
+  EXPECT_NE(hints[0].message.find("Mds[ty][e]"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
+}
+
+TEST(Diagnosis, NaiveKernelArithmeticSpeaksOfTheInnerProductNotTiles) {
+  kernel_results k;
+  k.kernel = "matmul_naive";
+  k.add(matmul_case(16, 16, 16), failed());
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::tile_arithmetic);
+  EXPECT_NE(hints[0].message.find("inner product"), std::string::npos);
+}
+
+TEST(Diagnosis, ExactOnIntegersIsPrecisionNotTileArithmetic) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16, "integer"), passed());
+  auto o = failed();
+  o.comparison->max_rel_error = 3e-4;
+  k.add(matmul_case(16, 16, 16, "real"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::wrong_result);
+  EXPECT_NE(hints[0].message.find("precise"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::tile_arithmetic));
+}
+
+TEST(Diagnosis, NoBoundaryCheckWhenFailuresFollowTheData) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_sectioned";
+  k.add(n_case(k.problem, 16, "uniform"), passed());
+  k.add(n_case(k.problem, 17, "uniform"), passed());
+  k.add(n_case(k.problem, 17, "single"), failed());
+  EXPECT_FALSE(has_code(k.hints(), hint_code::boundary_check));
+}
+
+TEST(Diagnosis, NoRaceWhenBothRunsAgree) {
+  kernel_results k;
+  k.add(matmul_case(1, 1, 1), failed());
+  EXPECT_FALSE(has_code(k.hints(), hint_code::race));
+  auto racy = failed();
+  racy.schedule_dependent = true;
+  k.add(matmul_case(2, 2, 2), racy);
+  EXPECT_TRUE(has_code(k.hints(), hint_code::race));
+}
+
+case_outcome histogram_failure(std::vector<double> expected, std::vector<double> got) {
+  auto o = failed(256, 256);
+  double total_expected = 0;
+  double total_got = 0;
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    total_expected += expected[b];
+    const bool poison = static_cast<std::uint32_t>(got[b]) == problems::output_poison_word;
+    o.comparison->poison_count += poison ? 1 : 0;
+    total_got += poison ? 0 : got[b];
+  }
+  o.comparison->total_expected = total_expected;
+  o.comparison->total_got = total_got;
+  o.evidence.expected = std::move(expected);
+  o.evidence.got = std::move(got);
+  return o;
+}
+
+TEST(Diagnosis, BinsNotClearedComeFirstAndUnwrittenBinsAreNotBlamedOnTheGrid) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_interleaved";
+  std::vector<double> expected(256, 0.0);
+  expected[65] = 1;
+  std::vector<double> got(256, static_cast<double>(problems::output_poison_word));
+  got[65] += 1;
+  k.add(n_case(k.problem, 1, "text"), histogram_failure(expected, got));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::not_cleared);
+  EXPECT_NE(hints[0].message.find("cudaMemset"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::poison_left));
+  EXPECT_FALSE(has_code(hints, hint_code::race));
+  EXPECT_EQ(hints[0].message.find("tile"), std::string::npos);
+}
+
+TEST(Diagnosis, PrivatisedBinsWrongFromBlockDimUpNameTheStridingLoops) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  std::vector<double> expected(256, 3.0);
+  std::vector<double> got = expected;
+  for (std::size_t b = 128; b < 256; ++b) {
+    got[b] = 0;
+  }
+  k.add(n_case(k.problem, 768, "uniform"), histogram_failure(expected, got));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::private_bins);
+  EXPECT_NE(hints[0].message.find("128"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::lost_updates)); // the kernel's atomics are fine
+}
+
+TEST(Diagnosis, LostUpdatesInAPlainHistogram) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_sectioned";
+  std::vector<double> expected(256, 0.0);
+  expected[7] = 4096;
+  std::vector<double> got = expected;
+  got[7] = 4000;
+  auto o = histogram_failure(expected, got);
+  o.schedule_dependent = true;
+  k.add(n_case(k.problem, 4096, "uniform"), passed());
+  k.add(n_case(k.problem, 4096, "single"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
+  EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
+  EXPECT_EQ(hints[0].evidence.size(), 2u); // the totals and the contention
+}
+
+TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_convergent";
+  auto o = failed();
+  o.evidence.expected = {1000};
+  o.evidence.got = {512};
+  o.evidence.partial_sum = partial_sum_match{0, 512, 32, true};
+  k.add(n_case(k.problem, 1000, "ones"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::partial_sum);
+  EXPECT_NE(hints[0].message.find("first 512 elements"), std::string::npos);
+}
+
+TEST(Diagnosis, NaNOnEverySizeIsAResultNeverCleared) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_interleaved";
+  for (const long n : {1L, 16L, 4096L}) {
+    auto o = failed();
+    o.comparison->nan_count = 1;
+    o.evidence.expected = {static_cast<double>(n)};
+    o.evidence.got = {std::nan("")};
+    k.add(n_case(k.problem, n, "ones"), o);
+  }
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::not_cleared);
+  EXPECT_FALSE(has_code(hints, hint_code::wrong_result)); // not "a read past the end"
+}
+
+TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_convergent";
+  auto first = passed();
+  first.evidence.expected = {17};
+  auto second = failed();
+  second.evidence.expected = {33};
+  second.evidence.got = {17};
+  auto third = second;
+  third.evidence.expected = {65};
+  k.add(n_case(k.problem, 17, "ones"), first);
+  k.add(n_case(k.problem, 33, "ones"), second);
+  k.add(n_case(k.problem, 65, "ones"), third);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::stale_result);
+  EXPECT_NE(hints[0].message.find("n=17/ones"), std::string::npos);
+}
+
+TEST(Diagnosis, WrongDimensionRanksAboveTheOutOfBoundsFaultItCausesAndKeepsItsLine) {
+  kernel_results k;
+  k.kernel = "matmul_naive";
+  k.add(matmul_case(17, 17, 17), passed());
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(19, 23, 29),
+        fault(fault_kind::out_of_bounds, "kernel naive, block (1,0,0), thread (3,0,0): read "
+                                         "just past the end of a 1748-byte device buffer at "
+                                         "matmul.cu:30 (in naive)"));
+  const auto hints = k.hints();
+  ASSERT_GE(hints.size(), 2u);
+  EXPECT_EQ(hints[0].code, hint_code::wrong_dimension);
+  EXPECT_EQ(hints[0].location, "matmul.cu:30");
+  EXPECT_NE(hints[0].message.find("matmul.cu:30"), std::string::npos);
+  EXPECT_EQ(hints[1].code, hint_code::out_of_bounds);
+}
+
+TEST(Diagnosis, BarrierDivergenceSpeaksOfBinsInAHistogramAndNamesItsLine) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  k.add(n_case(k.problem, 17, "uniform"),
+        fault(fault_kind::barrier_divergence,
+              "kernel privatized, block (0,0,0), thread (17,0,0): exited while 17 thread(s) of "
+              "its block wait at __syncthreads() at histogram.cu:15"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::barrier_divergence);
+  EXPECT_EQ(hints[0].location, "histogram.cu:15");
+  EXPECT_NE(hints[0].message.find("bins"), std::string::npos);
+  EXPECT_EQ(hints[0].message.find("stride"), std::string::npos);
+  EXPECT_EQ(hints[0].message.find("tile"), std::string::npos);
+}
+
+TEST(Diagnosis, CanaryFlagNotMessageWordsDecidesTheStorePastTheEnd) {
+  kernel_results k;
+  auto o = fault(fault_kind::out_of_bounds, "reworded: anything at all");
+  o.canary_overwritten = true;
+  k.add(matmul_case(17, 17, 17), o);
+  auto plain = k;
+  plain.outcomes[0].canary_overwritten = false;
+  plain.outcomes[0].message = "a store past the end of the output overwrote the guard words";
+  EXPECT_TRUE(has_code(k.hints(), hint_code::canary_overwritten));
+  EXPECT_FALSE(has_code(plain.hints(), hint_code::canary_overwritten));
+  EXPECT_TRUE(has_code(plain.hints(), hint_code::out_of_bounds));
+}
+
+TEST(Diagnosis, GridTooSmallIsNotABoundaryCheck) {
+  kernel_results k;
+  k.kernel = "matmul_naive";
+  k.add(matmul_case(16, 16, 16), passed());
+  auto o = failed(33, 289);
+  o.comparison->poison_count = 33;
+  k.add(matmul_case(17, 17, 17), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::poison_left);
+  EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
+}
+
+TEST(Diagnosis, SameOutcomesGiveTheSameHintsInTheSameOrder) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_sectioned";
+  std::vector<double> expected(256, 1.0);
+  std::vector<double> got = expected;
+  got[3] = 0;
+  auto o = histogram_failure(expected, got);
+  o.schedule_dependent = true;
+  k.add(n_case(k.problem, 256, "uniform"), o);
+  k.add(n_case(k.problem, 17, "uniform"), failed());
+  const auto first = k.hints();
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(k.hints(), first);
+  }
+  ASSERT_GE(first.size(), 2u);
+  EXPECT_EQ(first[0].code, hint_code::lost_updates);
+  EXPECT_EQ(first[1].code, hint_code::race);
+}
+
+TEST(Diagnosis, FallbackNamesTheFirstWrongValue) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_convergent";
+  k.add(n_case(k.problem, 7, "real_offset"), failed());
+  const auto hints = k.hints();
+  ASSERT_EQ(hints.size(), 1u);
+  EXPECT_EQ(hints[0].code, hint_code::wrong_result);
+  EXPECT_NE(hints[0].message.find("n=7/real_offset"), std::string::npos);
+}
+
+TEST(Diagnosis, MultiplesOfTheTile) {
+  EXPECT_TRUE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 32, .l = 48}, 16));
+  EXPECT_FALSE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 33, .l = 48}, 16));
+  EXPECT_TRUE(all_multiples_of(problems::kind::reduction, {.n = 4096}, 16));
+}
+
+} // namespace
+} // namespace cugrade::grader
+
+namespace cugrade::grader {
+namespace {
+
+using namespace testing_support;
+using reports::hint_code;
+
+TEST(Diagnosis, OneChanceRepeatOfAnEarlierAnswerIsNoStaleResult) {
+  kernel_results k;
+  k.problem = problems::kind::reduction;
+  k.kernel = "reduce_interleaved";
+  auto first = passed();
+  first.evidence.expected = {2};
+  k.add(n_case(k.problem, 1, "integer"), first);
+  for (const long n : {33L, 65L, 129L}) {
+    auto o = failed();
+    o.schedule_dependent = n != 33;
+    o.evidence.expected = {static_cast<double>(n)};
+    o.evidence.got = {n == 33 ? 2.0 : 5.0};
+    k.add(n_case(k.problem, n, "ones"), o);
+  }
+  EXPECT_FALSE(has_code(k.hints(), hint_code::stale_result));
+}
+
+TEST(Diagnosis, EdgeOnlyRunToRunChangesInMatmulAreABoundaryNotARace) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(48, 96, 64), passed());
+  auto o = failed();
+  o.schedule_dependent = true;
+  k.add(matmul_case(17, 17, 17), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::boundary_check);
+  EXPECT_FALSE(has_code(hints, hint_code::race));
+}
+
+TEST(Diagnosis, BytesCountedTwiceAreNotGarbage) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_interleaved";
+  auto o = failed(256, 256);
+  o.evidence.expected = std::vector<double>(256, 0.0);
+  o.evidence.expected[193] = 257;
+  o.evidence.got = o.evidence.expected;
+  o.evidence.got[193] = 514;
+  o.comparison->total_expected = 257;
+  o.comparison->total_got = 514;
+  k.add(n_case(k.problem, 257, "single"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::wrong_result);
+  EXPECT_NE(hints[0].message.find("counted twice"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::not_cleared));
+}
+
+TEST(Diagnosis, ABinAboveNIsGarbageInPrivateBins) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  auto o = failed(256, 256);
+  o.schedule_dependent = true;
+  o.evidence.expected = std::vector<double>(256, 1.0);
+  o.evidence.got = o.evidence.expected;
+  o.evidence.got[9] = 3e9;
+  o.evidence.got[10] = 7;
+  k.add(n_case(k.problem, 256, "uniform"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::not_cleared);
+  EXPECT_NE(hints[0].message.find("shared memory"), std::string::npos);
+}
+
+} // namespace
+} // namespace cugrade::grader
