@@ -28,11 +28,12 @@ enum class fault_kind {
   crash,                 ///< the runner died (a host-side fault in the launcher)
   timeout,               ///< a run exceeded the time limit
   input_mutation,        ///< the launcher changed an input buffer
-  tampering              ///< the runner's protocol files were written by the submission's code
+  tampering,             ///< the runner's protocol files were written by the submission's code
+  out_of_memory          ///< the runner reached its memory ceiling (the sandbox's cgroup)
 };
 
 template <> struct enum_traits<fault_kind> {
-  static constexpr std::array<std::string_view, 16> names{"out_of_bounds",
+  static constexpr std::array<std::string_view, 17> names{"out_of_bounds",
                                                           "illegal_address",
                                                           "misaligned_address",
                                                           "barrier_divergence",
@@ -47,7 +48,8 @@ template <> struct enum_traits<fault_kind> {
                                                           "crash",
                                                           "timeout",
                                                           "input_mutation",
-                                                          "tampering"};
+                                                          "tampering",
+                                                          "out_of_memory"};
 };
 
 /// The kind written as `name`; a name no version of cugrade writes reads as cuda_error, so a

@@ -215,15 +215,6 @@ performance_entry read_performance(const json& j, const std::string& at) {
   return p;
 }
 
-std::vector<std::string> strings(const json& j, std::string_view key, const std::string& at) {
-  return opt_array<std::string>(j, key, at, [](const json& s, const std::string& where) {
-    if (!s.is_string()) {
-      fail(where, "expected a string, got " + s.dump());
-    }
-    return s.get<std::string>();
-  });
-}
-
 kernel_report read_kernel(const json& j, const std::string& at) {
   kernel_report k;
   k.name = str(j, "name", at);

@@ -420,12 +420,11 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   // Fail closed: no student code is built or run unconfined unless --no-sandbox said so.
   g.report.environment.sandbox = sandbox::environment_word();
   auto confined = sandbox::require_working_sandbox();
-  auto backend = confined ? choose_backend(l, options.backend)
-                          : result<backend_choice>(fail(confined.error()));
-}
-
-  auto backend = options.chosen_backend ? result<backend_choice>(*options.chosen_backend)
-                                        : choose_backend(l, options.backend);
+  auto backend = !confined                ? result<backend_choice>(fail(confined.error()))
+                 : options.chosen_backend ? result<backend_choice>(*options.chosen_backend)
+                                          : timed_stage(g, "probe", "", [&] {
+                                              return choose_backend(l, options.backend);
+                                            });
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {

@@ -62,8 +62,8 @@ result<int> open_events_file(const std::filesystem::path& path) {
 
 void note_memory_ceiling(runner_outcome& out, const sandbox::confinement& box,
                          std::size_t ceiling) {
-  if (box.memory_exhausted() && out.log.fault_kind.empty() && !out.log.finished) {
-    out.log.fault_kind = "out_of_memory";
+  if (box.memory_exhausted() && !out.log.fault_kind && !out.log.finished) {
+    out.log.fault_kind = reports::fault_kind::out_of_memory;
     out.log.fault_message = "the runner reached its memory ceiling of " +
                             std::to_string(ceiling >> 20) + " MiB and was stopped";
   }

@@ -50,7 +50,7 @@ TEST(EventForgery, AnHonestLogIsBelieved) {
 TEST(EventForgery, LinesAfterDoneMakeTheLogTampered) {
   const auto log = read_lines({start_line, begin_line, end_line, done_line, end_line});
   EXPECT_FALSE(log.tampering.empty());
-  EXPECT_EQ(log.fault_kind, "tampering");
+  EXPECT_EQ(log.fault_kind, reports::fault_kind::tampering);
   EXPECT_TRUE(log.runs.empty());
   EXPECT_FALSE(log.finished);
   EXPECT_EQ(log.open_case, std::size_t{0});
@@ -99,7 +99,7 @@ TEST(EventWriter, NoticesLinesItDidNotWrite) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
   ASSERT_GE(fd, 0);
   event_writer writer(fd);
-  writer.started({"emu", "d", "x", "y"});
+  writer.started({"emu", "d", "x", "y", "", ""});
   EXPECT_TRUE(writer.intact());
   const std::string forged = done_line + "\n";
   ASSERT_EQ(::write(fd, forged.data(), forged.size()), static_cast<ssize_t>(forged.size()));
