@@ -1,9 +1,8 @@
 #include "grader/perf/sanitizer_check.h"
 
 #include "grader/perf/runner_call.h"
+#include "harness/core/file_io.h"
 
-#include <fstream>
-#include <sstream>
 
 namespace cugrade::perf {
 
@@ -31,16 +30,6 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::stri
     p.cases.push_back({c.name, c.dims, c.distribution, c.seed});
   }
   return p;
-}
-
-std::optional<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return std::nullopt;
-  }
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 reports::hint_code hint_for(const std::string& error_kind) {
@@ -88,7 +77,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     if (!run) {
       return fail(run.error());
     }
-    const auto text = read_text(xml);
+    const auto text = read_file(xml);
     if (!text) {
       out.notes.push_back(tool + " could not check this kernel: " + run->ending());
       continue;

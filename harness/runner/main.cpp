@@ -6,6 +6,7 @@
 
 #include "harness/backends/backend.h"
 #include "harness/core/error.h"
+#include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/runner.h"
 
@@ -33,14 +34,12 @@ int probe() {
 }
 
 int run(const char* plan_path) {
-  std::ifstream in(plan_path);
-  if (!in) {
-    std::cerr << "cugrade-runner: cannot read plan " << plan_path << "\n";
+  const auto text = cugrade::read_file(plan_path);
+  if (!text) {
+    std::cerr << "cugrade-runner: the plan: " << text.error() << "\n";
     return exit_usage;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto plan = cugrade::protocol::plan_from_json_text(text.str());
+  auto plan = cugrade::protocol::plan_from_json_text(*text);
   if (!plan) {
     std::cerr << "cugrade-runner: " << plan.error() << "\n";
     return exit_usage;
