@@ -1,6 +1,7 @@
 #include "grader/core/report_assembly.h"
 
 #include "grader/core/kernel_verdict.h"
+#include "harness/core/iso8601.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ void record_submission(reports::report& r, const spec::assignment_spec& spec,
                        const fetch::fetched_submission& fetched, const grade_options& options) {
   r.submission.commit = fetched.commit;
   if (fetched.commit_time) {
-    r.submission.commit_time = fetch::format_iso8601_utc(*fetched.commit_time);
+    r.submission.commit_time = format_iso8601_utc(*fetched.commit_time);
   }
   const auto deadline_text = options.deadline ? options.deadline : spec.deadline;
   if (!deadline_text) {
@@ -77,7 +78,7 @@ void record_submission(reports::report& r, const spec::assignment_spec& spec,
   if (!deadline) {
     return;
   }
-  r.submission.deadline = fetch::format_iso8601_utc(*deadline);
+  r.submission.deadline = format_iso8601_utc(*deadline);
   if (fetched.commit_time) {
     const auto grace = std::chrono::minutes(spec.late.grace_minutes);
     r.submission.late_days = fetch::late_days(*fetched.commit_time - grace, *deadline);
