@@ -2,6 +2,8 @@
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
+find_package(pugixml REQUIRED)
+find_package(date REQUIRED)
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)

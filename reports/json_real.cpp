@@ -1,7 +1,8 @@
 #include "reports/json_real.h"
 
-#include <cmath>
 #include <limits>
+
+#include <cmath>
 #include <string>
 
 namespace cugrade::reports {

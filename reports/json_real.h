@@ -3,9 +3,8 @@
 /// Doubles that may be NaN or infinite, in JSON: finite values are numbers, the others the strings
 /// "NaN", "Infinity" and "-Infinity" (JSON has no literal for them; nlohmann would write null).
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace cugrade::reports {
 

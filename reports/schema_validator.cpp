@@ -1,7 +1,8 @@
 #include "reports/schema_validator.h"
 
+#include "harness/core/file_io.h"
+
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -362,12 +363,11 @@ std::vector<std::string> validate(const nlohmann::json& schema, const nlohmann::
 
 std::vector<std::string> validate_report(const nlohmann::json& doc,
                                          const std::filesystem::path& schema_path) {
-  std::ifstream in(schema_path);
-  if (!in) {
-    return {schema_path.string() + ": cannot open the report schema; pass the path of "
-                                   "reports/schema/report.schema.json"};
+  const auto text = read_file(schema_path);
+  if (!text) {
+    return {text.error() + "; pass the path of reports/schema/report.schema.json"};
   }
-  const json schema = json::parse(in, nullptr, false);
+  const json schema = json::parse(*text, nullptr, false);
   if (schema.is_discarded()) {
     return {schema_path.string() + ": the report schema is not valid JSON"};
   }

@@ -1,22 +1,22 @@
 // cugrade-validate-report SCHEMA REPORT...: checks report files against the schema, for scripts
 // and end-to-end tests. Exit 0 when every report is valid, 1 when any is not (or cannot be read),
 // 2 on wrong usage.
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/core/file_io.h"
 #include "reports/schema_validator.h"
 
 namespace {
 
 bool check_file(const nlohmann::json& schema, const char* path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << path << ": cannot open\n";
+  const auto text = cugrade::read_file(path);
+  if (!text) {
+    std::cerr << text.error() << "\n";
     return false;
   }
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
   if (doc.is_discarded()) {
     std::cerr << path << ": not valid JSON\n";
     return false;
@@ -36,9 +36,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    std::ifstream in(argv[1]);
-    const nlohmann::json schema = in ? nlohmann::json::parse(in, nullptr, false)
-                                     : nlohmann::json(nlohmann::json::value_t::discarded);
+    const auto text = cugrade::read_file(argv[1]);
+    const nlohmann::json schema = text ? nlohmann::json::parse(*text, nullptr, false)
+                                       : nlohmann::json(nlohmann::json::value_t::discarded);
     if (schema.is_discarded()) {
       std::cerr << argv[1] << ": cannot read the schema as JSON\n";
       return 2;

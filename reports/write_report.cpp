@@ -1,7 +1,7 @@
 #include <array>
 #include <functional>
 
-#include "reports/atomic_file.h"
+#include "harness/core/file_io.h"
 #include "reports/report_json.h"
 #include "reports/writers.h"
 
@@ -52,7 +52,8 @@ written write_report(const report& r, const std::filesystem::path& out_dir,
   for (const std::string& name : formats) {
     const format_info& f = *find_format(name);
     const std::filesystem::path path = out_dir / (basename + std::string(f.suffix));
-    if (!write_file_atomically(path, f.render(r), &result.error)) {
+    if (const auto done = write_file_atomically(path, f.render(r)); !done) {
+      result.error = done.error();
       return result;
     }
     result.files.push_back(path);

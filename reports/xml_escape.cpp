@@ -1,3 +1,8 @@
+// XML escaping for the JUnit writer. Kept, rather than writing the XML with pugixml, because
+// pugixml writes what it is given: a control character from a compiler log becomes a character
+// reference such as &#27; and bytes that are not UTF-8 pass through, and both make the file
+// ill-formed XML 1.0, which JUnit readers (CI servers, xmllint) reject. Here such bytes become
+// U+FFFD, so a student's log can never break the report (tests/reports/junit_test.cpp).
 #include <cstdint>
 
 #include "reports/writers.h"

@@ -9,7 +9,7 @@
 #include "grader/core/backend_choice.h"
 #include "grader/perf/runner_call.h"
 #include "grader/spec/assignment_spec.h"
-#include "reports/atomic_file.h"
+#include "harness/core/file_io.h"
 
 #include <algorithm>
 
@@ -125,15 +125,13 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const
       kernels.push_back(k.name);
     }
   }
-  std::string err;
-  if (!reports::write_file_atomically(p.options.out_dir / "gradebook.csv",
-                                      render_gradebook(p.options.roster, kernels, entries), &err) ||
-      !reports::write_file_atomically(p.options.out_dir / "summary.json",
-                                      summary_json(p.options.roster, entries, m).dump(2) + "\n",
-                                      &err)) {
-    return fail(err);
+  if (auto written = write_file_atomically(p.options.out_dir / "gradebook.csv",
+                                          render_gradebook(p.options.roster, kernels, entries));
+      !written) {
+    return written;
   }
-  return {};
+  return write_file_atomically(p.options.out_dir / "summary.json",
+                               summary_json(p.options.roster, entries, m).dump(2) + "\n");
 }
 
 // This run's throughput, stage breakdown and GPU occupancy (also in summary.json).

@@ -6,7 +6,7 @@
 #include "grader/perf/bench.h"
 #include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
-#include "reports/atomic_file.h"
+#include "harness/core/file_io.h"
 
 #include <algorithm>
 #include <iostream>
@@ -39,9 +39,8 @@ bool emit(const perf::bench_result& r, const bench_args& a) {
     std::cout << perf::bench_json(r) << "\n";
     return true;
   }
-  std::string err;
-  if (!reports::write_file_atomically(a.out, perf::bench_json(r) + "\n", &err)) {
-    std::cerr << "cugrade: " << err << "\n";
+  if (const auto written = write_file_atomically(a.out, perf::bench_json(r) + "\n"); !written) {
+    std::cerr << "cugrade: " << written.error() << "\n";
     return false;
   }
   return true;

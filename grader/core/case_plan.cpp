@@ -1,26 +1,15 @@
 #include "grader/core/case_plan.h"
 
+#include "harness/problems/rng.h"
+
 namespace cugrade::grader {
-
-namespace {
-
-// FNV-1a: a stable hash of the group name, mixed into the spec's seed.
-std::uint64_t name_hash(const std::string& name) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : name) {
-    h = (h ^ c) * 1099511628211ull;
-  }
-  return h;
-}
-
-} // namespace
 
 std::vector<graded_case> plan_cases(const spec::assignment_spec& spec) {
   std::vector<graded_case> out;
   for (std::size_t g = 0; g < spec.groups.size(); ++g) {
     const auto& group = spec.groups[g];
     const auto cases =
-        problems::make_cases(spec.problem, group.cases, spec.seed ^ name_hash(group.name));
+        problems::make_cases(spec.problem, group.cases, spec.seed ^ problems::fnv1a64(group.name));
     for (auto tc : cases) {
       tc.name = group.name + "/" + tc.name;
       out.push_back({g, std::move(tc)});

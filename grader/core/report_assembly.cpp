@@ -2,6 +2,7 @@
 
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/report_slot.h"
+#include "harness/core/iso8601.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ void record_submission(reports::report& r, const spec::assignment_spec& spec,
   r.submission.commit = fetched.commit;
   r.submission.notes = fetched.notes;
   if (fetched.commit_time) {
-    r.submission.commit_time = fetch::format_iso8601_utc(*fetched.commit_time);
+    r.submission.commit_time = format_iso8601_utc(*fetched.commit_time);
   }
   const auto deadline_text = options.deadline ? options.deadline : spec.deadline;
   if (!deadline_text) {
@@ -71,7 +72,7 @@ void record_submission(reports::report& r, const spec::assignment_spec& spec,
   if (!deadline) {
     return;
   }
-  r.submission.deadline = fetch::format_iso8601_utc(*deadline);
+  r.submission.deadline = format_iso8601_utc(*deadline);
   if (fetched.commit_time) {
     const auto grace = std::chrono::minutes(spec.late.grace_minutes);
     r.submission.late_days = fetch::late_days(*fetched.commit_time - grace, *deadline);

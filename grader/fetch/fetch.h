@@ -61,18 +61,10 @@ struct fetched_submission {
 /// Fetches `request.source` and checks out the chosen commit. Errors name the source and the fix.
 [[nodiscard]] cugrade::result<fetched_submission> fetch_submission(const fetch_request& request);
 
-/// Parses "2026-11-21T23:59:00Z", "2026-11-21T23:59:00+02:00" (also "+0200", fractional seconds),
-/// "2026-11-21 23:59" or "2026-11-21T23:59" (UTC), and "2026-11-21", which means the end of that
-/// day, 23:59:59 UTC, so a deadline written as a date includes the whole day. Nullopt otherwise.
-[[nodiscard]] std::optional<std::chrono::system_clock::time_point>
-parse_iso8601(std::string_view text);
-
-/// parse_iso8601 with an error that quotes the text and lists the accepted forms.
+/// The deadline given as `--deadline`, in any form cugrade::parse_iso8601 accepts (the same as a
+/// spec's "deadline"); the error quotes the text and lists the accepted forms.
 [[nodiscard]] cugrade::result<std::chrono::system_clock::time_point>
 parse_deadline(std::string_view text);
-
-/// "2026-11-21T23:59:00Z" (whole seconds, rounded down).
-[[nodiscard]] std::string format_iso8601_utc(std::chrono::system_clock::time_point when);
 
 /// 0 when `graded` is at or before `deadline`; otherwise the started days late (1 s late is 1 day,
 /// 24 h is 1, 25 h is 2).

@@ -2,6 +2,7 @@
 
 #include "grader/perf/plausibility.h"
 #include "grader/perf/statistics.h"
+#include "harness/problems/rng.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -125,13 +126,7 @@ void score_performance(reports::kernel_report& k, const spec::kernel_spec& kerne
 }
 
 std::uint64_t bootstrap_seed(std::string_view kernel, std::string_view case_name) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const std::string_view part : {kernel, std::string_view("/"), case_name}) {
-    for (const unsigned char c : part) {
-      h = (h ^ c) * 1099511628211ull;
-    }
-  }
-  return h;
+  return problems::fnv1a64(std::string(kernel) + "/" + std::string(case_name));
 }
 
 } // namespace cugrade::perf

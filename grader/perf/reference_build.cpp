@@ -2,11 +2,10 @@
 
 #include "grader/build/build.h"
 #include "grader/process/temp_dir.h"
+#include "harness/core/file_io.h"
 #include "harness/core/sha256.h"
 
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 namespace cugrade::perf {
@@ -15,20 +14,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string file_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Changes to the source, the compiler or its version give another folder.
 std::string build_key(const fs::path& source, const fs::path& nvcc,
                       const std::vector<std::string>& archs) {
   std::error_code ec;
   const auto stamp = fs::last_write_time(nvcc, ec).time_since_epoch().count();
-  std::string identity = sha256_hex(file_text(source)) + "\n" + nvcc.string() + "\n" +
-                         std::to_string(stamp) + "\ncugrade-reference/1";
+  const auto source_text = read_file(source); // an unreadable source fails the build itself
+  std::string identity = sha256_hex(source_text ? *source_text : "") + "\n" + nvcc.string() +
+                         "\n" + std::to_string(stamp) + "\ncugrade-reference/1";
   for (const auto& a : archs) {
     identity += "\nsm_" + a; // no architectures: the key of the builds before they were chosen
   }

@@ -1,7 +1,7 @@
 #include "grader/perf/reference_timings.h"
 
 #include "harness/core/sha256.h"
-#include "reports/atomic_file.h"
+#include "harness/core/file_io.h"
 #include "reports/report.h"
 
 #include <fstream>
@@ -74,7 +74,11 @@ bool reference_timing_cache::store(const reference_timing_key& key, const pooled
                          {"sm_clock_mhz", samples.clock_mhz}};
   std::error_code ec;
   std::filesystem::create_directories(m_dir, ec);
-  return reports::write_file_atomically(m_dir / cache_file_name(key), j.dump(1) + "\n", err);
+  const auto written = write_file_atomically(m_dir / cache_file_name(key), j.dump(1) + "\n");
+  if (!written && err != nullptr) {
+    *err = written.error();
+  }
+  return written.ok();
 }
 
 } // namespace cugrade::perf

@@ -1,10 +1,7 @@
 #include "grader/perf/roofline_cache.h"
 
 #include "grader/process/process.h"
-#include "reports/atomic_file.h"
-
-#include <fstream>
-#include <sstream>
+#include "harness/core/file_io.h"
 
 namespace cugrade::perf {
 
@@ -13,13 +10,11 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<roofline::device_roofline> read_cache(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) {
+  const auto text = read_file(path);
+  if (!text) {
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto r = roofline::from_json_text(text.str());
+  auto r = roofline::from_json_text(*text);
   return r ? std::optional(std::move(*r)) : std::nullopt; // a damaged cache is measured again
 }
 
@@ -85,10 +80,9 @@ result<roofline::device_roofline> load_roofline(const fs::path& program, const f
   }
   roofline::device_roofline merged = cached ? std::move(*cached) : roofline::device_roofline{};
   roofline::merge(merged, *fresh);
-  std::string err;
   // The cache is an optimisation: a read-only cache folder costs a measurement next time.
-  (void)reports::write_file_atomically(roofline_cache_path(cache_dir, merged.device),
-                                       roofline::to_json_text(merged), &err);
+  (void)write_file_atomically(roofline_cache_path(cache_dir, merged.device),
+                              roofline::to_json_text(merged));
   return merged;
 }
 

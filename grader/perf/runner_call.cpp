@@ -2,7 +2,7 @@
 
 #include "grader/process/process.h"
 #include "grader/sandbox/sandbox.h"
-#include "reports/atomic_file.h"
+#include "harness/core/file_io.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -109,9 +109,9 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
                                   std::size_t file_size_bytes) {
   std::filesystem::create_directories(plan.output_dir);
   const auto plan_path = plan.output_dir / "plan.json";
-  std::string err;
-  if (!reports::write_file_atomically(plan_path, protocol::to_json_text(plan), &err)) {
-    return fail("cannot write the runner's plan: " + err);
+  if (const auto written = write_file_atomically(plan_path, protocol::to_json_text(plan));
+      !written) {
+    return fail("cannot write the runner's plan: " + written.error());
   }
   auto events_fd = open_events_file(plan.output_dir / protocol::events_file_name);
   if (!events_fd) {

@@ -1,11 +1,10 @@
 #include "grader/perf/sanitizer_check.h"
 
 #include "grader/perf/runner_call.h"
+#include "harness/core/file_io.h"
 
 #include <algorithm>
-#include <fstream>
 #include <future>
-#include <sstream>
 
 namespace cugrade::perf {
 
@@ -33,16 +32,6 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::stri
     p.cases.push_back({c.name, c.dims, c.distribution, c.seed});
   }
   return p;
-}
-
-std::optional<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return std::nullopt;
-  }
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 using reports::fault_kind;
@@ -109,7 +98,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     if (!run) {
       return fail(run.error());
     }
-    const auto text = read_text(setup.work_dir / (launcher + "-sanitizer-" + tool) / (tool + ".xml"));
+    const auto text = read_file(setup.work_dir / (launcher + "-sanitizer-" + tool) / (tool + ".xml"));
     if (!text) {
       out.notes.push_back(tool + " could not check this kernel: " + run->ending());
       continue;

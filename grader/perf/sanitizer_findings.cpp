@@ -1,16 +1,29 @@
 #include "grader/perf/sanitizer_findings.h"
 
-#include "grader/perf/xml_tree.h"
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
+#include <pugixml.hpp>
 
 namespace cugrade::perf {
 
 namespace {
+
+using xml_node = pugi::xml_node;
+
+// The trimmed text of the element at a path of child names ("where/line"), or "" where the
+// report has no such element. pugixml has already decoded entities and CDATA.
+std::string text_at(const xml_node& node, const char* path) {
+  std::string_view text = node.first_element_by_path(path).text().as_string();
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) {
+    return "";
+  }
+  text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+  return std::string(text);
+}
 
 int number(const std::string& text) {
   int v = 0;
@@ -22,33 +35,30 @@ std::string base_name(const std::string& path) {
   return path.empty() ? path : std::filesystem::path(path).filename().string();
 }
 
-std::string location_of(const xml_element* where) {
-  if (where == nullptr) {
-    return "";
-  }
-  const auto file = base_name(where->text_at("path"));
-  return file.empty() ? where->text_at("func") : file + ":" + where->text_at("line");
+std::string location_of(const xml_node& where) {
+  const auto file = base_name(text_at(where, "path"));
+  return file.empty() ? text_at(where, "func") : file + ":" + text_at(where, "line");
 }
 
-void read_where(const xml_element* where, sanitizer_finding& f) {
-  if (where != nullptr) {
-    f.function = where->text_at("func");
-    f.file = base_name(where->text_at("path"));
-    f.line = number(where->text_at("line"));
+void read_where(const xml_node& where, sanitizer_finding& f) {
+  if (where) {
+    f.function = text_at(where, "func");
+    f.file = base_name(text_at(where, "path"));
+    f.line = number(text_at(where, "line"));
   }
 }
 
-void read_who(const xml_element& record, sanitizer_finding& f) {
-  if (const auto* who = record.child("who")) {
-    f.thread = fmt::format("thread ({},{},{}) in block ({},{},{})", who->text_at("threadIdx/x"),
-                           who->text_at("threadIdx/y"), who->text_at("threadIdx/z"),
-                           who->text_at("blockIdx/x"), who->text_at("blockIdx/y"),
-                           who->text_at("blockIdx/z"));
+void read_who(const xml_node& record, sanitizer_finding& f) {
+  if (const xml_node who = record.child("who")) {
+    f.thread = fmt::format("thread ({},{},{}) in block ({},{},{})", text_at(who, "threadIdx/x"),
+                           text_at(who, "threadIdx/y"), text_at(who, "threadIdx/z"),
+                           text_at(who, "blockIdx/x"), text_at(who, "blockIdx/y"),
+                           text_at(who, "blockIdx/z"));
   }
 }
 
-std::string memory_kind(const xml_element& what) {
-  const std::string error = what.text_at("error");
+std::string memory_kind(const xml_node& what) {
+  const std::string error = text_at(what, "error");
   if (error.find("misaligned") != std::string::npos) {
     return "misaligned_address";
   }
@@ -59,48 +69,47 @@ std::string memory_kind(const xml_element& what) {
 }
 
 // memcheck's Precise/Imprecise records: one bad access.
-sanitizer_finding memory_finding(const xml_element& record, std::string_view tool) {
+sanitizer_finding memory_finding(const xml_node& record, std::string_view tool) {
   sanitizer_finding f;
   f.tool = tool;
-  const auto* what = record.child("what");
-  f.error_kind = what != nullptr ? memory_kind(*what) : "illegal_address";
-  f.what = what != nullptr ? what->text_at("text") : "invalid memory access";
+  const xml_node what = record.child("what");
+  f.error_kind = what ? memory_kind(what) : "illegal_address";
+  f.what = what ? text_at(what, "text") : "invalid memory access";
   read_where(record.child("where"), f);
   read_who(record, f);
   return f;
 }
 
 // racecheck's Analysis records: two accesses to shared memory with no barrier between them.
-sanitizer_finding race_finding(const xml_element& record, std::string_view tool) {
+sanitizer_finding race_finding(const xml_node& record, std::string_view tool) {
   sanitizer_finding f;
   f.tool = tool;
   f.error_kind = "race";
-  const xml_element* what = record.child("what");
-  const xml_element* source = what != nullptr ? what->child("source") : nullptr;
-  const xml_element* destination = what != nullptr ? what->child("destination") : nullptr;
-  const auto direction = [](const xml_element* e) {
-    std::string d = e != nullptr ? e->text_at("direction") : "";
+  // pugixml answers an empty node for a missing child, so a record without <what> reads as
+  // accesses with no direction and no location.
+  const xml_node source = record.child("what").child("source");
+  const xml_node destination = record.child("what").child("destination");
+  const auto direction = [](const xml_node& e) {
+    std::string d = text_at(e, "direction");
     std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return std::tolower(c); });
     return d.empty() ? std::string("access") : d;
   };
   f.what = fmt::format("a race on shared memory between a {} and a {}", direction(source),
                        direction(destination));
-  read_where(destination != nullptr ? destination->child("where") : nullptr, f);
-  f.other_location = location_of(source != nullptr ? source->child("where") : nullptr);
-  if (destination != nullptr) {
-    f.occurrences = std::max(1, number(destination->text_at("count")));
-  }
+  read_where(destination.child("where"), f);
+  f.other_location = location_of(source.child("where"));
+  f.occurrences = std::max(1, number(text_at(destination, "count")));
   return f;
 }
 
 // synccheck's records: a barrier misused, mostly one reached by only some threads.
-sanitizer_finding sync_finding(const xml_element& record, std::string_view tool) {
+sanitizer_finding sync_finding(const xml_node& record, std::string_view tool) {
   sanitizer_finding f;
   f.tool = tool;
-  const std::string type = record.text_at("what/type");
+  const std::string type = text_at(record, "what/type");
   f.error_kind =
       type.find("Divergent") != std::string::npos ? "barrier_divergence" : "synchronization_error";
-  f.what = record.text_at("what/text") + (type.empty() ? "" : ": " + type);
+  f.what = text_at(record, "what/text") + (type.empty() ? "" : ": " + type);
   read_where(record.child("where"), f);
   read_who(record, f);
   return f;
@@ -142,17 +151,24 @@ std::string sanitizer_finding::describe() const {
 
 result<std::vector<sanitizer_finding>> read_sanitizer_xml(std::string_view xml,
                                                           std::string_view tool) {
-  auto root = parse_xml(xml);
-  if (!root) {
-    return fail("compute-sanitizer's report: " + root.error());
+  // Default parsing: entities and CDATA decoded, no DOCTYPE entity expansion (a report cannot
+  // make the grader expand entities), UTF-8 as written.
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
+  if (!parsed) {
+    return fail(fmt::format("compute-sanitizer's report: {} at byte {}", parsed.description(),
+                            parsed.offset));
+  }
+  const xml_node root = doc.document_element();
+  if (std::string_view(root.name()) != "ComputeSanitizerOutput") {
+    return fail(fmt::format("compute-sanitizer's report: the root element is <{}>, expected "
+                            "<ComputeSanitizerOutput>",
+                            root.name()));
   }
   std::vector<sanitizer_finding> out;
-  for (const auto& record : root->children) {
-    if (record.name != "record") {
-      continue;
-    }
-    const std::string kind = record.text_at("kind");
-    const std::string level = record.text_at("level");
+  for (const xml_node record : root.children("record")) {
+    const std::string kind = text_at(record, "kind");
+    const std::string level = text_at(record, "level");
     if (kind == "Precise" || kind == "Imprecise") {
       add(out, memory_finding(record, tool));
     } else if (kind == "Analysis" && level == "Error") {

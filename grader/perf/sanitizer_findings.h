@@ -3,7 +3,8 @@
 /// What compute-sanitizer found, read from its XML report (`--xml --save FILE`): one finding per
 /// kind of error and source line, in the words of the report (`error_kind`). Records about CUDA
 /// API calls are left out: they follow from a device fault, and the correctness run already
-/// classifies faults.
+/// classifies faults. The XML is read with pugixml: its text carries student-controlled names
+/// (kernels, files), so it goes through a maintained parser, never string matching.
 
 #include "harness/core/result.h"
 

@@ -4,6 +4,7 @@
 #include "grader/spec/detail/json_document.h"
 #include "grader/spec/detail/spec_reader.h"
 #include "grader/spec/suggest.h"
+#include "harness/core/file_io.h"
 #include "harness/core/sha256.h"
 
 #include <algorithm>
@@ -66,22 +67,11 @@ result<fs::path> locate(std::string_view name_or_path, const fs::path& project_r
   return given;
 }
 
-// stdio rather than iostreams: a failed read sets ferror and errno instead of looking like EOF.
 result<std::string> read_text(const fs::path& file, const std::string& shown) {
-  const auto unreadable = [&](int code) {
-    return fail(shown + ": cannot read the spec (" + std::strerror(code) +
+  auto text = read_file(file);
+  if (!text)
+    return fail(shown + ": cannot read the spec (" + text.error() +
                 "); check that the file exists and is readable");
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
-  if (!in)
-    return unreadable(errno);
-  std::string text;
-  char chunk[8192];
-  std::size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, in.get())) > 0)
-    text.append(chunk, got);
-  if (std::ferror(in.get()))
-    return unreadable(errno);
   return text;
 }
 

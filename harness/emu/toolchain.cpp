@@ -6,24 +6,14 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
 
+#include "harness/core/file_io.h"
 #include "harness/emu/rewrite.h"
 
 extern char** environ;
 
 namespace cugrade::emu {
 namespace {
-
-cugrade::result<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return cugrade::fail(path.string() + ": cannot read the submission's source file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Runs argv (no shell), returning its exit status and combined output.
 cugrade::result<build_output> run_capture(const std::vector<std::string>& args) {

@@ -9,6 +9,7 @@
 
 #include "harness/backends/backend.h"
 #include "harness/core/error.h"
+#include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/runner.h"
 
@@ -62,14 +63,12 @@ std::optional<int> events_fd_argument(int argc, char** argv) {
 }
 
 int run(const char* plan_path, std::optional<int> events_fd) {
-  std::ifstream in(plan_path);
-  if (!in) {
-    std::cerr << "cugrade-runner: cannot read plan " << plan_path << "\n";
+  const auto text = cugrade::read_file(plan_path);
+  if (!text) {
+    std::cerr << "cugrade-runner: the plan: " << text.error() << "\n";
     return exit_usage;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto plan = cugrade::protocol::plan_from_json_text(text.str());
+  auto plan = cugrade::protocol::plan_from_json_text(*text);
   if (!plan) {
     std::cerr << "cugrade-runner: " << plan.error() << "\n";
     return exit_usage;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "emu_test_support.h"
+#include "harness/problems/rng.h"
 
 namespace {
 
@@ -44,16 +45,9 @@ std::vector<float> random_floats(std::size_t n, std::mt19937& rng) {
 }
 
 // A digest of an output, to tell whether two schedules produced different results.
-template <class T> std::size_t digest(const std::vector<T>& v) {
-  std::size_t h = 1469598103934665603ull;
-  for (const T& x : v) {
-    unsigned char bytes[sizeof(T)];
-    std::memcpy(bytes, &x, sizeof(T));
-    for (const unsigned char b : bytes) {
-      h = (h ^ b) * 1099511628211ull;
-    }
-  }
-  return h;
+template <class T> std::uint64_t digest(const std::vector<T>& v) {
+  return cugrade::problems::fnv1a64(
+      std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)));
 }
 
 // One case: runs the launcher and prints "<shape> pass|fail <digest>".

@@ -1,11 +1,10 @@
-// The XML reader and the findings read from compute-sanitizer reports. tests/perf/data holds
+// The findings read from compute-sanitizer reports. tests/perf/data holds
 // reports written by compute-sanitizer 2025.3.1 on an H100 for planted bugs (an out-of-bounds
 // write at bugs.cu:8, a shared-memory race between lines 15 and 16, a __syncthreads() inside a
 // branch at line 25).
 
 #include "grader/perf/sanitizer_check.h"
 #include "grader/perf/sanitizer_findings.h"
-#include "grader/perf/xml_tree.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -21,32 +20,67 @@ std::string data(const std::string& name) {
   return s.str();
 }
 
-TEST(XmlTree, ReadsElementsTextAndEntitiesAndSkipsTheRest) {
-  const auto root = parse_xml(R"(<?xml version="1.0"?>
-<!-- a comment -->
-<a kind="x > y">
-  <b>one &amp; &lt;two&gt; &quot;q&quot; &#65;&#x42;</b>
-  <c/>
-  <!-- inside -->
-  <d><![CDATA[<raw & text>]]></d>
-  <b>second</b>
-</a>)");
-  ASSERT_TRUE(root.ok()) << root.error();
-  EXPECT_EQ(root->name, "a");
-  ASSERT_EQ(root->children.size(), 4u);
-  EXPECT_EQ(root->text_at("b"), "one & <two> \"q\" AB");
-  EXPECT_EQ(root->children[1].name, "c");
-  EXPECT_EQ(root->text_at("d"), "<raw & text>");
-  EXPECT_EQ(root->text_at("missing/path"), "");
+// A memcheck record whose function and path are whatever the student named them, as
+// compute-sanitizer writes them (escaped).
+std::string memcheck_record(const std::string& func, const std::string& path) {
+  return "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
+         "<what><text>Invalid __global__ write of size 4 bytes</text>"
+         "<error>out of bounds</error></what><where><func>" +
+         func + "</func><path>" + path +
+         "</path><line>8</line></where></record></ComputeSanitizerOutput>";
 }
 
-TEST(XmlTree, SaysWhereADocumentIsBroken) {
-  for (const char* bad :
-       {"<a><b></a>", "<a>", "<a>&bogus;</a>", "<a></a><b/>", "text", "<a x=\"1>"}) {
-    const auto r = parse_xml(bad);
+TEST(SanitizerXml, DecodesEscapedMarkupInStudentNamesWithoutReadingItAsElements) {
+  // A kernel named to look like the end of <func> and a new <line>, and a file named with an
+  // ampersand, a quote and a CDATA terminator: they stay names.
+  const auto f = read_sanitizer_xml(
+      memcheck_record("evil&lt;/func&gt;&lt;line&gt;99&lt;/line&gt;",
+                      "/tmp/a &amp; &quot;b&quot; ]]&gt; c.cu"),
+      "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].function, "evil</func><line>99</line>");
+  EXPECT_EQ((*f)[0].file, "a & \"b\" ]]> c.cu");
+  EXPECT_EQ((*f)[0].line, 8);
+}
+
+TEST(SanitizerXml, KeepsNonAsciiNamesAndCdataAsWritten) {
+  const auto f = read_sanitizer_xml(
+      memcheck_record("<![CDATA[k<ernel>&]]>", "/home/\xc3\xa9l\xc3\xa8ve/\xe6\xbc\xa2.cu"),
+      "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].function, "k<ernel>&");
+  EXPECT_EQ((*f)[0].file, "\xe6\xbc\xa2.cu");
+}
+
+TEST(SanitizerXml, DoesNotExpandEntitiesDeclaredByTheDocument) {
+  // A DOCTYPE declaring entities (the "billion laughs" shape): never expanded, so a report
+  // cannot make the grader build a huge string.
+  const std::string xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\">"
+                          "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n" +
+                          memcheck_record("&b;", "x.cu").substr(22);
+  const auto f = read_sanitizer_xml(xml, "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_LT((*f)[0].function.size(), 10u) << (*f)[0].function;
+}
+
+TEST(SanitizerXml, SaysWhereABrokenOrForeignReportIsWrong) {
+  // A report cut short (the sanitizer was killed), mismatched tags, an unclosed root, no
+  // element at all, and some other XML document.
+  for (const std::string& bad :
+       {memcheck_record("k", "x.cu").substr(0, 120), std::string("<a><b></a>"),
+        std::string("<ComputeSanitizerOutput><record>"),
+        std::string("text"), std::string("<html><record/></html>")}) {
+    const auto r = read_sanitizer_xml(bad, "memcheck");
     ASSERT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.error().find("at byte"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("compute-sanitizer's report"), std::string::npos) << r.error();
   }
+  const auto cut = read_sanitizer_xml(memcheck_record("k", "x.cu").substr(0, 120), "memcheck");
+  EXPECT_NE(cut.error().find("at byte"), std::string::npos) << cut.error();
+  const auto foreign = read_sanitizer_xml("<html><record/></html>", "memcheck");
+  EXPECT_NE(foreign.error().find("<html>"), std::string::npos) << foreign.error();
 }
 
 TEST(SanitizerFindings, ReadsAnOutOfBoundsWriteWithItsLineAndThread) {

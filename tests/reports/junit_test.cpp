@@ -2,6 +2,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <pugixml.hpp>
 
 #include "reports/writers.h"
 #include "sample_report.h"
@@ -9,48 +10,34 @@
 namespace cugrade::reports {
 namespace {
 
-// A small XML well-formedness check, enough for what render_junit writes: balanced tags,
-// quoted attributes without raw < or &, entities only from XML's five or numeric references.
-// Returns an empty string when well-formed, else what is wrong.
+// What is wrong with `xml` as XML 1.0, or "" when nothing is: its structure is checked by
+// pugixml, which is lenient about characters and entities, so a raw '&', the characters XML 1.0
+// forbids (controls other than tab, newline and carriage return, also as character references)
+// and bytes that never occur in UTF-8 are checked here.
 std::string xml_problem(const std::string& xml) {
-  static const std::regex entity(R"(^&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)");
-  static const std::regex tag(R"(^<(/?)([A-Za-z_][\w.-]*)((\s+[\w.-]+="[^"<]*")*)\s*(/?)>)");
-  std::vector<std::string> open;
-  std::size_t i = xml.rfind("?>", 100);
-  i = i == std::string::npos ? 0 : i + 2;
-  while (i < xml.size()) {
-    const std::string rest = xml.substr(i, 4096);
-    std::smatch m;
-    if (xml[i] == '<') {
-      if (!std::regex_search(rest, m, tag)) {
-        return "bad tag at " + std::to_string(i) + ": " + rest.substr(0, 60);
-      }
-      const std::string attributes = m[3];
-      for (std::size_t a = attributes.find('&'); a != std::string::npos;
-           a = attributes.find('&', a + 1)) {
-        if (!std::regex_search(attributes.substr(a), entity)) {
-          return "raw & in attribute at " + std::to_string(i);
-        }
-      }
-      if (m[1] == "/") {
-        if (open.empty() || open.back() != m[2]) {
-          return "unbalanced </" + m[2].str() + "> at " + std::to_string(i);
-        }
-        open.pop_back();
-      } else if (m[5] != "/") {
-        open.push_back(m[2]);
-      }
-      i += static_cast<std::size_t>(m.length(0));
-    } else if (xml[i] == '&') {
-      if (!std::regex_search(rest, m, entity)) {
-        return "raw & in text at " + std::to_string(i);
-      }
-      i += static_cast<std::size_t>(m.length(0));
-    } else {
-      ++i;
+  pugi::xml_document doc;
+  const auto parsed = doc.load_string(xml.c_str());
+  if (!parsed) {
+    return std::string(parsed.description()) + " at byte " + std::to_string(parsed.offset);
+  }
+  for (std::size_t i = 0; i < xml.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(xml[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0xC0 ||
+        byte == 0xC1 || byte >= 0xF5) {
+      return "byte " + std::to_string(byte) + " at " + std::to_string(i);
     }
   }
-  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+  static const std::regex raw_ampersand(R"(&(?!(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);))");
+  std::smatch m;
+  if (std::regex_search(xml, m, raw_ampersand)) {
+    return "raw & at " + std::to_string(m.position(0));
+  }
+  static const std::regex control_reference(
+      R"(&#(0*([0-8]|1[1-24-9]|2[0-9]|3[01])|x0*([0-8bBcCeEfF]|1[0-9a-fA-F]));)");
+  if (std::regex_search(xml, m, control_reference)) {
+    return "reference to a control character: " + m.str();
+  }
+  return "";
 }
 
 TEST(JunitXml, CheckerCatchesBrokenXml) {
@@ -58,7 +45,11 @@ TEST(JunitXml, CheckerCatchesBrokenXml) {
   EXPECT_NE(xml_problem("<a><b></a>"), "");
   EXPECT_NE(xml_problem("<a>1 < 2</a>"), "");
   EXPECT_NE(xml_problem("<a x=\"&\"/>"), "");
-  EXPECT_NE(xml_problem("<a>&nbsp;</a>"), "");
+  EXPECT_NE(xml_problem("<a>&#27;</a>"), "");
+  EXPECT_NE(xml_problem("<a>&#x1b;</a>"), "");
+  EXPECT_EQ(xml_problem("<a>&#10;&#x9;&#13;</a>"), "");
+  EXPECT_NE(xml_problem("<a>\x01</a>"), "");
+  EXPECT_NE(xml_problem("<a>\xff</a>"), "");
 }
 
 TEST(JunitXml, IsWellFormed) {
@@ -127,6 +118,21 @@ TEST(JunitXml, BuildErrorCarriesTheEscapedLog) {
   const std::string xml = render_junit(r);
   EXPECT_EQ(xml_problem(xml), "") << xml;
   EXPECT_NE(xml.find("expected a &quot;;&quot; &lt;here&gt;"), std::string::npos) << xml;
+}
+
+TEST(JunitXml, HostileCompilerLogStaysXml10) {
+  // Control characters (an ANSI colour, a NUL, a bell), bytes that are not UTF-8 and a CDATA
+  // terminator from a compiler log: written as U+FFFD or escaped, never passed through.
+  report r = testing::sample_report();
+  r.kernels[2] = {};
+  r.kernels[2].name = "matmul_dynamic";
+  r.kernels[2].status = kernel_status::build_error;
+  r.build = {build_status::error,
+             std::string("\x1b[31merror\x1b[0m: \x07 bad \xff\xfe bytes ]]> \0 end\n", 41), 1.0};
+  const std::string xml = render_junit(r);
+  EXPECT_EQ(xml_problem(xml), "") << xml;
+  EXPECT_NE(xml.find("\xEF\xBF\xBD[31merror"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("]]&gt;"), std::string::npos) << xml;
 }
 
 } // namespace

@@ -18,24 +18,6 @@ report finite_report() {
   return r;
 }
 
-TEST(ReportJson, RoundTripGivesTheRedactedReport) {
-  const report r = finite_report();
-  std::string err;
-  const auto back = report_from_json(to_json(r), &err);
-  ASSERT_TRUE(back) << err;
-  EXPECT_EQ(*back, redact(r));
-  EXPECT_NE(*back, r) << "the hidden test's details must not survive writing";
-}
-
-TEST(ReportJson, RoundTripOfARedactedReportIsExact) {
-  const report r = redact(finite_report());
-  std::string err;
-  const auto back = report_from_json(to_json(r), &err);
-  ASSERT_TRUE(back) << err;
-  EXPECT_EQ(*back, r);
-  EXPECT_EQ(back->seed, 0xfedcba9876543210ull);
-}
-
 TEST(ReportJson, RenderedTextParsesBackToTheSameJson) {
   const report r = finite_report();
   EXPECT_EQ(nlohmann::json::parse(render_json(r)), to_json(r));
@@ -50,11 +32,8 @@ TEST(ReportJson, NonFiniteValuesAreWrittenByName) {
   const auto& test = j["kernels"][1]["tests"][0];
   EXPECT_EQ(test["first_mismatch"]["got"], "NaN");
   EXPECT_EQ(test["max_abs_error"], "Infinity");
-  std::string err;
-  const auto back = report_from_json(j, &err);
-  ASSERT_TRUE(back) << err;
-  EXPECT_TRUE(std::isnan(back->kernels[1].tests[0].first_mismatch->got));
-  EXPECT_TRUE(std::isinf(*back->kernels[1].tests[0].max_abs_error));
+  r.kernels[1].tests[0].max_abs_error = -INFINITY;
+  EXPECT_EQ(to_json(r)["kernels"][1]["tests"][0]["max_abs_error"], "-Infinity");
 }
 
 TEST(ReportJson, ContractFieldsArePresent) {
@@ -90,52 +69,6 @@ TEST(ReportJson, UngradableReportHasNullScoreWhateverTheField) {
   const nlohmann::json j = to_json(r); // score still set in the struct: the writer drops it
   EXPECT_TRUE(j["score"].is_null());
   EXPECT_EQ(j["infrastructure_error"], "nvcc not found");
-  std::string err;
-  const auto back = report_from_json(j, &err);
-  ASSERT_TRUE(back) << err;
-  EXPECT_FALSE(back->score.has_value());
-}
-
-TEST(ReportJson, ReaderRejectsAScoreOnAnUngradableReport) {
-  nlohmann::json j = to_json(sample_report());
-  j["gradable"] = false;
-  std::string err;
-  EXPECT_FALSE(report_from_json(j, &err));
-  EXPECT_NE(err.find("/score"), std::string::npos) << err;
-}
-
-TEST(ReportJson, ReaderNamesTheBadFieldByPointer) {
-  struct broken {
-    const char* pointer;
-    nlohmann::json value;
-    const char* expected;
-  };
-  const broken cases[] = {
-      {"/kernels/0/status", "pass", "/kernels/0/status: \"pass\" is not a kernel status"},
-      {"/kernels/1/tests/0/visibility", "secret", "/kernels/1/tests/0/visibility"},
-      {"/environment/backend", "cuda", "/environment/backend"},
-      {"/build/seconds", "fast", "/build/seconds: expected a number"},
-      {"/submission/late_days", -1, "/submission/late_days"},
-      {"/schema", "cugrade.report/2", "/schema"},
-      {"/kernels/1/diagnosis/0/code", "bug", "/kernels/1/diagnosis/0/code: \"bug\" is not a hint"},
-      {"/kernels/1/groups/0/cases", 1.5, "/kernels/1/groups/0/cases"},
-  };
-  for (const broken& c : cases) {
-    nlohmann::json j = to_json(sample_report());
-    j[nlohmann::json::json_pointer(c.pointer)] = c.value;
-    std::string err;
-    EXPECT_FALSE(report_from_json(j, &err)) << c.pointer;
-    EXPECT_NE(err.find(c.expected), std::string::npos) << "got: " << err;
-  }
-}
-
-TEST(ReportJson, ReaderReportsMissingFields) {
-  nlohmann::json j = to_json(sample_report());
-  j["environment"].erase("device");
-  std::string err;
-  EXPECT_FALSE(report_from_json(j, &err));
-  EXPECT_EQ(err, "/environment: missing required field \"device\"");
-  EXPECT_FALSE(report_from_json(nlohmann::json::array(), nullptr));
 }
 
 TEST(ReportJson, InvalidUtf8InTheBuildLogIsReplacedNotFatal) {

@@ -1,6 +1,8 @@
 // Errors in what the fields say: names, problems, shapes, points, weights, policies.
 #include "tests/spec/spec_fixture.h"
 
+#include <utility>
+
 namespace cugrade::spec::testing {
 namespace {
 
@@ -182,8 +184,23 @@ TEST_F(ValidationRules, SourceMustBeAPlainCudaFile) {
 TEST_F(ValidationRules, BadDeadlineShowsTheFormat) {
   auto spec = valid_spec();
   spec["deadline"] = "2026-02-30T23:59:00Z";
-  expect_contains(error_of(spec), {"deadline: \"2026-02-30T23:59:00Z\" is not an RFC 3339 time",
-                                   "\"2026-12-01T23:59:00Z\""});
+  expect_contains(error_of(spec),
+                  {"deadline: \"2026-02-30T23:59:00Z\" is not a date and time cugrade understands",
+                   "2026-11-21T23:59:00Z", "2026-11-21 (the end of that day, UTC)"});
+}
+
+TEST_F(ValidationRules, DeadlineAcceptsTheFormsOfTheCommandLine) {
+  // The spec and --deadline share one parser: a date alone is the end of that day, a time
+  // without a zone is UTC.
+  for (const auto& [text, utc] : {std::pair{"2026-12-01", "2026-12-01T23:59:59Z"},
+                                  std::pair{"2026-12-01 18:30", "2026-12-01T18:30:00Z"},
+                                  std::pair{"2026-12-01T23:59:00+0100", "2026-12-01T22:59:00Z"}}) {
+    auto spec = valid_spec();
+    spec["deadline"] = text;
+    auto loaded = load_json(spec);
+    ASSERT_TRUE(loaded.ok()) << text << ": " << loaded.error();
+    EXPECT_EQ(loaded->deadline, utc) << text;
+  }
 }
 
 TEST_F(ValidationRules, DeadlineWithOffsetIsStoredInUtc) {

@@ -5,12 +5,12 @@
 #include "grader/build/detail/build_plan.h"
 
 #if CUGRADE_BUILD_HAVE_EMU_REWRITE
+#include "harness/core/file_io.h"
 #include "harness/emu/rewrite.h"
 #include "harness/emu/toolchain.h"
 #endif
 
 #include <fstream>
-#include <sstream>
 
 namespace cugrade::build::detail {
 namespace {
@@ -43,15 +43,6 @@ namespace {
   plan.compile.insert(plan.compile.end(), {"-Wall", "-o", paths.object.string()});
 }
 
-[[maybe_unused]] result<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) {
-    return fail("cannot read " + path.string());
-  }
-  return text.str();
-}
-
 } // namespace
 
 bool emu_rewriter_available() noexcept {
@@ -60,7 +51,7 @@ bool emu_rewriter_available() noexcept {
 
 #if CUGRADE_BUILD_HAVE_EMU_REWRITE
 result<build_plan> plan_emu_build(const build_request& request, const build_paths& paths) {
-  auto text = read_text(request.source);
+  auto text = read_file(request.source);
   build_plan plan;
   if (!text) {
     plan.student_error = text.error();

@@ -1,5 +1,7 @@
 #include "grader/fetch/detail/select.h"
 
+#include "harness/core/iso8601.h"
+
 namespace cugrade::fetch::detail {
 namespace {
 

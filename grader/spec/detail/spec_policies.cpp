@@ -1,7 +1,7 @@
 #include "grader/spec/detail/spec_reader.h"
 
-#include "grader/spec/detail/deadline.h"
 #include "grader/spec/suggest.h"
+#include "harness/core/iso8601.h"
 
 #include <cmath>
 
@@ -113,12 +113,12 @@ void read_deadline(object_reader& top, assignment_spec& out) {
   const auto text = top.text("deadline", "\"2026-12-01T23:59:00Z\"", false);
   if (!text)
     return;
-  out.deadline = normalise_deadline(*text);
-  if (!out.deadline)
-    top.diag().error(top.path_of("deadline"), json(*text).dump() +
-                                                  " is not an RFC 3339 time; write e.g. "
-                                                  "\"2026-12-01T23:59:00Z\" (UTC) or "
-                                                  "\"2026-12-01T23:59:00-05:00\"");
+  // The same parser as --deadline, so a spec accepts every form the command line does.
+  const auto when = parse_iso8601(*text);
+  if (when)
+    out.deadline = format_iso8601_utc(*when);
+  else
+    top.diag().error(top.path_of("deadline"), when.error());
 }
 
 } // namespace
