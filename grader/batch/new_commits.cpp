@@ -1,4 +1,5 @@
 #include "grader/batch/new_commits.h"
+#include "harness/core/iso8601.h"
 
 #include "grader/fetch/fetch.h"
 
@@ -16,7 +17,9 @@ std::optional<std::string> commit_now(const roster_entry& e, const batch_options
   req.commit = e.commit;
   const auto deadline = e.deadline ? e.deadline : o.deadline ? o.deadline : spec_deadline;
   if (deadline) {
-    req.deadline = fetch::parse_iso8601(*deadline);
+    if (auto when = cugrade::parse_iso8601(*deadline)) {
+      req.deadline = *when;
+    }
   }
   req.cache_dir = l.cache_dir / "repos";
   const auto fetched = fetch::fetch_submission(req);

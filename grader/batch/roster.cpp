@@ -1,4 +1,5 @@
 #include "grader/batch/roster.h"
+#include "harness/core/iso8601.h"
 
 #include "grader/batch/detail/csv_table.h"
 #include "grader/fetch/fetch.h"
@@ -120,7 +121,7 @@ void check_entry(validation& v, const roster_entry& e, const columns& cols,
     v.add(e.line, column_of("repository"), "repository",
           "empty repository; give a directory, a local git repository or a git URL");
   }
-  if (e.deadline && !fetch::parse_iso8601(*e.deadline)) {
+  if (e.deadline && !cugrade::parse_iso8601(*e.deadline)) {
     v.add(e.line, column_of("deadline"), "deadline",
           "\"" + *e.deadline +
               "\" is not an ISO-8601 time; write e.g. 2026-12-15T23:59:00Z, "

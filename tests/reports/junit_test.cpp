@@ -128,7 +128,7 @@ TEST(JunitXml, HostileCompilerLogStaysXml10) {
   r.kernels[2].name = "matmul_dynamic";
   r.kernels[2].status = kernel_status::build_error;
   r.build = {build_status::error,
-             std::string("\x1b[31merror\x1b[0m: \x07 bad \xff\xfe bytes ]]> \0 end\n", 41), 1.0};
+             std::string("\x1b[31merror\x1b[0m: \x07 bad \xff\xfe bytes ]]> \0 end\n", 41), 1.0, "", 0};
   const std::string xml = render_junit(r);
   EXPECT_EQ(xml_problem(xml), "") << xml;
   EXPECT_NE(xml.find("\xEF\xBF\xBD[31merror"), std::string::npos) << xml;
