@@ -37,12 +37,14 @@ void set_variable(variables& env, const std::string& name, const std::string& va
 }
 
 // Nothing of the grader's environment crosses except what the run needs: a fixed PATH and
-// locale, the library path of a relocated install (a device bundle), the GPU choice, and the
-// caller's own variables.
+// locale, the library path of a relocated install (a device bundle), the emulator's thread
+// count, the GPU choice, and the caller's own variables.
 variables sandbox_environment(const profile& p, const process::spawn_options& options) {
   variables env{{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", "/tmp"}, {"LC_ALL", "C"}};
-  for (const char* name : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES"}) {
-    const bool wanted = std::string(name) == "LD_LIBRARY_PATH" || p.kind == role::gpu_runner ||
+  // CUGRADE_EMU_WORKERS: the emulator's thread count, which a batch sets to 1 so that a grading
+  // (the order of atomic adds, the block a fault names) is the same in every run.
+  for (const char* name : {"LD_LIBRARY_PATH", "CUGRADE_EMU_WORKERS", "CUDA_VISIBLE_DEVICES"}) {
+    const bool wanted = std::string(name) != "CUDA_VISIBLE_DEVICES" || p.kind == role::gpu_runner ||
                         p.kind == role::gpu_wrapper;
     if (const char* value = std::getenv(name); wanted && value != nullptr) {
       set_variable(env, name, value);
