@@ -25,6 +25,20 @@ result<launcher_run> time_once(const comparison_setup& setup, const std::string&
   return time_launcher(setup.problem, target, setup.cases, request, setup.policy);
 }
 
+// Why a round of the reference cannot be used: its runner did not start, or it failed its own
+// timed checks (a harness or reference bug, never the student's).
+std::optional<std::string> reference_problem(const result<launcher_run>& run,
+                                             const std::string& launcher) {
+  if (!run) {
+    return run.error();
+  }
+  if (!run->verified()) {
+    return "the reference " + launcher +
+           " failed its own timed checks (a harness or reference bug): " + run->first_problem();
+  }
+  return std::nullopt;
+}
+
 std::vector<pooled_samples> samples_of(const launcher_run& run, std::size_t cases) {
   std::vector<pooled_samples> out;
   for (std::size_t i = 0; i < cases; ++i) {
@@ -54,13 +68,8 @@ result<control_verdict> control(const cached_reference_setup& s, const std::stri
   control_verdict v;
   say(s.timing, launcher + ": control measurement of the cached reference time");
   auto run = time_once(s.timing, launcher, ref, s.control, launcher + "-reference-control");
-  if (!run) {
-    return fail(run.error());
-  }
-  if (!run->verified()) {
-    return fail("the reference " + launcher +
-                " failed its own timed checks (a harness or reference bug): " +
-                run->first_problem());
+  if (auto bad = reference_problem(run, launcher)) {
+    return fail(*bad);
   }
   const auto control = samples_of(*run, s.timing.cases.size());
   v.confirmed = true;
@@ -150,13 +159,8 @@ cached_reference_times(const cached_reference_setup& s, const std::string& launc
   }
   say(s.timing, launcher + ": timing the reference in full (" + why + ")");
   auto run = time_with_retries(s.timing, launcher, ref, s.noise, launcher + "-reference");
-  if (!run) {
-    return fail(run.error());
-  }
-  if (!run->verified()) {
-    return fail("the reference " + launcher +
-                " failed its own timed checks (a harness or reference bug): " +
-                run->first_problem());
+  if (auto bad = reference_problem(run, launcher)) {
+    return fail(*bad);
   }
   std::vector<reference_side> sides;
   for (std::size_t i = 0; i < n; ++i) {
