@@ -37,7 +37,9 @@ TEST(ReportEnums, ContractWordsAreSpelledExactly) {
   EXPECT_EQ(to_string(hint_code::input_modified), "input_modified");
   EXPECT_EQ(names_of<kernel_status>().size(), 7u);
   EXPECT_EQ(names_of<hint_code>().size(), 20u);
-  EXPECT_EQ(names_of<fault_kind>().size(), 15u);
+  EXPECT_EQ(names_of<fault_kind>().size(), 17u);
+  EXPECT_EQ(to_string(fault_kind::tampering), "tampering");
+  EXPECT_EQ(to_string(fault_kind::out_of_memory), "out_of_memory");
   EXPECT_EQ(to_string(fault_kind::input_mutation), "input_mutation");
 }
 

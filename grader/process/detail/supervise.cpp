@@ -10,6 +10,11 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -25,6 +30,62 @@ using steady = std::chrono::steady_clock;
 constexpr auto drain_grace = std::chrono::seconds(1);
 // Without a pidfd, the child's exit is noticed by polling at this interval.
 constexpr int exit_poll_ms = 10;
+
+// The processes below `root` that are not bubblewrap itself, read from /proc. A sandboxed runner
+// sits in its own session and PID namespace, where a signal to the child's process group does
+// not reach it, and bwrap does not pass signals on (it would die, and take the runner with it).
+std::vector<pid_t> confined_descendants(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  std::map<pid_t, std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) {
+      continue;
+    }
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    const auto open = text.find('(');
+    if (close == std::string::npos || open == std::string::npos) {
+      continue;
+    }
+    std::istringstream rest(text.substr(close + 1));
+    char state = 0;
+    pid_t parent = 0;
+    if (rest >> state >> parent) {
+      const pid_t pid = std::stoi(name);
+      children.emplace(parent, pid);
+      names[pid] = text.substr(open + 1, close - open - 1);
+    }
+  }
+  std::vector<pid_t> found;
+  std::vector<pid_t> todo{root};
+  while (!todo.empty()) {
+    const pid_t at = todo.back();
+    todo.pop_back();
+    for (auto [it, end] = children.equal_range(at); it != end; ++it) {
+      todo.push_back(it->second);
+      if (names[it->second] != "bwrap") {
+        found.push_back(it->second);
+      }
+    }
+  }
+  return found;
+}
+
+// Asks the child to stop (SIGTERM) before it is killed: the program itself where bubblewrap
+// confines it, else the child's whole group.
+void ask_to_stop(pid_t pid) {
+  const auto inside = confined_descendants(pid);
+  if (inside.empty()) {
+    ::kill(-pid, SIGTERM);
+    return;
+  }
+  for (const pid_t p : inside) {
+    ::kill(p, SIGTERM);
+  }
+}
 
 // A pidfd becomes readable when the child exits, so poll() wakes for that too. Old kernels lack
 // it; then the loop polls waitid instead.
@@ -97,7 +158,7 @@ private:
       m_timed_out = true;
       m_deadline = steady::now() + m_stop_grace; // now the time SIGKILL is due
       if (m_stop_grace.count() > 0) {
-        ::kill(-m_pid, SIGTERM);
+        ask_to_stop(m_pid);
       }
     }
     if (!m_exited && m_timed_out && !m_killed && steady::now() >= *m_deadline) {
