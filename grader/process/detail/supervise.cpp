@@ -74,15 +74,20 @@ std::vector<pid_t> confined_descendants(pid_t root) {
   return found;
 }
 
-// Asks the child to stop (SIGTERM) before it is killed: the program itself where bubblewrap
-// confines it, else the child's whole group.
+bool is_bubblewrap(pid_t pid) {
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  return std::getline(comm, name) && name == "bwrap";
+}
+
+// Asks the child to stop (SIGTERM) before it is killed: the program inside where the child is
+// bubblewrap, else the child's whole group.
 void ask_to_stop(pid_t pid) {
-  const auto inside = confined_descendants(pid);
-  if (inside.empty()) {
+  if (!is_bubblewrap(pid)) {
     ::kill(-pid, SIGTERM);
     return;
   }
-  for (const pid_t p : inside) {
+  for (const pid_t p : confined_descendants(pid)) {
     ::kill(p, SIGTERM);
   }
 }
