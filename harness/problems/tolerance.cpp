@@ -102,7 +102,11 @@ std::string mismatch_summary(const comparison& c, const std::string& elements) {
   return text;
 }
 
+// Whole numbers (histogram counts, bin totals) print as integers, never as 2.14295237e+09.
 std::string format_number(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15) {
+    return fmt::format("{:.0f}", value);
+  }
   return fmt::format("{:.9g}", value);
 }
 

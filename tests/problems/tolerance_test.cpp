@@ -105,3 +105,18 @@ TEST(Tally, MergeKeepsTheLowestFirstMismatch) {
 
 } // namespace
 } // namespace cugrade::problems
+
+namespace cugrade::problems {
+namespace {
+
+TEST(FormatNumber, WholeNumbersPrintAsIntegersOthersWithNineDigits) {
+  EXPECT_EQ(format_number(2142952365.0), "2142952365"); // an uncleared histogram bin
+  EXPECT_EQ(format_number(0.0), "0");
+  EXPECT_EQ(format_number(-7.0), "-7");
+  EXPECT_EQ(format_number(1015.17712), "1015.17712");
+  EXPECT_EQ(format_number(1e20), "1e+20");
+  EXPECT_EQ(format_number(std::nan("")), "nan");
+}
+
+} // namespace
+} // namespace cugrade::problems
