@@ -25,11 +25,12 @@ struct sanitizer_setup {
 
 struct sanitizer_outcome {
   std::vector<sanitizer_finding> findings;
-  std::vector<std::string> notes; ///< tools that could not check, and why
+  std::vector<std::string> notes; ///< reports a tool wrote that could not be read, and why
 };
 
-/// Runs every tool of the spec's policy on `launcher` of `library`. Fails only when a program
-/// cannot be started.
+/// Runs every tool of the spec's policy on `launcher` of `library`. Fails when a program cannot
+/// be started or a tool wrote no report (it did not check: the report is then not gradable,
+/// never silently clean).
 [[nodiscard]] result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
                                                       const std::string& launcher,
                                                       const std::filesystem::path& library,
