@@ -109,6 +109,23 @@ TEST_F(Confined, RunnersMakeThreadsButNoProcesses) {
   EXPECT_EQ(run_probe(role::gpu_runner, {"memfd"}).out, "ok memfd\n");
 }
 
+// compute-sanitizer makes named pipes to talk to the runner it launches (seen on an H100: it
+// exited 13, "Error launching target app", when mkfifo was refused).
+TEST_F(Confined, OnlyASanitizerWrapperMakesNamedPipesAndNoRoleMakesDevices) {
+  const process::temp_dir work("sandbox-fifo");
+  const auto pipe = (work.path() / "pipe").string();
+  EXPECT_EQ(run_probe(role::runner, {"fifo", pipe}, {work.path()}).out,
+            "denied Operation not permitted\n");
+  EXPECT_EQ(run_probe(role::compiler, {"fifo", pipe}, {work.path()}).out,
+            "denied Operation not permitted\n");
+  EXPECT_EQ(run_probe(role::gpu_wrapper, {"fifo", pipe}, {work.path()}).out, "ok fifo\n");
+  EXPECT_TRUE(fs::is_fifo(pipe));
+  const auto node = (work.path() / "null").string();
+  EXPECT_EQ(run_probe(role::gpu_wrapper, {"node", node}, {work.path()}).out,
+            "denied Operation not permitted\n");
+  EXPECT_FALSE(fs::exists(node));
+}
+
 TEST_F(Confined, CannotTraceOrSignalTheGrader) {
   EXPECT_EQ(run_probe(role::runner, {"ptrace"}).out, "denied Operation not permitted\n");
   const auto r = run_probe(role::runner, {"kill", std::to_string(::getpid())});

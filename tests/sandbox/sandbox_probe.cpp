@@ -6,7 +6,9 @@
 #include <netinet/in.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +103,14 @@ int memfd() {
   return report(fd >= 0, "memfd");
 }
 
+int make_fifo(const char* path) {
+  return report(::mkfifo(path, 0600) == 0, "fifo");
+}
+
+int make_device_node(const char* path) {
+  return report(::mknod(path, S_IFCHR | 0600, ::makedev(1, 3)) == 0, "node");
+}
+
 // Touches `mib` MiB; dies (OOM kill) or reports a failed allocation under a ceiling.
 int allocate(const char* mib) {
   const std::size_t bytes = static_cast<std::size_t>(std::atol(mib)) << 20;
@@ -156,10 +166,16 @@ int main(int argc, char** argv) {
   if (mode == "memfd") {
     return memfd();
   }
+  if (mode == "fifo") {
+    return make_fifo(arg);
+  }
+  if (mode == "node") {
+    return make_device_node(arg);
+  }
   if (mode == "alloc") {
     return allocate(arg);
   }
   std::fprintf(stderr, "usage: sandbox_probe id|env NAME|read F|write F|connect PORT|unix|fork|"
-                       "thread|ptrace|kill PID|memfd|alloc MIB\n");
+                       "thread|ptrace|kill PID|memfd|fifo F|node F|alloc MIB\n");
   return 2;
 }

@@ -5,6 +5,7 @@
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace cugrade::sandbox::detail {
 namespace {
@@ -58,9 +60,7 @@ constexpr const char* denied_everywhere[] = {"process_vm_readv",
                                              "settimeofday",
                                              "clock_settime",
                                              "adjtimex",
-                                             "clock_adjtime",
-                                             "mknod",
-                                             "mknodat"};
+                                             "clock_adjtime"};
 
 // New processes: runners and nm only ever need threads (the CUDA driver and the emulator make
 // them); a fork from student code is a daemon or a fork bomb.
@@ -84,12 +84,40 @@ result<void> rule(scmp_filter_ctx ctx, std::uint32_t action, const char* name, u
   return {};
 }
 
+// mknod(path, mode, dev) and mknodat(dirfd, path, mode, dev): which argument holds the mode.
+constexpr std::pair<const char*, unsigned> node_calls[] = {{"mknod", 1}, {"mknodat", 2}};
+
+// New file-system nodes: none, except that compute-sanitizer talks to the runner it launched
+// through named pipes it makes under /tmp (mkfifo is mknod with S_IFIFO), so a wrapper may make
+// FIFOs. Device nodes stay refused for every role.
+result<void> node_rules(scmp_filter_ctx ctx, role kind) {
+  const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
+  for (const auto& [name, mode_arg] : node_calls) {
+    if (kind != role::gpu_wrapper) {
+      if (auto r = rule(ctx, deny, name); !r) {
+        return r;
+      }
+      continue;
+    }
+    for (const mode_t type : {S_IFCHR, S_IFBLK}) {
+      const scmp_arg_cmp device{mode_arg, SCMP_CMP_MASKED_EQ, S_IFMT, type};
+      if (auto r = rule(ctx, deny, name, 1, &device); !r) {
+        return r;
+      }
+    }
+  }
+  return {};
+}
+
 result<void> add_rules(scmp_filter_ctx ctx, role kind) {
   const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
   for (const char* name : denied_everywhere) {
     if (auto r = rule(ctx, deny, name); !r) {
       return r;
     }
+  }
+  if (auto r = node_rules(ctx, kind); !r) {
+    return r;
   }
   // ptrace only for the profiling/sanitizer wrappers, which trace their own child.
   if (kind != role::gpu_wrapper) {
