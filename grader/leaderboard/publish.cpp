@@ -29,11 +29,11 @@ bool inside(const fs::path& path, const fs::path& folder) {
 }
 
 result<void> check_paths(const publish_options& o, const fs::path& identities) {
-  if (inside(o.batch_dir, o.out_dir)) {
+  if (inside(o.batch_dir, o.out_dir) || inside(o.out_dir, o.batch_dir / "reports")) {
     return fail_usage("--out " + o.out_dir.string() + " holds the batch folder " +
                       o.batch_dir.string() +
-                      ", whose reports name students; give a folder of its own for the "
-                      "published files");
+                      ", or lies among its reports, which name students; give a folder of its "
+                      "own for the published files");
   }
   if (inside(identities, o.out_dir)) {
     return fail_usage("--identities " + identities.string() + " lies inside --out " +

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,13 @@ inline std::vector<std::pair<std::string, reports::report>> fixture_reports() {
   judy.kernels[2].speedup_geomean.reset();
   out.emplace_back(st[9].id, judy);
   return out;
+}
+
+inline std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 inline void write_text(const fs::path& file, const std::string& text) {

@@ -11,7 +11,6 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
 #include <unistd.h>
 
 namespace cugrade::leaderboard {
@@ -21,13 +20,6 @@ namespace fs = std::filesystem;
 using testing::fixture_students;
 
 constexpr const char* salt = "cs149-fall-secret";
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class PublishTest : public ::testing::Test {
 protected:
@@ -133,7 +125,7 @@ TEST_F(PublishTest, RanksBandsAndReasons) {
 
 TEST_F(PublishTest, JsonFollowsTheSchemaAndTheSchemaCatchesMistakes) {
   const auto p = publish();
-  const auto doc = nlohmann::json::parse(slurp(p.json_file));
+  const auto doc = nlohmann::json::parse(testing::read_text(p.json_file));
   EXPECT_EQ(doc["schema"], "cugrade.leaderboard/1");
   const auto problems = validate_leaderboard(doc);
   EXPECT_TRUE(problems.empty()) << problems.front();
@@ -156,7 +148,7 @@ TEST_F(PublishTest, NothingPublishedNamesAStudentRepositoryOrCommit) {
   const auto p = publish();
   std::size_t files = 0;
   for (const auto& f : fs::recursive_directory_iterator(options.out_dir)) {
-    const auto text = slurp(f.path());
+    const auto text = testing::read_text(f.path());
     ++files;
     for (const auto& s : fixture_students()) {
       for (const auto& secret : {s.id, s.repository, s.commit}) {
@@ -167,7 +159,7 @@ TEST_F(PublishTest, NothingPublishedNamesAStudentRepositoryOrCommit) {
     EXPECT_EQ(text.find("cannot fetch"), std::string::npos) << f.path() << " copies report text";
   }
   EXPECT_EQ(files, 2U); // leaderboard.json and index.html, nothing else
-  const auto html = slurp(p.html_file);
+  const auto html = testing::read_text(p.html_file);
   EXPECT_EQ(html.find("<script"), std::string::npos) << "a hostile nickname became markup";
   EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Bobby&#39;"),
             std::string::npos);
@@ -176,7 +168,7 @@ TEST_F(PublishTest, NothingPublishedNamesAStudentRepositoryOrCommit) {
 TEST_F(PublishTest, PrivateCsvMapsEveryNameOutsideThePublishedFolder) {
   const auto p = publish();
   EXPECT_EQ(p.identities_file, options.batch_dir / "leaderboard-identities.csv");
-  const auto csv = slurp(p.identities_file);
+  const auto csv = testing::read_text(p.identities_file);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "public_name,source,student,repository,commit");
   EXPECT_NE(csv.find(pseudonym(salt, "s9003-carol") + ",pseudonym,s9003-carol,"
                      "https://git.example.edu/cs149/matmul-s9003-carol," + testing::commit_of(3)),
@@ -203,6 +195,10 @@ TEST_F(PublishTest, RefusesPrivateFilesInsideThePublishedFolder) {
   p = publish_leaderboard(options);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().find("holds the batch folder"), std::string::npos) << p.error();
+  options.out_dir = options.batch_dir / "reports" / "site";
+  p = publish_leaderboard(options);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().find("lies among its reports"), std::string::npos) << p.error();
 }
 
 TEST_F(PublishTest, ClearErrorsForAMissingBatchOrSalt) {
@@ -214,6 +210,19 @@ TEST_F(PublishTest, ClearErrorsForAMissingBatchOrSalt) {
   p = publish_leaderboard(options);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().find("nowhere/reports: no such folder"), std::string::npos) << p.error();
+}
+
+TEST_F(PublishTest, AnUnreadableReportIsListedUnrankedNotFatal) {
+  testing::write_text(options.batch_dir / "reports" / "s9003-carol.json",
+                      "{\"schema\": \"cugrade.report/1\", \"kernels\": 5}\n");
+  const auto p = publish();
+  const auto carol = pseudonym(salt, "s9003-carol");
+  for (const auto& b : p.board.boards) {
+    EXPECT_EQ(reason_of(b, carol),
+              "report unreadable (the instructor can see which file in the batch folder)")
+        << b.name;
+  }
+  EXPECT_EQ(board_named(p.board, "matmul_tiled").ranked.size(), 4U);
 }
 
 TEST_F(PublishTest, WithoutARosterEveryoneIsAPseudonym) {
@@ -228,7 +237,7 @@ TEST_F(PublishTest, WithoutARosterEveryoneIsAPseudonym) {
 // it, and the Gradescope writer of reports/ agrees on every kernel it lists.
 TEST_F(PublishTest, GradescopeEntriesAgreeWithTheJson) {
   const auto p = publish();
-  const auto doc = nlohmann::json::parse(slurp(p.json_file));
+  const auto doc = nlohmann::json::parse(testing::read_text(p.json_file));
   std::map<std::string, std::string> name_of;
   for (const auto& id : p.identities) {
     name_of[id.student] = id.public_name;

@@ -10,20 +10,12 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
-#include <sstream>
 #include <unistd.h>
 
 namespace cugrade::leaderboard {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct ran {
   int status = -1;
@@ -145,7 +137,7 @@ TEST_F(RenderTest, ChromiumRendersThePageWithEntriesBandsAndNoStudentIds) {
   const auto shot = run(chromium + flags + "--hide-scrollbars --window-size=900,2400 --screenshot=" +
                         shell_quoted(artifact.string()) + " " + shell_quoted(page));
   ASSERT_EQ(shot.status, 0) << shot.output;
-  const auto png = slurp(artifact);
+  const auto png = testing::read_text(artifact);
   ASSERT_GT(png.size(), 10000U) << "the screenshot is nearly empty";
   EXPECT_EQ(png.substr(1, 3), "PNG");
   std::cout << "leaderboard screenshot: " << artifact.string() << "\n";
