@@ -65,16 +65,6 @@ std::string timing_reason(const kernel_report& k) {
   return {};
 }
 
-std::string report_reason(const report& r) {
-  if (!r.gradable) {
-    return "not gradable (the grading itself failed; a regrade fixes it)";
-  }
-  if (r.environment.backend != backend_kind::gpu) {
-    return "graded in emulation: no GPU timing";
-  }
-  return {};
-}
-
 case_figure figure_of(const performance_entry& e) {
   case_figure f{e.shape, e.distribution, *e.speedup, *e.speedup_ci_low, *e.speedup_ci_high,
                 {},      {},             {},         {},                 e.library_name,
@@ -122,7 +112,17 @@ standing combined(const std::vector<double>& mid, const std::vector<double>& low
 } // namespace
 
 bool is_timed_kernel(const kernel_report& k) {
-  return k.performance_max > 0 || !k.performance.empty();
+  return k.performance_max > 0 || !k.performance.empty() || !k.performance_note.empty();
+}
+
+std::string report_reason(const report& r) {
+  if (!r.gradable) {
+    return "not gradable (the grading itself failed; a regrade fixes it)";
+  }
+  if (r.environment.backend != backend_kind::gpu) {
+    return "graded in emulation: no GPU timing";
+  }
+  return {};
 }
 
 std::vector<std::string> timed_kernels(const report& r) {

@@ -48,8 +48,12 @@ struct kernel_standing {
   std::vector<case_figure> cases; ///< filled when ranked
 };
 
-/// True when `k` is a leaderboard kernel: the rubric gives it performance points or it was timed.
+/// True when `k` is a leaderboard kernel: the rubric gives it performance points, it was timed, or
+/// the report says why it was not (in emulation the points read 0 and the note says why).
 [[nodiscard]] bool is_timed_kernel(const kernel_report& k);
+
+/// Why no kernel of `r` can be ranked (not gradable, or not graded on a GPU); empty otherwise.
+[[nodiscard]] std::string report_reason(const report& r);
 
 /// Where `kernel` of `r` stands (the kernel may be absent from `r`: unranked, with the reason).
 [[nodiscard]] kernel_standing standing_of(const report& r, std::string_view kernel);

@@ -17,7 +17,7 @@ using reports::standing;
 std::pair<std::string, std::string> batch_assignment(const std::vector<student_report>& all) {
   std::map<std::pair<std::string, std::string>, int> votes;
   for (const auto& s : all) {
-    if (s.report) {
+    if (s.report && s.report->gradable) { // a report that never loaded the spec has no digest
       ++votes[{s.report->assignment_name, s.report->spec_sha256}];
     }
   }
@@ -47,6 +47,9 @@ std::string student_reason(const student_report& s,
                            const std::pair<std::string, std::string>& assignment) {
   if (!s.report) {
     return "report unreadable (the instructor can see which file in the batch folder)";
+  }
+  if (auto why = reports::report_reason(*s.report); !why.empty()) {
+    return why;
   }
   if (std::pair{s.report->assignment_name, s.report->spec_sha256} != assignment) {
     return "graded against another assignment or version of its spec";

@@ -116,6 +116,8 @@ TEST_F(PublishTest, RanksBandsAndReasons) {
   EXPECT_EQ(reason_of(board_named(p.board, "overall"), "Judy"),
             "not ranked on matmul_dynamic: timing implausible (1 of 2 benchmark shapes): see the "
             "report's performance notes");
+  EXPECT_EQ(reason_of(board_named(p.board, "overall"), "Grace"),
+            "not gradable (the grading itself failed; a regrade fixes it)");
   EXPECT_EQ(reason_of(board_named(p.board, "overall"), "Dave"),
             "not ranked on matmul_tiled: did not pass every correctness test (status failed)");
   EXPECT_EQ(p.board.devices, (std::vector<std::string>{"NVIDIA H100 80GB HBM3"}));

@@ -142,6 +142,16 @@ TEST(Standing, EveryReasonToStayUnranked) {
             "no result for this kernel in the report");
 }
 
+TEST(Standing, KernelsWithPointsTimingOrANoteAreOnTheBoard) {
+  reports::kernel_report k;
+  EXPECT_FALSE(reports::is_timed_kernel(k));
+  k.performance_note = "not measured in emulation (needs a GPU)"; // emulation: points read 0
+  EXPECT_TRUE(reports::is_timed_kernel(k));
+  k.performance_note.clear();
+  k.performance_max = 2;
+  EXPECT_TRUE(reports::is_timed_kernel(k));
+}
+
 TEST(Standing, OverallNeedsEveryKernel) {
   auto r = testing::fixture_reports()[0].second;
   const auto kernels = reports::timed_kernels(r);
