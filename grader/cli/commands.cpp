@@ -4,7 +4,8 @@ namespace cugrade::cli {
 
 const std::vector<command>& command_table() {
   static const std::vector<command> table{grade_command(), check_command(), bench_command(),
-                                          doctor_command(), batch_command()};
+                                          doctor_command(), batch_command(),
+                                          leaderboard_command()};
   return table;
 }
 
