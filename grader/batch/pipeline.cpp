@@ -2,10 +2,12 @@
 
 #include "grader/batch/detail/kill_point.h"
 #include "grader/batch/report_files.h"
+#include "grader/batch/slurm/delivery.h"
 #include "grader/core/grade.h"
 #include "reports/report_json.h"
 
 #include <chrono>
+#include <cstdlib>
 
 namespace cugrade::batch {
 
@@ -135,6 +137,20 @@ void grade_one(pipeline& p, const roster_entry& e) {
   deliver(p, e.student, json);
 }
 
+// Inside a Slurm task: the report goes to the submitter's results folder too, with what the
+// task's own journal knows of it.
+result<void> hand_to_submitter(pipeline& p, const std::string& student,
+                               const std::string& report_json) {
+  const auto e = p.log.find(student);
+  if (!p.options.deliver_to || !e) {
+    return {};
+  }
+  const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
+  return hand_over(*p.options.deliver_to,
+                   {student, e->inputs, job != nullptr ? job : "", e->commit, report_json,
+                    e->fetch_seconds, e->build_seconds, e->run_seconds});
+}
+
 } // namespace
 
 void deliver(pipeline& p, const std::string& student, const std::string& report_json) {
@@ -143,6 +159,11 @@ void deliver(pipeline& p, const std::string& student, const std::string& report_
   if (!written) {
     const std::lock_guard lock(p.totals_mutex);
     p.failures.push_back(student + ": " + written.error());
+    return;
+  }
+  if (auto handed = hand_to_submitter(p, student, report_json); !handed) {
+    const std::lock_guard lock(p.totals_mutex);
+    p.failures.push_back(student + ": " + handed.error());
     return;
   }
   detail::kill_point("files");
