@@ -117,14 +117,6 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   }
 }
 
-void add_times(pipeline& p, const journal_entry& e) {
-  const std::lock_guard lock(p.totals_mutex);
-  ++p.graded;
-  p.fetch_seconds += e.fetch_seconds;
-  p.build_seconds += e.build_seconds;
-  p.run_seconds += e.run_seconds;
-}
-
 void grade_one(pipeline& p, const roster_entry& e) {
   stage_clock times;
   const auto report = grade_student(p, e, times);
@@ -132,7 +124,7 @@ void grade_one(pipeline& p, const roster_entry& e) {
   p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
   detail::kill_point("graded");
   if (const auto entry = p.log.find(e.student)) {
-    add_times(p, *entry);
+    add_grading_times(p, entry->fetch_seconds, entry->build_seconds, entry->run_seconds);
   }
   deliver(p, e.student, json);
 }
@@ -152,6 +144,15 @@ result<void> hand_to_submitter(pipeline& p, const std::string& student,
 }
 
 } // namespace
+
+void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
+                       double run_seconds) {
+  const std::lock_guard lock(p.totals_mutex);
+  ++p.graded;
+  p.fetch_seconds += fetch_seconds;
+  p.build_seconds += build_seconds;
+  p.run_seconds += run_seconds;
+}
 
 void deliver(pipeline& p, const std::string& student, const std::string& report_json) {
   const auto written =

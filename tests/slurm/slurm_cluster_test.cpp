@@ -83,32 +83,6 @@ fs::path write_class(const fs::path& root) {
   return root / "roster.csv";
 }
 
-nlohmann::json without_times(nlohmann::json j) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end();) {
-      if (it.key() == "created_at" || it.key().ends_with("seconds")) {
-        it = j.erase(it);
-      } else {
-        *it = without_times(*it);
-        ++it;
-      }
-    }
-  } else if (j.is_array()) {
-    for (auto& e : j) {
-      e = without_times(e);
-    }
-  }
-  return j;
-}
-
-std::map<std::string, std::string> reports_of(const fs::path& out) {
-  std::map<std::string, std::string> all;
-  for (const auto& f : fs::directory_iterator(out / "reports")) {
-    all[f.path().filename().string()] = without_times(read_json(f.path())).dump(1);
-  }
-  return all;
-}
-
 // What the lead quotes: the lines about Slurm and the batch's own summary lines.
 void print_record(const std::string& title, const cli_result& r) {
   std::cout << "===== " << title << " (exit " << r.exit_code << ")\n";
@@ -211,13 +185,13 @@ void grade_through_slurm(const fs::path& root, const cluster& slurm) {
   const auto expected_book = read_text(root / "local" / "gradebook.csv");
   const auto book = read_text(root / "out" / "gradebook.csv");
   EXPECT_EQ(book, expected_book);
-  const auto expected_reports = reports_of(root / "local");
-  EXPECT_EQ(reports_of(root / "out"), expected_reports);
+  const auto expected_reports = reports_without_times(root / "local");
+  EXPECT_EQ(reports_without_times(root / "out"), expected_reports);
   std::cout << "gradebook comparison: " << (root / "out" / "gradebook.csv").string() << " vs "
             << (root / "local" / "gradebook.csv").string() << ": "
             << (book == expected_book ? "identical" : "DIFFERENT") << " ("
             << std::count(book.begin(), book.end(), '\n') - 1 << " students); reports without "
-            << "times: " << (reports_of(root / "out") == expected_reports ? "identical" : "DIFFERENT")
+            << "times: " << (reports_without_times(root / "out") == expected_reports ? "identical" : "DIFFERENT")
             << " (" << expected_reports.size() << " files)\n"
             << book;
   auto j = batch::journal::open(root / "out");
@@ -235,6 +209,42 @@ void grade_through_slurm(const fs::path& root, const cluster& slurm) {
   EXPECT_EQ(third.err.find("submitted job"), std::string::npos) << third.err;
 }
 
+// The submitter is killed (SIGKILL, by the batch's test seam) after journaling 3 reports while
+// its job runs on; the same command collects that job instead of submitting again.
+void reattach_after_the_submitter_died(const fs::path& root, const cluster& slurm) {
+  const std::vector<std::pair<std::string, std::string>> env{
+      {"SLURM_CONF", slurm.conf()}, {"XDG_CACHE_HOME", (root / "cache").string()},
+      {"NO_COLOR", "1"}};
+  const std::vector<std::string> args{CUGRADE_BINARY, "batch",   spec_path,
+                                      (root / "roster.csv").string(), "--backend", "emu",
+                                      "--out",        (root / "again").string(), "--slurm",
+                                      "--shard-size", "10",      "--jobs",  "1",
+                                      "--poll-seconds", "1"};
+  auto killed_env = env;
+  killed_env.emplace_back("CUGRADE_BATCH_KILL_AFTER", "written:3");
+  const auto killed = run(args, killed_env);
+  print_record("submitter killed after 3 reports", killed);
+  ASSERT_EQ(killed.exit_code, 128 + 9) << killed.err;
+  const auto resumed = run(args, env);
+  print_record("the same command again", resumed);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("of an earlier run is not collected yet; collecting it first"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_NE(resumed.err.find("20 already written, 0 to write from the journal, 0 to grade"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(resumed.err.find("submitted job"), std::string::npos) << resumed.err;
+  EXPECT_EQ(read_text(root / "again" / "gradebook.csv"),
+            read_text(root / "local" / "gradebook.csv"));
+  auto j = batch::journal::open(root / "again");
+  ASSERT_TRUE(j.ok()) << j.error();
+  for (const auto& e : (*j)->all()) {
+    EXPECT_EQ(e.gradings, 1) << e.student;
+  }
+  std::cout << "reattached: the earlier job collected, gradebook identical to the local batch\n";
+}
+
 TEST(SlurmCluster, ScancelledTaskIsResubmittedAndTheGradebookEqualsALocalBatch) {
   const auto root = fresh_dir("slurm");
   {
@@ -244,6 +254,9 @@ TEST(SlurmCluster, ScancelledTaskIsResubmittedAndTheGradebookEqualsALocalBatch) 
     }
     ASSERT_EQ(slurm.started().exit_code, 0) << slurm.started().err << slurm.started().out;
     grade_through_slurm(root, slurm);
+    if (!HasFailure()) {
+      reattach_after_the_submitter_died(root, slurm);
+    }
   }
   if (!HasFailure()) {
     fs::remove_all(root);

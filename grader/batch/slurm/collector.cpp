@@ -14,14 +14,6 @@ namespace fs = std::filesystem;
 
 constexpr int sacct_failures_allowed = 5;
 
-void add_times(pipeline& p, const delivery& d) {
-  const std::lock_guard lock(p.totals_mutex);
-  ++p.graded;
-  p.fetch_seconds += d.fetch_seconds;
-  p.build_seconds += d.build_seconds;
-  p.run_seconds += d.run_seconds;
-}
-
 // One student's delivery, when it belongs to this job and to the roster row being graded.
 bool take(pipeline& p, const submission& s, const fs::path& results, const std::string& student) {
   const auto file = delivery_path(results, student);
@@ -42,7 +34,7 @@ bool take(pipeline& p, const submission& s, const fs::path& results, const std::
   p.log.mark_stage(student, student_state::fetched, d->fetch_seconds);
   p.log.mark_stage(student, student_state::built, d->build_seconds);
   p.log.mark_graded(student, d->commit, d->report_json, d->run_seconds);
-  add_times(p, *d);
+  add_grading_times(p, d->fetch_seconds, d->build_seconds, d->run_seconds);
   deliver(p, student, d->report_json);
   return true;
 }

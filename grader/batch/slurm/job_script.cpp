@@ -102,6 +102,7 @@ std::string job_script(const job_script_inputs& in) {
   out += "# to the shared results folder by atomic rename; only the submitting process journals.\n";
   out += sbatch_lines(in);
   out += "set -euo pipefail\n";
+  out += "unset CUGRADE_BATCH_KILL_AFTER  # a test seam of the submitter, never of a task\n";
   out += "# Reference builds, reference timings (keyed by GPU) and rooflines, shared by the tasks.\n";
   out += "export XDG_CACHE_HOME=" + quoted(in.shared_cache.string()) + "\n";
   out += "work=\"${TMPDIR:-/tmp}/cugrade-task-${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\"\n";

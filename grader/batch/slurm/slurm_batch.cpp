@@ -97,12 +97,15 @@ void announce(const batch_options& o, const batch_plan& plan, reports::backend_k
   const auto tasks = (plan.to_grade.size() + shard - 1) / shard;
   std::cerr << "cugrade batch: " << o.roster.entries.size() << " students: " << plan.done
             << " already written, " << plan.to_deliver.size() << " to write from the journal, "
-            << plan.to_grade.size() << " to grade (" << reports::to_string(backend)
-            << fmt::format(", Slurm: {} array tasks of up to {} students, {} CPUs{} and {} min "
-                           "each)\n",
-                           tasks, shard, sp.jobs,
-                           sp.gpu ? fmt::format(", {} GPUs", o.slurm->gpus_per_task) : "",
-                           sp.minutes);
+            << plan.to_grade.size() << " to grade (" << reports::to_string(backend);
+  if (tasks > 0) {
+    std::cerr << fmt::format(", Slurm: {} array tasks of up to {} students, {} CPUs{} and {} "
+                             "min each",
+                             tasks, shard, sp.jobs,
+                             sp.gpu ? fmt::format(", {} GPUs", o.slurm->gpus_per_task) : "",
+                             sp.minutes);
+  }
+  std::cerr << ")\n";
 }
 
 run_measures measures(const pipeline& p, reports::backend_kind backend, double wall,
