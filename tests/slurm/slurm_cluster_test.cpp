@@ -265,3 +265,49 @@ TEST(SlurmCluster, ScancelledTaskIsResubmittedAndTheGradebookEqualsALocalBatch) 
 
 } // namespace
 } // namespace cugrade::e2e
+
+namespace cugrade::e2e {
+namespace {
+
+// A cluster without job accounting (sacct answers at once that it is disabled); where sacct is
+// not installed at all the same words follow "cannot run sacct".
+TEST(SlurmCommand, WithoutJobAccountingNothingIsSubmitted) {
+  const auto root = fresh_dir("slurm-no-sacct");
+  const auto roster = write_class(root);
+  std::ofstream(root / "slurm.conf") << "ClusterName=noaccounting\nSlurmctldHost=localhost\n"
+                                        "AccountingStorageType=accounting_storage/none\n"
+                                        "NodeName=localhost CPUs=1\n"
+                                        "PartitionName=p Nodes=ALL Default=YES\n";
+  const auto r = run({CUGRADE_BINARY, "batch", spec_path, roster.string(), "--out",
+                      (root / "out").string(), "--backend", "emu", "--slurm"},
+                     {{"SLURM_CONF", (root / "slurm.conf").string()}});
+  print_record("a cluster without accounting", r);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("nothing was submitted: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the cluster needs job accounting"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(root / "out" / "slurm" / "submission-1")) << r.err;
+  fs::remove_all(root);
+}
+
+TEST(SlurmCommand, ClusterOptionsNeedSlurmAndGpusAreSlurmsChoice) {
+  const auto root = fresh_dir("slurm-usage");
+  const auto roster = write_class(root);
+  const std::vector<std::string> base{CUGRADE_BINARY, "batch", spec_path, roster.string(),
+                                      "--out", (root / "out").string()};
+  auto partition = base;
+  partition.insert(partition.end(), {"--partition", "gpu"});
+  const auto r = run(partition, {});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--partition is an option of --slurm; add --slurm"), std::string::npos)
+      << r.err;
+  auto gpus = base;
+  gpus.insert(gpus.end(), {"--slurm", "--gpus", "0,1"});
+  const auto g = run(gpus, {});
+  EXPECT_EQ(g.exit_code, 2);
+  EXPECT_NE(g.err.find("use --gpus-per-task"), std::string::npos) << g.err;
+  EXPECT_FALSE(fs::exists(root / "out"));
+  fs::remove_all(root);
+}
+
+} // namespace
+} // namespace cugrade::e2e

@@ -129,6 +129,9 @@ std::optional<batch_result> grade_on_cluster(pipeline& p, const batch_plan& plan
   if (plan.to_grade.empty()) {
     return std::nullopt;
   }
+  if (auto sacct = check_sacct(); !sacct) {
+    return batch_result{exit_infrastructure, "nothing was submitted: " + sacct.error()};
+  }
   auto s = submit(p.log, p.options, plan.to_grade, sp);
   if (!s) {
     return batch_result{exit_infrastructure, "cannot submit to Slurm: " + s.error()};
@@ -145,6 +148,22 @@ std::optional<batch_result> grade_on_cluster(pipeline& p, const batch_plan& plan
   }
   missing = done->missing;
   return std::nullopt;
+}
+
+// The plan of a local batch; the reports the journal holds but the folder lacks are written.
+batch_plan plan_and_deliver(pipeline& p, const spec::assignment_spec& spec) {
+  const auto& o = p.options;
+  std::set<std::string> with_new_commits;
+  if (std::find(o.regrade.begin(), o.regrade.end(), "new-commits") != o.regrade.end()) {
+    with_new_commits = students_with_new_commits(o, p.layout, p.log, spec.deadline);
+  }
+  auto plan = plan_batch(o, p.log, regrade_selection(o, p.log, with_new_commits));
+  for (const auto& student : plan.to_deliver) {
+    if (const auto e = p.log.find(student)) {
+      deliver(p, student, e->report_json);
+    }
+  }
+  return plan;
 }
 
 } // namespace
@@ -178,16 +197,7 @@ batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   if (auto r = collect_earlier_job(p, where)) {
     return *r;
   }
-  std::set<std::string> with_new_commits;
-  if (std::find(o.regrade.begin(), o.regrade.end(), "new-commits") != o.regrade.end()) {
-    with_new_commits = students_with_new_commits(o, l, log, spec->deadline);
-  }
-  const auto plan = plan_batch(o, log, regrade_selection(o, log, with_new_commits));
-  for (const auto& student : plan.to_deliver) {
-    if (const auto e = log.find(student)) {
-      deliver(p, student, e->report_json);
-    }
-  }
+  const auto plan = plan_and_deliver(p, *spec);
   const auto sp = plan_submission(o, l, *spec, backend == reports::backend_kind::gpu,
                                   std::min(plan.to_grade.size(), o.slurm->shard_size));
   announce(o, plan, backend, sp);

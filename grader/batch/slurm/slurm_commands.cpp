@@ -104,6 +104,14 @@ result<array_state> query_sacct(const std::string& job) {
   return parse_sacct(job, r->stdout_text);
 }
 
+result<void> check_sacct() {
+  if (auto r = run_slurm_command({"sacct", "-n", "-X", "-o", "JobID", "-j", "1"}); !r) {
+    return fail(r.error() + "; cugrade batch --slurm reads each task's final state from sacct, "
+                            "so the cluster needs job accounting (slurmdbd)");
+  }
+  return {};
+}
+
 result<std::string> submit_script(const std::filesystem::path& script) {
   auto r = run_slurm_command({"sbatch", "--parsable", script.string()});
   if (!r) {

@@ -42,6 +42,10 @@ struct array_state {
 /// Asks sacct; fails with sacct's words when it cannot answer (no accounting database...).
 [[nodiscard]] result<array_state> query_sacct(const std::string& job);
 
+/// Fails with sacct's words when sacct cannot answer at all (e.g. "Slurm accounting storage is
+/// disabled"): then a submitted job could not be followed, so nothing is submitted.
+[[nodiscard]] result<void> check_sacct();
+
 /// Submits `script` with `sbatch --parsable`; the array job id.
 [[nodiscard]] result<std::string> submit_script(const std::filesystem::path& script);
 
