@@ -15,6 +15,20 @@
 
 namespace cugrade::batch {
 
+/// `--slurm`: the batch runs as one Slurm job array (docs/batch.md, "On a Slurm cluster").
+struct slurm_options {
+  std::string partition;          ///< empty: the cluster's default
+  std::string account;            ///< empty: the user's default
+  std::size_t gpus_per_task = 1;  ///< --gres=gpu:N (GPU backend only)
+  std::size_t max_parallel = 0;   ///< array tasks running at once (%K); 0: no limit
+  std::size_t shard_size = 20;    ///< students per array task
+  std::optional<int> time_limit_minutes; ///< per task; default: from the spec and shard size
+  /// The cache every task shares (reference builds, reference timings, rooflines); default
+  /// DIR/slurm/cache.
+  std::filesystem::path shared_cache;
+  double poll_seconds = 5; ///< how often the submitter looks at sacct and the delivered reports
+};
+
 struct batch_options {
   std::string assignment; ///< a name under assignments/ or a path to a spec
   batch::roster roster;
@@ -32,6 +46,11 @@ struct batch_options {
   /// The command that reruns this batch, for "regrade with: ..." lines.
   std::string rerun_command;
   bool live_progress = false; ///< a redrawn status line (a terminal) instead of plain lines
+  /// Submit the batch to Slurm instead of grading here.
+  std::optional<slurm_options> slurm;
+  /// Inside a Slurm task: also hand every written report to this folder (the submitter's
+  /// DIR/slurm/results), one file per student, by atomic rename.
+  std::optional<std::filesystem::path> deliver_to;
 };
 
 /// Exit codes: 0 every roster student has a gradebook row; 2 usage (bad assignment, roster or
@@ -41,6 +60,7 @@ struct batch_result {
   std::string error;
 };
 
+/// Grades here, or with `options.slurm` submits to Slurm and collects (slurm/slurm_batch.h).
 [[nodiscard]] batch_result run_batch(const batch_options& options, const grader::layout& l);
 
 } // namespace cugrade::batch

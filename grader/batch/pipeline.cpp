@@ -2,10 +2,12 @@
 
 #include "grader/batch/detail/kill_point.h"
 #include "grader/batch/report_files.h"
+#include "grader/batch/slurm/delivery.h"
 #include "grader/core/grade.h"
 #include "reports/report_json.h"
 
 #include <chrono>
+#include <cstdlib>
 
 namespace cugrade::batch {
 
@@ -115,14 +117,6 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   }
 }
 
-void add_times(pipeline& p, const journal_entry& e) {
-  const std::lock_guard lock(p.totals_mutex);
-  ++p.graded;
-  p.fetch_seconds += e.fetch_seconds;
-  p.build_seconds += e.build_seconds;
-  p.run_seconds += e.run_seconds;
-}
-
 void grade_one(pipeline& p, const roster_entry& e) {
   stage_clock times;
   const auto report = grade_student(p, e, times);
@@ -130,12 +124,35 @@ void grade_one(pipeline& p, const roster_entry& e) {
   p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
   detail::kill_point("graded");
   if (const auto entry = p.log.find(e.student)) {
-    add_times(p, *entry);
+    add_grading_times(p, entry->fetch_seconds, entry->build_seconds, entry->run_seconds);
   }
   deliver(p, e.student, json);
 }
 
+// Inside a Slurm task: the report goes to the submitter's results folder too, with what the
+// task's own journal knows of it.
+result<void> hand_to_submitter(pipeline& p, const std::string& student,
+                               const std::string& report_json) {
+  const auto e = p.log.find(student);
+  if (!p.options.deliver_to || !e) {
+    return {};
+  }
+  const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
+  return hand_over(*p.options.deliver_to,
+                   {student, e->inputs, job != nullptr ? job : "", e->commit, report_json,
+                    e->fetch_seconds, e->build_seconds, e->run_seconds});
+}
+
 } // namespace
+
+void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
+                       double run_seconds) {
+  const std::lock_guard lock(p.totals_mutex);
+  ++p.graded;
+  p.fetch_seconds += fetch_seconds;
+  p.build_seconds += build_seconds;
+  p.run_seconds += run_seconds;
+}
 
 void deliver(pipeline& p, const std::string& student, const std::string& report_json) {
   const auto written =
@@ -143,6 +160,11 @@ void deliver(pipeline& p, const std::string& student, const std::string& report_
   if (!written) {
     const std::lock_guard lock(p.totals_mutex);
     p.failures.push_back(student + ": " + written.error());
+    return;
+  }
+  if (auto handed = hand_to_submitter(p, student, report_json); !handed) {
+    const std::lock_guard lock(p.totals_mutex);
+    p.failures.push_back(student + ": " + handed.error());
     return;
   }
   detail::kill_point("files");

@@ -38,6 +38,10 @@ struct pipeline {
   std::vector<std::string> failures; ///< reports that could not be written
 };
 
+/// Counts one grading of this run and its stage times (for summary.json and the closing lines).
+void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
+                       double run_seconds);
+
 /// Writes a graded student's files from the journal and marks the student written.
 void deliver(pipeline& p, const std::string& student, const std::string& report_json);
 

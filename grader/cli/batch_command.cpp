@@ -4,6 +4,8 @@
 #include "grader/fetch/fetch.h"
 #include "reports/writers.h"
 
+#include <array>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 #include <unistd.h>
@@ -20,7 +22,16 @@ struct batch_args {
   std::string formats = "json";
   std::string deadline;
   double kernel_timeout = 0;
+  bool slurm = false;
+  batch::slurm_options cluster;
+  int time_limit_minutes = 0;
+  std::string deliver_to;
 };
+
+// The --slurm options, as given (for the rerun command).
+constexpr std::array<const char*, 8> slurm_only{"--partition",  "--gpus-per-task", "--max-parallel",
+                                                "--time-limit", "--account",       "--shard-size",
+                                                "--shared-cache", "--poll-seconds"};
 
 std::vector<std::string> comma_list(const std::string& text) {
   std::vector<std::string> out;
@@ -39,7 +50,7 @@ std::vector<std::string> comma_list(const std::string& text) {
 }
 
 // How to run this batch again (printed with each not-gradable student and on Ctrl-C).
-std::string rerun_command(const batch_args& a) {
+std::string rerun_command(const batch_args& a, const CLI::App& sub) {
   std::string cmd = "cugrade batch " + a.assignment + " " + a.roster_file + " --out " +
                     a.options.out_dir.string();
   if (!a.repository_template.empty()) {
@@ -48,10 +59,55 @@ std::string rerun_command(const batch_args& a) {
   if (a.options.backend != "auto") {
     cmd += " --backend " + a.options.backend;
   }
+  if (a.slurm) {
+    cmd += " --slurm";
+    for (const char* name : slurm_only) {
+      if (const auto* o = sub.get_option_no_throw(name); o != nullptr && o->count() > 0) {
+        cmd += std::string(" ") + name + " " + o->as<std::string>();
+      }
+    }
+    if (a.options.jobs > 0) {
+      cmd += " --jobs " + std::to_string(a.options.jobs);
+    }
+  }
   return cmd;
 }
 
+// --slurm's options make sense only with it; --gpus is Slurm's choice there.
+bool check_slurm_options(batch_args& a, const CLI::App& sub) {
+  for (const char* name : slurm_only) {
+    if (!a.slurm && sub.count(name) > 0) {
+      std::cerr << "cugrade batch: " << name << " is an option of --slurm; add --slurm or leave "
+                << name << " out\n";
+      return false;
+    }
+  }
+  if (a.slurm && sub.count("--gpus") > 0) {
+    std::cerr << "cugrade batch: --gpus does not apply with --slurm (Slurm gives each task its "
+                 "GPUs); use --gpus-per-task\n";
+    return false;
+  }
+  if (a.slurm && !a.deliver_to.empty()) {
+    std::cerr << "cugrade batch: --deliver-to is for the Slurm tasks themselves, not with "
+                 "--slurm\n";
+    return false;
+  }
+  if (a.slurm) {
+    if (sub.count("--time-limit") > 0) {
+      a.cluster.time_limit_minutes = a.time_limit_minutes;
+    }
+    a.options.slurm = a.cluster;
+  }
+  if (!a.deliver_to.empty()) {
+    a.options.deliver_to = std::filesystem::absolute(a.deliver_to);
+  }
+  return true;
+}
+
 int run_batch_command(batch_args& a, const CLI::App& sub) {
+  if (!check_slurm_options(a, sub)) {
+    return exit_usage;
+  }
   a.options.formats = comma_list(a.formats);
   for (const auto& f : a.options.formats) {
     if (!reports::is_known_format(f)) {
@@ -77,7 +133,7 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   if (sub.count("--kernel-timeout") > 0) {
     a.options.kernel_timeout_seconds = a.kernel_timeout;
   }
-  a.options.rerun_command = rerun_command(a);
+  a.options.rerun_command = rerun_command(a, sub);
   a.options.live_progress = ::isatty(STDERR_FILENO) != 0;
   const auto layout = grader::discover_layout();
   if (!layout) {
@@ -89,6 +145,39 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
     std::cerr << "cugrade batch: " << r.error << "\n";
   }
   return r.exit_code;
+}
+
+void add_slurm_options(CLI::App& sub, batch_args& a) {
+  sub.add_flag("--slurm", a.slurm,
+               "Grade as a Slurm job array (one task per shard of students; --jobs is each "
+               "task's CPUs, default 4) and collect the reports here; the same command resubmits "
+               "students whose task ended without their report (docs/batch.md)");
+  sub.add_option("--partition", a.cluster.partition, "Slurm partition (default: the cluster's)");
+  sub.add_option("--account", a.cluster.account, "Slurm account to charge");
+  sub.add_option("--gpus-per-task", a.cluster.gpus_per_task,
+                 "GPUs per array task (--gres=gpu:N; GPU backend only)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--max-parallel", a.cluster.max_parallel,
+                 "Array tasks running at once (sbatch --array=...%K); default: no limit")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--shard-size", a.cluster.shard_size, "Students per array task")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--time-limit", a.time_limit_minutes,
+                 "Minutes per array task (default: from the spec's compile and kernel limits and "
+                 "the shard size)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--shared-cache", a.cluster.shared_cache,
+                 "Cache folder every task shares (reference builds and timings); default "
+                 "DIR/slurm/cache");
+  sub.add_option("--poll-seconds", a.cluster.poll_seconds,
+                 "How often to look at sacct and the reports that arrived")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--deliver-to", a.deliver_to,
+                 "(Used by the Slurm job script) also hand each report to this folder, one file "
+                 "per student, by atomic rename");
 }
 
 void add_options(CLI::App& sub, batch_args& a) {
@@ -132,14 +221,15 @@ void add_options(CLI::App& sub, batch_args& a) {
       ->delimiter(',');
   sub.add_option("--per-gpu", a.options.per_gpu, "Gradings running at once on one GPU")
       ->capture_default_str();
+  add_slurm_options(sub, a);
 }
 
 } // namespace
 
 command batch_command() {
   return {"batch",
-          "Grade a whole class from a roster on this machine and all its GPUs: resumable, "
-          "with a gradebook",
+          "Grade a whole class from a roster on this machine and all its GPUs, or as a Slurm "
+          "job array (--slurm): resumable, with a gradebook",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<batch_args>();
             add_options(sub, *a);

@@ -61,6 +61,34 @@ bool has_hint(const nlohmann::json& kernel, const std::string& code) {
   return false;
 }
 
+nlohmann::json without_times(nlohmann::json j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      if (it.key() == "created_at" || it.key().ends_with("seconds")) {
+        it = j.erase(it);
+      } else {
+        *it = without_times(*it);
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) {
+      e = without_times(e);
+    }
+  }
+  return j;
+}
+
+std::map<std::string, std::string> reports_without_times(const fs::path& out) {
+  std::map<std::string, std::string> all;
+  for (const auto& f : fs::directory_iterator(out / "reports")) {
+    if (f.path().extension() == ".json") {
+      all[f.path().filename().string()] = without_times(read_json(f.path())).dump(1);
+    }
+  }
+  return all;
+}
+
 fs::path fresh_dir(const std::string& tag) {
   static std::atomic<int> counter{0};
   const auto dir =

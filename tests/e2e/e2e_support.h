@@ -2,6 +2,7 @@
 // Running the real `cugrade` binary from tests and reading what it wrote.
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,6 +29,14 @@ struct cli_result {
 
 /// True when some diagnosis hint of `kernel` has code `code`.
 [[nodiscard]] bool has_hint(const nlohmann::json& kernel, const std::string& code);
+
+/// A report without what differs between two gradings of the same bytes: the time it was made
+/// and how long things took (every "created_at" and "*seconds" key).
+[[nodiscard]] nlohmann::json without_times(nlohmann::json j);
+
+/// Every JSON file of <out>/reports by name, without times (for comparing two batches).
+[[nodiscard]] std::map<std::string, std::string>
+reports_without_times(const std::filesystem::path& out);
 
 /// A fresh folder under the system temp dir, removed by the caller when it likes.
 [[nodiscard]] std::filesystem::path fresh_dir(const std::string& tag);

@@ -1,0 +1,132 @@
+#include "grader/batch/closing.h"
+
+#include "grader/batch/gradebook.h"
+#include "grader/batch/report_files.h"
+#include "harness/core/file_io.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace cugrade::batch {
+
+namespace {
+
+// The journal remembers what the folder was graded with; a different assignment, spec or
+// backend would mix incomparable reports in one gradebook.
+result<void> check_settings(journal& j, const std::string& key, const std::string& value,
+                            const batch_options& o, const std::string& fix) {
+  const auto stored = j.setting(key);
+  const bool regrade_all = std::find(o.regrade.begin(), o.regrade.end(), "all") != o.regrade.end();
+  if (stored && *stored != value && !regrade_all) {
+    return fail(o.out_dir.string() + ": was graded with " + key + " " + *stored +
+                ", this run has " + value + "; " + fix);
+  }
+  j.set_setting(key, value);
+  return {};
+}
+
+// This run's throughput, stage breakdown and GPU occupancy (also in summary.json).
+void print_throughput(const run_measures& m) {
+  if (m.graded == 0) {
+    return;
+  }
+  const double n = static_cast<double>(m.graded);
+  std::cout << fmt::format("throughput: {} graded in {:.1f} s: {:.0f} submissions/hour ({}, {} "
+                           "jobs)\n",
+                           m.graded, m.wall_seconds,
+                           m.wall_seconds > 0 ? n * 3600 / m.wall_seconds : 0, m.backend, m.jobs);
+  std::cout << fmt::format("stages: mean per submission: fetch {:.2f} s, build {:.2f} s, run "
+                           "{:.2f} s\n",
+                           m.fetch_seconds / n, m.build_seconds / n, m.run_seconds / n);
+  std::string busy;
+  for (std::size_t i = 0; i < m.gpus.size(); ++i) {
+    busy += fmt::format("{}GPU {} busy {:.0f}%", i == 0 ? "" : ", ", m.gpus[i],
+                        100 * m.gpu_busy_fraction[i]);
+  }
+  std::cout << "gpus: " << (busy.empty() ? "NA (emulation)" : busy) << "\n";
+}
+
+} // namespace
+
+result<void> check_folder(journal& j, const spec::assignment_spec& spec,
+                          reports::backend_kind backend, const batch_options& o) {
+  const std::string elsewhere = "give another --out, or --regrade all to regrade everyone";
+  if (auto r = check_settings(j, "assignment", spec.name, o, elsewhere); !r) {
+    return r;
+  }
+  if (auto r = check_settings(j, "spec_sha256", spec.spec_sha256, o,
+                              "the spec changed: " + elsewhere + " with it");
+      !r) {
+    return r;
+  }
+  return check_settings(j, "backend", std::string(reports::to_string(backend)), o,
+                        "give --backend " + j.setting("backend").value_or("emu") +
+                            " to continue, or " + elsewhere);
+}
+
+std::map<std::string, journal_entry> entries_by_student(journal& j) {
+  std::map<std::string, journal_entry> out;
+  for (auto& e : j.all()) {
+    out.emplace(e.student, std::move(e));
+  }
+  return out;
+}
+
+result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const run_measures& m) {
+  const auto entries = entries_by_student(p.log);
+  std::vector<std::string> kernels;
+  for (const auto& k : spec.kernels) {
+    if (p.options.kernels.empty() || std::find(p.options.kernels.begin(), p.options.kernels.end(),
+                                               k.name) != p.options.kernels.end()) {
+      kernels.push_back(k.name);
+    }
+  }
+  if (auto written = write_file_atomically(p.options.out_dir / "gradebook.csv",
+                                          render_gradebook(p.options.roster, kernels, entries));
+      !written) {
+    return written;
+  }
+  return write_file_atomically(p.options.out_dir / "summary.json",
+                               summary_json(p.options.roster, entries, m).dump(2) + "\n");
+}
+
+// The closing words: where things are, and each not-gradable student with the regrade command.
+void print_closing(pipeline& p, const run_measures& m) {
+  const auto entries = entries_by_student(p.log);
+  std::size_t not_gradable = 0;
+  for (const auto& e : p.options.roster.entries) {
+    const auto it = entries.find(e.student);
+    const auto r = it == entries.end() ? std::nullopt
+                                       : std::optional(journaled_report(it->second.report_json));
+    if (r && *r && !(*r)->gradable) {
+      if (not_gradable++ == 0) {
+        std::cout << "Not gradable:\n";
+      }
+      std::cout << "  " << e.student << ": " << (*r)->infrastructure_error
+                << "\n    regrade with: " << p.options.rerun_command << " --regrade " << e.student
+                << "\n";
+    }
+  }
+  std::cout << "gradebook: " << (p.options.out_dir / "gradebook.csv").string() << " ("
+            << p.options.roster.entries.size() << " students, " << not_gradable
+            << " not gradable)\n";
+  print_throughput(m);
+}
+
+batch_result finish_batch(pipeline& p, const spec::assignment_spec& spec, const run_measures& m) {
+  if (auto w = write_outputs(p, spec, m); !w) {
+    return {exit_infrastructure, "cannot write the gradebook: " + w.error()};
+  }
+  print_closing(p, m);
+  if (!p.failures.empty()) {
+    std::string all;
+    for (const auto& f : p.failures) {
+      all += "\n  " + f;
+    }
+    return {exit_infrastructure, "some reports could not be written (run again to retry):" + all};
+  }
+  return {};
+}
+
+} // namespace cugrade::batch

@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// What a batch does around its gradings, whether they ran on this machine or as Slurm tasks:
+/// checking that the output folder was graded with the same assignment, spec and backend, and
+/// ending with the gradebook, summary.json and the closing lines (not-gradable students with the
+/// command that regrades them, the throughput).
+
+#include "grader/batch/pipeline.h"
+#include "grader/batch/summary.h"
+#include "grader/spec/assignment_spec.h"
+
+namespace cugrade::batch {
+
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_infrastructure = 3;
+inline constexpr int exit_interrupted = 130;
+
+/// Refuses a folder graded with another assignment, spec or backend (unless --regrade all) and
+/// records this run's.
+[[nodiscard]] result<void> check_folder(journal& j, const spec::assignment_spec& spec,
+                                        reports::backend_kind backend, const batch_options& o);
+
+/// Every journal row by student.
+[[nodiscard]] std::map<std::string, journal_entry> entries_by_student(journal& j);
+
+/// Writes DIR/gradebook.csv and DIR/summary.json from the journal.
+[[nodiscard]] result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec,
+                                         const run_measures& m);
+
+/// The closing words: each not-gradable student with its regrade command, where the gradebook
+/// is, and this run's throughput.
+void print_closing(pipeline& p, const run_measures& m);
+
+/// Ends a batch: the outputs and the closing lines, or the error that prevented them
+/// (`p.failures`: reports that could not be written).
+[[nodiscard]] batch_result finish_batch(pipeline& p, const spec::assignment_spec& spec,
+                                        const run_measures& m);
+
+} // namespace cugrade::batch
