@@ -124,9 +124,10 @@ ojson leaderboard(const report& r) {
 
 // No score anywhere: Gradescope then records no grade, and the student is told why, instead of
 // a zero for a failure that is not theirs.
-ojson ungradable_json(const report& r) {
+ojson ungradable_json(const redacted_report& redacted) {
+  const report& r = redacted.get();
   ojson j{{"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
-          {"output", render_text(r, false)},
+          {"output", render_text(redacted, false)},
           {"output_format", "text"},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"}};
@@ -141,14 +142,14 @@ ojson ungradable_json(const report& r) {
 
 } // namespace
 
-ojson gradescope_json(const report& original) {
-  const report r = redact(original);
+ojson gradescope_json(const redacted_report& redacted) {
+  const report& r = redacted.get();
   if (!r.gradable || !r.score) {
-    return ungradable_json(r);
+    return ungradable_json(redacted);
   }
   ojson j{{"score", *r.score},
           {"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
-          {"output", render_text(r, false)},
+          {"output", render_text(redacted, false)},
           {"output_format", "text"},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"}};
@@ -171,7 +172,7 @@ ojson gradescope_json(const report& original) {
   return j;
 }
 
-std::string render_gradescope(const report& r) {
+std::string render_gradescope(const redacted_report& r) {
   return gradescope_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
