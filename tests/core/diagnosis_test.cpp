@@ -1,5 +1,7 @@
 #include "tests/core/core_test_support.h"
 
+#include "reports/redact.h"
+
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -151,6 +153,54 @@ TEST(Diagnosis, LostUpdatesInAPlainHistogram) {
   EXPECT_EQ(hints[0].code, hint_code::lost_updates);
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
   EXPECT_EQ(hints[0].evidence.size(), 2u); // the totals and the contention
+}
+
+// The leak: a hint built from a hidden case's totals ("the bins total 999, but n = 1000")
+// names the hidden size. It keeps its kind of mistake and nothing of the hidden case.
+TEST(Diagnosis, LostUpdatesSeenOnlyOnAHiddenCaseNameNothingOfIt) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_sectioned";
+  std::vector<double> expected(256, 0.0);
+  expected[7] = 1000;
+  std::vector<double> got = expected;
+  got[7] = 999;
+  auto lost = histogram_failure(expected, got);
+  lost.schedule_dependent = true; // a race: the count differs from run to run
+  k.add(n_case(k.problem, 4096, "single"), passed());
+  k.add(n_case(k.problem, 1000, "single"), lost, true);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
+  EXPECT_EQ(hints[0].message, reports::hidden_hint_message(hint_code::lost_updates));
+  for (const auto& h : hints) {
+    for (const std::string& text : h.evidence) {
+      EXPECT_EQ(text.find("1000"), std::string::npos) << text;
+      EXPECT_EQ(text.find("999"), std::string::npos) << text;
+    }
+  }
+}
+
+TEST(Diagnosis, AHintSeenOnVisibleCasesTooSpeaksOfThemAlone) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_sectioned";
+  std::vector<double> hidden_expected(256, 0.0);
+  hidden_expected[7] = 1000;
+  std::vector<double> hidden_got = hidden_expected;
+  hidden_got[7] = 999;
+  std::vector<double> expected(256, 0.0);
+  expected[7] = 4096;
+  std::vector<double> got = expected;
+  got[7] = 4000;
+  k.add(n_case(k.problem, 1000, "single"), histogram_failure(hidden_expected, hidden_got), true);
+  k.add(n_case(k.problem, 4096, "single"), histogram_failure(expected, got));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
+  EXPECT_NE(hints[0].message.find("the bins total 4000, but n = 4096"), std::string::npos)
+      << hints[0].message;
+  EXPECT_EQ(hints[0].message.find("1000"), std::string::npos) << hints[0].message;
 }
 
 TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
