@@ -126,7 +126,7 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const
     }
   }
   if (auto written = write_file_atomically(p.options.out_dir / "gradebook.csv",
-                                          render_gradebook(p.options.roster, kernels, entries));
+                                           render_gradebook(p.options.roster, kernels, entries));
       !written) {
     return written;
   }
@@ -243,7 +243,7 @@ void block_stop_signals() {
 } // namespace
 
 batch_result run_batch(const batch_options& o, const grader::layout& l) {
-  auto spec = spec::load_assignment(o.assignment, l.root);
+  auto spec = spec::load_assignment(o.assignment, l.root, o.spec_loading);
   if (!spec) {
     return {exit_usage, spec.error()};
   }

@@ -54,6 +54,10 @@ printed_grading grade_and_print(const grader::grade_options& options,
 /// Adds --no-sandbox, which runs student code unconfined (grader/sandbox's mode).
 void add_no_sandbox_flag(CLI::App& sub);
 
+/// Adds --hidden FILE: the instructor's hidden groups from FILE instead of the hidden.json beside
+/// the spec (docs/assignments.md, "Hidden tests").
+void add_hidden_option(CLI::App& sub, spec::load_options& loading);
+
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();
 
