@@ -3,8 +3,8 @@
 namespace cugrade::cli {
 
 const std::vector<command>& command_table() {
-  static const std::vector<command> table{grade_command(), check_command(), bench_command(),
-                                          doctor_command(), batch_command()};
+  static const std::vector<command> table{grade_command(),  check_command(), bench_command(),
+                                          doctor_command(), batch_command(), package_command()};
   return table;
 }
 

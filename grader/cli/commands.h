@@ -37,6 +37,7 @@ command check_command();
 command bench_command();
 command doctor_command();
 command batch_command();
+command package_command();
 
 /// What grade_and_print did: the command's exit code and, when grading ran, its outcome.
 struct printed_grading {
