@@ -36,8 +36,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/assignments/ DESTINATION ${CUGRADE_INSTA
   COMPONENT student PATTERN hidden.json EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assignments/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/assignments
   COMPONENT instructor FILES_MATCHING PATTERN hidden.json)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/reference/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/reference
-  COMPONENT instructor PATTERN CMakeLists.txt EXCLUDE)
+if(EXISTS ${PROJECT_SOURCE_DIR}/reference)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/reference/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/reference
+    COMPONENT instructor PATTERN CMakeLists.txt EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/emu/include/
   DESTINATION ${CUGRADE_INSTALL_DATADIR}/emu/include COMPONENT student)
 install(FILES ${PROJECT_SOURCE_DIR}/reports/schema/report.schema.json
