@@ -42,7 +42,7 @@ command package_command() {
           "autograder.zip` (hidden groups and reference solutions included; keep it private)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<package_args>();
-            sub.add_option("platform", a->platform, "gradescope")
+            sub.add_option("platform", a->platform, "The course platform: gradescope")
                 ->required()
                 ->check(CLI::IsMember({"gradescope"}));
             sub.add_option("assignment", a->request.assignment,
