@@ -309,6 +309,10 @@ grade_outcome grade_submission(grading& g) {
   if (g.backend.kind == reports::backend_kind::gpu) {
     perf::gpu_evaluation_options evaluation;
     evaluation.precise = g.options.precise;
+    // `check` from the student distribution has no reference solution to time against.
+    std::error_code ec;
+    evaluation.timing =
+        std::filesystem::is_regular_file(g.spec.reference_dir / g.spec.source_file, ec);
     gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
                 g.options.progress, evaluation);
   }
