@@ -2,8 +2,14 @@
 #
 #   P/bin/            cugrade, the runners, cugrade-roofline (GPU builds), cugrade-validate-report
 #   P/lib/cugrade/    libcugrade_emu.so (the emulator's runtime that students' code links)
-#   P/share/cugrade/  assignments/, reference/, emu/include/ (the emulator's CUDA headers),
-#                     reports/schema/
+#   P/share/cugrade/  assignments/ (specs, hidden.json, starters), reference/, emu/include/ (the
+#                     emulator's CUDA headers), reports/schema/
+#
+# Two components. `student` is what students install to run `cugrade check`: the programs, the
+# emulator, the starters and the visible specs. `instructor` adds the reference solutions
+# (reference/) and the hidden test groups (assignments/*/hidden.json). A plain `cmake --install`
+# and the .deb hold both; `cmake --install build/<preset> --component student --prefix P` holds
+# no reference kernel and no hidden shape (tests/install/student_test.sh proves it).
 #
 # grader/core/layout.cpp finds the data relative to the installed executable, so P/bin/cugrade
 # works from any directory without environment variables. Installed programs carry the RPATH
@@ -24,16 +30,21 @@ set(CUGRADE_INSTALL_DATADIR share/cugrade)
 
 set(_programs ${CUGRADE_GRADING_TARGETS})
 list(REMOVE_ITEM _programs cugrade_emu)
-install(TARGETS ${_programs} RUNTIME DESTINATION bin)
-install(TARGETS cugrade_emu LIBRARY DESTINATION ${CUGRADE_INSTALL_LIBDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/assignments/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/assignments)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/reference/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/reference
-  PATTERN CMakeLists.txt EXCLUDE)
+install(TARGETS ${_programs} RUNTIME DESTINATION bin COMPONENT student)
+install(TARGETS cugrade_emu LIBRARY DESTINATION ${CUGRADE_INSTALL_LIBDIR} COMPONENT student)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assignments/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/assignments
+  COMPONENT student PATTERN hidden.json EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assignments/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/assignments
+  COMPONENT instructor FILES_MATCHING PATTERN hidden.json)
+if(EXISTS ${PROJECT_SOURCE_DIR}/reference)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/reference/ DESTINATION ${CUGRADE_INSTALL_DATADIR}/reference
+    COMPONENT instructor PATTERN CMakeLists.txt EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/emu/include/
-  DESTINATION ${CUGRADE_INSTALL_DATADIR}/emu/include)
+  DESTINATION ${CUGRADE_INSTALL_DATADIR}/emu/include COMPONENT student)
 install(FILES ${PROJECT_SOURCE_DIR}/reports/schema/report.schema.json
-  DESTINATION ${CUGRADE_INSTALL_DATADIR}/reports/schema)
+  DESTINATION ${CUGRADE_INSTALL_DATADIR}/reports/schema COMPONENT student)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
-  DESTINATION share/doc/cugrade)
+  DESTINATION share/doc/cugrade COMPONENT student)
 
 include(${CMAKE_CURRENT_LIST_DIR}/package.cmake)

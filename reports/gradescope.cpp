@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/leaderboard_standing.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
 
@@ -112,21 +113,12 @@ ojson build_test(const build_info& b) {
           {"visibility", "visible"}};
 }
 
-ojson leaderboard(const report& r) {
-  ojson board = ojson::array();
-  for (const kernel_report& k : r.kernels) {
-    if (k.speedup_geomean && std::isfinite(*k.speedup_geomean)) {
-      board.push_back({{"name", k.name + " speedup"}, {"value", *k.speedup_geomean}});
-    }
-  }
-  return board;
-}
-
 // No score anywhere: Gradescope then records no grade, and the student is told why, instead of
 // a zero for a failure that is not theirs.
-ojson ungradable_json(const report& r) {
+ojson ungradable_json(const redacted_report& redacted) {
+  const report& r = redacted.get();
   ojson j{{"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
-          {"output", render_text(r, false)},
+          {"output", render_text(redacted, false)},
           {"output_format", "text"},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"}};
@@ -141,14 +133,14 @@ ojson ungradable_json(const report& r) {
 
 } // namespace
 
-ojson gradescope_json(const report& original) {
-  const report r = redact(original);
+ojson gradescope_json(const redacted_report& redacted) {
+  const report& r = redacted.get();
   if (!r.gradable || !r.score) {
-    return ungradable_json(r);
+    return ungradable_json(redacted);
   }
   ojson j{{"score", *r.score},
           {"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
-          {"output", render_text(r, false)},
+          {"output", render_text(redacted, false)},
           {"output_format", "text"},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"}};
@@ -165,13 +157,14 @@ ojson gradescope_json(const report& original) {
                                 visibility::visible, "late"));
   }
   j["tests"] = std::move(tests);
-  if (ojson board = leaderboard(r); !board.empty()) {
+  // The published leaderboard's rule (docs/leaderboard.md): ranked kernels only, and overall.
+  if (ojson board = gradescope_leaderboard(r); !board.empty()) {
     j["leaderboard"] = std::move(board);
   }
   return j;
 }
 
-std::string render_gradescope(const report& r) {
+std::string render_gradescope(const redacted_report& r) {
   return gradescope_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -35,17 +35,35 @@ void replace_word(std::string& text, std::string_view secret) {
   }
 }
 
-// Names and shapes that only hidden tests carry, longest first so a name goes before its shape.
+// The sizes in a shape ("17x33x9", "n=1000"): a hint may quote one alone ("n = 1000").
+void add_sizes(std::string_view shape, std::set<std::string>& into) {
+  std::string digits;
+  for (const char c : std::string(shape) + " ") {
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      digits += c;
+    } else if (!digits.empty()) {
+      into.insert(std::exchange(digits, {}));
+    }
+  }
+}
+
+void add_test(const test_result& t, std::set<std::string>& into) {
+  into.insert(t.name);
+  into.insert(t.shape);
+  add_sizes(t.shape, into);
+}
+
+// Names, shapes and sizes that only hidden tests carry, longest first so a name goes before its
+// shape and a shape before its sizes.
 std::vector<std::string> hidden_secrets(const kernel_report& k) {
   std::set<std::string> hidden;
   std::set<std::string> known;
   for (const test_result& t : k.tests) {
-    auto& into = conceals_details(k, t) ? hidden : known;
-    into.insert(t.name);
-    into.insert(t.shape);
+    add_test(t, conceals_details(k, t) ? hidden : known);
   }
   for (const performance_entry& p : k.performance) {
     known.insert(p.shape);
+    add_sizes(p.shape, known);
   }
   std::vector<std::string> secrets;
   for (const std::string& s : hidden) {
@@ -60,6 +78,26 @@ std::vector<std::string> hidden_secrets(const kernel_report& k) {
 void scrub(std::string& text, const std::vector<std::string>& secrets) {
   for (const std::string& s : secrets) {
     replace_word(text, s);
+  }
+}
+
+bool names_a_secret(const std::string& text, const std::vector<std::string>& secrets) {
+  std::string scrubbed_copy = text;
+  scrub(scrubbed_copy, secrets);
+  return scrubbed_copy != text;
+}
+
+// A hint built from a hidden case's values ("the bins total 999, but n = 1000") gives away more
+// than the words scrub() can find (999 is n - 1): it keeps only its kind of mistake.
+void redact_hint(hint& h, const std::vector<std::string>& secrets) {
+  bool named = names_a_secret(h.message, secrets) || names_a_secret(h.location, secrets);
+  for (const std::string& e : h.evidence) {
+    named = named || names_a_secret(e, secrets);
+  }
+  if (named) {
+    h.message = hidden_hint_message(h.code);
+    h.evidence.clear();
+    scrub(h.location, secrets);
   }
 }
 
@@ -85,7 +123,7 @@ kernel_report redact_kernel(const kernel_report& k) {
   }
   scrub(out.message, secrets);
   for (hint& h : out.diagnosis) {
-    scrub(h.message, secrets);
+    redact_hint(h, secrets);
   }
   for (performance_entry& p : out.performance) {
     scrub(p.note, secrets);
@@ -108,12 +146,38 @@ std::string hidden_test_name(std::string_view group, std::size_t ordinal) {
   return "hidden group " + std::string(group) + " case " + std::to_string(ordinal);
 }
 
-report redact(const report& r) {
+redacted_report redact(const report& r) {
   report out = r;
   for (kernel_report& k : out.kernels) {
     k = redact_kernel(k);
   }
-  return out;
+  return redacted_report(std::move(out));
+}
+
+std::string hidden_hint_message(hint_code code) {
+  static const std::map<hint_code, std::string_view> kinds{
+      {hint_code::boundary_check, "results go wrong at the edges of some shapes (a missing "
+                                  "boundary check)"},
+      {hint_code::wrong_dimension, "a dimension is used in place of another"},
+      {hint_code::poison_left, "part of the output is never written"},
+      {hint_code::canary_overwritten, "the kernel writes past the end of its output"},
+      {hint_code::lost_updates, "updates are lost (increments that are not atomic)"},
+      {hint_code::race, "results change from run to run (a race)"},
+      {hint_code::barrier_divergence, "a barrier is not reached by every thread of a block"},
+      {hint_code::out_of_bounds, "a memory access is out of bounds"},
+      {hint_code::launch_failure, "a launch fails"},
+      {hint_code::timeout, "a run does not finish in time"},
+      {hint_code::input_modified, "the kernel changes its input"},
+      {hint_code::tile_arithmetic, "tile indices are computed wrongly"},
+      {hint_code::partial_sum, "only part of the input is summed"},
+      {hint_code::not_cleared, "the output is not cleared before it is accumulated into"},
+      {hint_code::private_bins, "private bins are merged wrongly"},
+      {hint_code::stale_result, "an output answers an earlier call"},
+  };
+  const auto kind = kinds.find(code);
+  return std::string(kind == kinds.end() ? "results are wrong" : kind->second) +
+         " on hidden tests, whose shapes and values stay hidden: test your kernel on shapes "
+         "that are not multiples of the block or tile size, rectangular, tiny and large";
 }
 
 } // namespace cugrade::reports

@@ -156,8 +156,8 @@ ojson environment_json(const environment_info& e) {
 
 } // namespace
 
-ojson to_ordered_json(const report& original) {
-  const report r = redact(original);
+ojson to_ordered_json(const redacted_report& redacted) {
+  const report& r = redacted.get();
   ojson j{{"schema", r.schema},
           {"assignment", {{"name", r.assignment_name}, {"spec_sha256", r.spec_sha256}}},
           {"submission", submission_json(r.submission)},
@@ -184,11 +184,11 @@ ojson to_ordered_json(const report& original) {
   return j;
 }
 
-nlohmann::json to_json(const report& r) {
+nlohmann::json to_json(const redacted_report& r) {
   return nlohmann::json(to_ordered_json(r));
 }
 
-std::string render_json(const report& r) {
+std::string render_json(const redacted_report& r) {
   return to_ordered_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

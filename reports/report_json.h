@@ -6,7 +6,7 @@
 /// (`score`, `submission.commit`, `submission.commit_time`, `submission.deadline`) which are
 /// written as null. Measured values that may be NaN or infinite (errors, mismatch values, timings)
 /// are written as the strings "NaN", "Infinity" and "-Infinity", since JSON has no such numbers.
-/// Writing always redacts hidden tests first (redact.h). Programs that read reports (scripts, an
+/// Writing takes a redacted report (redact.h). Programs that read reports (scripts, an
 /// LMS) read the JSON against the schema; cugrade itself never reads a report back.
 
 #include <optional>
@@ -14,15 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/redact.h"
 #include "reports/report.h"
 
 namespace cugrade::reports {
 
 /// The redacted report as JSON, keys in the documented order.
-[[nodiscard]] nlohmann::ordered_json to_ordered_json(const report& r);
+[[nodiscard]] nlohmann::ordered_json to_ordered_json(const redacted_report& r);
 
 /// The redacted report as JSON (keys sorted, as nlohmann::json keeps them).
-[[nodiscard]] nlohmann::json to_json(const report& r);
+[[nodiscard]] nlohmann::json to_json(const redacted_report& r);
 
 /// Reads a report written by to_json (cugrade batch rewrites report files from its journal with
 /// it). On failure returns nullopt and, when `err` is not null, sets it to a message naming the
@@ -32,6 +33,6 @@ namespace cugrade::reports {
 
 /// The report file's text: pretty JSON with 2-space indentation and a final newline; bytes that
 /// are not UTF-8 (compiler logs can hold anything) become U+FFFD instead of failing.
-[[nodiscard]] std::string render_json(const report& r);
+[[nodiscard]] std::string render_json(const redacted_report& r);
 
 } // namespace cugrade::reports

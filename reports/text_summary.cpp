@@ -200,12 +200,12 @@ std::string footer(const report& r, const painter& p) {
 
 } // namespace
 
-std::string render_text(const report& original, bool colour) {
-  return render_text(original, colour, default_listed_failures);
+std::string render_text(const redacted_report& r, bool colour) {
+  return render_text(r, colour, default_listed_failures);
 }
 
-std::string render_text(const report& original, bool colour, std::size_t listed_failures) {
-  const report r = redact(original);
+std::string render_text(const redacted_report& redacted, bool colour, std::size_t listed_failures) {
+  const report& r = redacted.get();
   const painter p(colour);
   std::string out = header(r) + "\n";
   for (const kernel_report& k : r.kernels) {

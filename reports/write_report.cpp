@@ -11,7 +11,7 @@ namespace {
 struct format_info {
   std::string_view name;
   std::string_view suffix;
-  std::function<std::string(const report&)> render;
+  std::function<std::string(const redacted_report&)> render;
 };
 
 const std::array<format_info, 4>& formats_table() {
@@ -20,7 +20,7 @@ const std::array<format_info, 4>& formats_table() {
       {"gradescope", ".gradescope.json", render_gradescope},
       {"junit", ".junit.xml", render_junit},
       // Files are read later, often not on a terminal: never colour.
-      {"text", ".txt", [](const report& r) { return render_text(r, false); }},
+      {"text", ".txt", [](const redacted_report& r) { return render_text(r, false); }},
   }};
   return table;
 }
@@ -49,10 +49,11 @@ written write_report(const report& r, const std::filesystem::path& out_dir,
       return result;
     }
   }
+  const redacted_report shown = redact(r);
   for (const std::string& name : formats) {
     const format_info& f = *find_format(name);
     const std::filesystem::path path = out_dir / (basename + std::string(f.suffix));
-    if (const auto done = write_file_atomically(path, f.render(r)); !done) {
+    if (const auto done = write_file_atomically(path, f.render(shown)); !done) {
       result.error = done.error();
       return result;
     }

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// The report's four written forms, and writing them to disk. Every renderer works on
-/// `redact(r)` (redact.h), so no format ever carries a hidden test's details.
+/// The report's four written forms, and writing them to disk. Every renderer takes a
+/// `redacted_report` (redact.h), which only `redact` makes, so no format ever carries a hidden
+/// test's details.
 ///
 /// - json: the report itself (report_json.h), schema reports/schema/report.schema.json.
 /// - gradescope: Gradescope's results.json: one test per (kernel, rubric group) carrying the
@@ -17,17 +18,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/redact.h"
 #include "reports/report.h"
 
 namespace cugrade::reports {
 
 /// Gradescope's results.json as JSON (fields in Gradescope's own names).
-[[nodiscard]] nlohmann::ordered_json gradescope_json(const report& r);
+/// Its `leaderboard` holds each kernel's speedup (the leaderboard's own entries may replace them).
+[[nodiscard]] nlohmann::ordered_json gradescope_json(const redacted_report& r);
 /// gradescope_json as file text (2-space indentation, final newline).
-[[nodiscard]] std::string render_gradescope(const report& r);
+[[nodiscard]] std::string render_gradescope(const redacted_report& r);
 
 /// JUnit XML (UTF-8), hidden tests named but without details.
-[[nodiscard]] std::string render_junit(const report& r);
+[[nodiscard]] std::string render_junit(const redacted_report& r);
 
 /// `text` escaped for XML: & < > " ' become entities; carriage returns become a character
 /// reference (a parser would otherwise normalise them away); in attribute values tabs and newlines
@@ -38,11 +41,12 @@ namespace cugrade::reports {
 /// A readable summary: per kernel its status, score, diagnosis and first failing tests; overall
 /// score, late penalty, backend and device. ANSI colours only when `colour` is true (the caller
 /// decides from isatty and NO_COLOR).
-[[nodiscard]] std::string render_text(const report& r, bool colour);
+[[nodiscard]] std::string render_text(const redacted_report& r, bool colour);
 /// Failing tests render_text lists per kernel before "... and N more".
 inline constexpr std::size_t default_listed_failures = 3;
 /// render_text listing up to `listed_failures` failing tests per kernel (`check --all`).
-[[nodiscard]] std::string render_text(const report& r, bool colour, std::size_t listed_failures);
+[[nodiscard]] std::string render_text(const redacted_report& r, bool colour,
+                                      std::size_t listed_failures);
 
 /// True for the format names write_report accepts: "json", "gradescope", "junit", "text".
 [[nodiscard]] bool is_known_format(std::string_view format);
@@ -54,7 +58,8 @@ struct written {
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
-/// Writes each requested format atomically into `out_dir` (created if needed):
+/// Redacts `r` once, then writes each requested format atomically into `out_dir` (created if
+/// needed):
 /// `<basename>.json`, `<basename>.gradescope.json`, `<basename>.junit.xml`, `<basename>.txt`.
 /// Check names with is_known_format first; an unknown one is reported in `error` before anything
 /// is written. Stops at the first I/O failure; `files` lists what was written before it.

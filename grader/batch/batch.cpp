@@ -116,7 +116,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   if (o.slurm) {
     return run_slurm_batch(o, l);
   }
-  auto spec = spec::load_assignment(o.assignment, l.root);
+  auto spec = spec::load_assignment(o.assignment, l.root, o.spec_loading);
   if (!spec) {
     return {exit_usage, spec.error()};
   }

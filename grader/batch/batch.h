@@ -6,6 +6,7 @@
 
 #include "grader/batch/roster.h"
 #include "grader/core/layout.h"
+#include "grader/spec/assignment_spec.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -32,6 +33,7 @@ struct slurm_options {
 struct batch_options {
   std::string assignment; ///< a name under assignments/ or a path to a spec
   batch::roster roster;
+  spec::load_options spec_loading; ///< where the hidden groups come from (--hidden)
   std::filesystem::path out_dir;
   std::string backend = "auto";
   std::size_t jobs = 0;                     ///< CPU workers; 0: every core

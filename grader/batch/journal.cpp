@@ -6,9 +6,11 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <thread>
 #include <unistd.h>
 
 namespace cugrade::batch {
@@ -69,6 +71,13 @@ result<int> lock_folder(const std::filesystem::path& dir) {
   if (fd < 0) {
     return fail(path.string() + ": cannot create the batch lock (" + std::strerror(errno) +
                 "); give --out a writable folder");
+  }
+  // A batch killed a moment ago may still have children between fork and exec (they hold the
+  // descriptor until exec closes it, or until their parent-death signal ends them): such a lock
+  // goes within a moment, a running batch's does not.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);

@@ -73,6 +73,7 @@ reports::report unexpected_failure(const batch_options& o, const roster_entry& e
 grader::grade_options grading_options(const pipeline& p, const roster_entry& e) {
   grader::grade_options g;
   g.assignment = p.options.assignment;
+  g.spec_loading = p.options.spec_loading;
   g.submission = e.repository;
   g.backend = p.options.backend;
   g.chosen_backend = p.backend;
@@ -120,7 +121,7 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
 void grade_one(pipeline& p, const roster_entry& e) {
   stage_clock times;
   const auto report = grade_student(p, e, times);
-  const auto json = reports::render_json(report);
+  const auto json = reports::render_json(reports::redact(report));
   p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
   detail::kill_point("graded");
   if (const auto entry = p.log.find(e.student)) {

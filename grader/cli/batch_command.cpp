@@ -56,6 +56,9 @@ std::string rerun_command(const batch_args& a, const CLI::App& sub) {
   if (!a.repository_template.empty()) {
     cmd += " --repository-template '" + a.repository_template + "'";
   }
+  if (a.options.spec_loading.hidden == spec::hidden_tests::from_file) {
+    cmd += " --hidden '" + a.options.spec_loading.hidden_file.string() + "'";
+  }
   if (a.options.backend != "auto") {
     cmd += " --backend " + a.options.backend;
   }
@@ -219,6 +222,7 @@ void add_options(CLI::App& sub, batch_args& a) {
                  "GPUs to use (CUDA_VISIBLE_DEVICES values, repeatable; default: every visible "
                  "GPU)")
       ->delimiter(',');
+  add_hidden_option(sub, a.options.spec_loading);
   sub.add_option("--per-gpu", a.options.per_gpu, "Gradings running at once on one GPU")
       ->capture_default_str();
   add_slurm_options(sub, a);

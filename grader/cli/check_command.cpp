@@ -48,6 +48,10 @@ command check_command() {
               o.submission = a->directory;
               o.backend = a->backend;
               o.write_files = false;
+              // Students' own runs: never the instructor's hidden groups, and no reference
+              // solution needed (a student's installation has none).
+              o.spec_loading.hidden = spec::hidden_tests::none;
+              o.spec_loading.require_reference = false;
               o.kernels = a->kernels;
               if (sub.count("--kernel-timeout") > 0) {
                 o.kernel_timeout_seconds = a->kernel_timeout;

@@ -38,6 +38,7 @@ command bench_command();
 command doctor_command();
 command batch_command();
 command leaderboard_command();
+command package_command();
 
 /// What grade_and_print did: the command's exit code and, when grading ran, its outcome.
 struct printed_grading {
@@ -54,6 +55,10 @@ printed_grading grade_and_print(const grader::grade_options& options,
 
 /// Adds --no-sandbox, which runs student code unconfined (grader/sandbox's mode).
 void add_no_sandbox_flag(CLI::App& sub);
+
+/// Adds --hidden FILE: the instructor's hidden groups from FILE instead of the hidden.json beside
+/// the spec (docs/assignments.md, "Hidden tests").
+void add_hidden_option(CLI::App& sub, spec::load_options& loading);
 
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();

@@ -77,7 +77,7 @@ printed_grading grade_and_print(const grader::grade_options& options,
     return {exit_usage, std::move(out)};
   }
   if (out.report) {
-    std::cout << reports::render_text(*out.report, use_colour(), listed_failures);
+    std::cout << reports::render_text(reports::redact(*out.report), use_colour(), listed_failures);
   }
   for (const auto& path : out.written) {
     std::cerr << "cugrade: wrote " << path.string() << "\n";
@@ -138,6 +138,7 @@ command grade_command() {
             sub.add_flag("--precise", a->options.precise,
                          "GPU: time against the reference in A B B A rounds (slower; for "
                          "disputes) instead of against its cached time and a control");
+            add_hidden_option(sub, a->options.spec_loading);
             add_no_sandbox_flag(sub);
             return [a, &sub] { return run_grade(*a, sub); };
           }};

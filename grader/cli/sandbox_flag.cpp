@@ -12,4 +12,15 @@ void add_no_sandbox_flag(CLI::App& sub) {
       "where the sandbox cannot work; `cugrade doctor` says why");
 }
 
+void add_hidden_option(CLI::App& sub, spec::load_options& loading) {
+  sub.add_option_function<std::string>(
+      "--hidden",
+      [&loading](const std::string& file) {
+        loading.hidden = spec::hidden_tests::from_file;
+        loading.hidden_file = file;
+      },
+      "The instructor's hidden test groups (schema cugrade.hidden/1), kept outside the students' "
+      "copy (default: hidden.json beside the assignment.json, when there is one)");
+}
+
 } // namespace cugrade::cli

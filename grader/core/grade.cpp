@@ -9,8 +9,8 @@
 #include "grader/core/report_slot.h"
 #include "grader/fetch/fetch.h"
 #include "grader/perf/gpu_evaluation.h"
-#include "grader/process/device_lock.h"
 #include "grader/perf/runner_call.h"
+#include "grader/process/device_lock.h"
 #include "grader/process/temp_dir.h"
 #include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
@@ -52,8 +52,8 @@ struct grading {
 
 // Runs `work` and records how long it took as a stage of the report (the profile of where a
 // grading's time goes: docs/timing.md, "Cost").
-template <class F> auto timed_stage(grading& g, const char* stage, const std::string& kernel,
-                                    F&& work) {
+template <class F>
+auto timed_stage(grading& g, const char* stage, const std::string& kernel, F&& work) {
   const auto started = std::chrono::steady_clock::now();
   auto r = work();
   g.report.stages.push_back(
@@ -116,7 +116,7 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
 // One correctness runner. On the GPU it holds the device's lock shared: correctness runs of
 // several gradings may overlap, but none runs while another grading is timing on that GPU.
 result<kernel_run> run_kernel_on_device(const grading& g, const protocol::plan& plan,
-                                               double time_limit) {
+                                        double time_limit) {
   const std::string backend_name(reports::to_string(g.backend.kind));
   std::optional<process::device_lock> lock;
   if (g.backend.kind == reports::backend_kind::gpu) {
@@ -309,6 +309,10 @@ grade_outcome grade_submission(grading& g) {
   if (g.backend.kind == reports::backend_kind::gpu) {
     perf::gpu_evaluation_options evaluation;
     evaluation.precise = g.options.precise;
+    // `check` from the student distribution has no reference solution to time against.
+    std::error_code ec;
+    evaluation.timing =
+        std::filesystem::is_regular_file(g.spec.reference_dir / g.spec.source_file, ec);
     gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
                 g.options.progress, evaluation);
   }
@@ -398,7 +402,7 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
       say_it(m);
     };
   }
-  auto spec = spec::load_assignment(options.assignment, l.root);
+  auto spec = spec::load_assignment(options.assignment, l.root, options.spec_loading);
   if (!spec) {
     return {grade_exit::usage_error, spec.error(), std::nullopt, {}, {}};
   }
@@ -420,11 +424,11 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   // Fail closed: no student code is built or run unconfined unless --no-sandbox said so.
   g.report.environment.sandbox = sandbox::environment_word();
   auto confined = sandbox::require_working_sandbox();
-  auto backend = !confined                ? result<backend_choice>(fail(confined.error()))
-                 : options.chosen_backend ? result<backend_choice>(*options.chosen_backend)
-                                          : timed_stage(g, "probe", "", [&] {
-                                              return choose_backend(l, options.backend);
-                                            });
+  auto backend =
+      !confined ? result<backend_choice>(fail(confined.error()))
+      : options.chosen_backend
+          ? result<backend_choice>(*options.chosen_backend)
+          : timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
   if (!backend) {
     out = not_gradable(g.report, backend.error());
   } else {

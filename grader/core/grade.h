@@ -5,6 +5,7 @@
 
 #include "grader/core/backend_choice.h"
 #include "grader/core/layout.h"
+#include "grader/spec/assignment_spec.h"
 #include "reports/report.h"
 
 #include <cstdint>
@@ -38,9 +39,11 @@ struct grade_hooks {
 };
 
 struct grade_options {
-  std::string assignment;        ///< a name under assignments/ or a path to a spec
-  std::string submission;        ///< a directory, a local repository or a git URL
-  std::string backend = "auto";  ///< auto | gpu | emu
+  std::string assignment;       ///< a name under assignments/ or a path to a spec
+  std::string submission;       ///< a directory, a local repository or a git URL
+  std::string backend = "auto"; ///< auto | gpu | emu
+  /// Hidden groups merged from the instructor's file (grade, batch) or never read (check).
+  spec::load_options spec_loading;
   std::filesystem::path out_dir; ///< empty: ./reports/<assignment>/
   std::vector<std::string> formats{"json", "text"};
   std::optional<std::string> commit;

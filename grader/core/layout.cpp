@@ -19,8 +19,11 @@ bool is_folder(const fs::path& p) {
   return !p.empty() && fs::is_directory(p, ec);
 }
 
+// A source tree has harness/emu/include, an installation emu/include; neither needs reference/
+// (the students' copy and the `student` component have none).
 bool is_root(const fs::path& p) {
-  return is_folder(p / "assignments") && is_folder(p / "reference");
+  return is_folder(p / "assignments") &&
+         (is_folder(p / "harness" / "emu" / "include") || is_folder(p / "emu" / "include"));
 }
 
 fs::path executable_dir() {
@@ -107,7 +110,8 @@ result<layout> discover_layout() {
     l = source_tree(bin_dir.parent_path(), bin_dir);
   }
   if (!l) {
-    return fail("cannot find cugrade's data (a folder holding assignments/ and reference/) "
+    return fail("cannot find cugrade's data (a folder holding assignments/ and "
+                "harness/emu/include/ or emu/include/) "
                 "beside " +
                 bin_dir.string() +
                 ": install cugrade (cmake --install, or the .deb), or set CUGRADE_ROOT to the "

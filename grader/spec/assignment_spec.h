@@ -110,6 +110,27 @@ struct assignment_spec {
   [[nodiscard]] const kernel_spec* find_kernel(std::string_view name) const;
 };
 
+/// Where a grading's hidden test groups come from (docs/assignments.md, "Hidden tests").
+enum class hidden_tests {
+  beside_spec, ///< `hidden.json` in the spec's folder when there is one (grade, batch)
+  from_file,   ///< the file `load_options::hidden_file` (`--hidden FILE`); it must exist
+  none         ///< never read: `check`, the students' own runs
+};
+
+/// The file holding an assignment's hidden groups, beside its assignment.json.
+inline constexpr std::string_view hidden_file_name = "hidden.json";
+/// The `schema` value of a hidden-groups file.
+inline constexpr std::string_view hidden_schema_id = "cugrade.hidden/1";
+
+/// What to read besides the spec itself.
+struct load_options {
+  hidden_tests hidden = hidden_tests::beside_spec;
+  std::filesystem::path hidden_file; ///< for hidden_tests::from_file
+  /// The spec's `reference` folder must hold the reference solution. `check` never reads it
+  /// (correctness is judged against CPU references), and a student's installation has none.
+  bool require_reference = true;
+};
+
 /// Loads and validates a spec. `name_or_path` is an assignment name ("matmul", looked up as
 /// `<project_root>/assignments/matmul/assignment.json`), a directory holding `assignment.json`, or
 /// a path to a `.json` file; relative paths are taken from the current directory. On failure the
@@ -117,11 +138,24 @@ struct assignment_spec {
 [[nodiscard]] result<assignment_spec> load_assignment(std::string_view name_or_path,
                                                       const std::filesystem::path& project_root);
 
+/// load_assignment, then the hidden groups `options` asks for merged in (merge_hidden_groups).
+[[nodiscard]] result<assignment_spec> load_assignment(std::string_view name_or_path,
+                                                      const std::filesystem::path& project_root,
+                                                      const load_options& options);
+
+/// Adds the groups of the instructor's hidden file (schema "cugrade.hidden/1": `assignment`, the
+/// spec's name, and `groups`, as in a spec's tests.groups but none of them `visible`) to `spec`.
+/// Group names and cases must be new to the spec. The spec's SHA-256 becomes that of its own
+/// digest followed by the hidden file's, so a report names both files it was graded with.
+[[nodiscard]] result<void> merge_hidden_groups(assignment_spec& spec,
+                                               const std::filesystem::path& hidden_file);
+
 /// The same checks on a spec held in memory, as if read from `spec_path` (which names the file in
 /// messages, relative to `project_root` when it lies under it).
 [[nodiscard]] result<assignment_spec> parse_assignment(std::string_view text,
                                                        const std::filesystem::path& spec_path,
-                                                       const std::filesystem::path& project_root);
+                                                       const std::filesystem::path& project_root,
+                                                       bool require_reference = true);
 
 /// Names of the assignments under `<project_root>/assignments` (folders holding an
 /// assignment.json), sorted.

@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> top_level_keys = {
-    "schema", "name",      "title",       "problem",   "source", "reference",   "kernels",
-    "tests",  "benchmark", "performance", "tolerance", "limits", "late_policy", "deadline",
-    "sanitizer"};
+    "schema",    "name",    "title",       "problem",   "source",
+    "reference", "kernels", "tests",       "benchmark", "performance",
+    "tolerance", "limits",  "late_policy", "deadline",  "sanitizer"};
 
 // Messages name files relative to the project root when they lie under it.
 std::string shown_name(const fs::path& file, const fs::path& project_root) {
@@ -90,11 +90,11 @@ void check_folder_name(const fs::path& spec_path, const fs::path& project_root,
                            "rename one so they agree");
 }
 
-void read_document(const nlohmann::json& doc, const fs::path& project_root, assignment_spec& out,
-                   detail::diagnostics& diag) {
+void read_document(const nlohmann::json& doc, const fs::path& project_root, bool require_reference,
+                   assignment_spec& out, detail::diagnostics& diag) {
   detail::object_reader top(doc, "", diag);
   top.reject_unknown_keys(top_level_keys);
-  if (const auto problem = detail::read_identity(top, project_root, out)) {
+  if (const auto problem = detail::read_identity(top, project_root, require_reference, out)) {
     detail::read_kernels(top, *problem, out);
     detail::read_tests(top, *problem, out);
     detail::read_benchmark(top, *problem, out);
@@ -112,7 +112,7 @@ void read_document(const nlohmann::json& doc, const fs::path& project_root, assi
 } // namespace
 
 result<assignment_spec> parse_assignment(std::string_view text, const fs::path& spec_path,
-                                         const fs::path& project_root) {
+                                         const fs::path& project_root, bool require_reference) {
   detail::diagnostics diag(shown_name(spec_path, project_root));
   auto doc = detail::parse_json(text, diag.file());
   if (!doc)
@@ -121,7 +121,7 @@ result<assignment_spec> parse_assignment(std::string_view text, const fs::path& 
     return fail(diag.file() + ": the spec must be a JSON object {\"schema\": ...}, got " +
                 detail::describe(*doc) + "; see docs/assignments.md");
   assignment_spec out;
-  read_document(*doc, project_root, out, diag);
+  read_document(*doc, project_root, require_reference, out, diag);
   check_folder_name(spec_path, project_root, out, diag);
   if (!diag.empty())
     return fail(diag.message());
@@ -132,13 +132,30 @@ result<assignment_spec> parse_assignment(std::string_view text, const fs::path& 
 
 result<assignment_spec> load_assignment(std::string_view name_or_path,
                                         const fs::path& project_root) {
+  load_options spec_only;
+  spec_only.hidden = hidden_tests::none;
+  return load_assignment(name_or_path, project_root, spec_only);
+}
+
+result<assignment_spec> load_assignment(std::string_view name_or_path, const fs::path& project_root,
+                                        const load_options& options) {
   auto file = locate(name_or_path, project_root);
   if (!file)
     return fail(file.error());
   auto text = read_text(*file, shown_name(*file, project_root));
   if (!text)
     return fail(text.error());
-  return parse_assignment(*text, *file, project_root);
+  auto spec = parse_assignment(*text, *file, project_root, options.require_reference);
+  if (!spec || options.hidden == hidden_tests::none)
+    return spec;
+  std::error_code ec;
+  const fs::path beside = spec->spec_path.parent_path() / hidden_file_name;
+  if (options.hidden == hidden_tests::beside_spec && !fs::exists(beside, ec))
+    return spec;
+  const fs::path hidden = options.hidden == hidden_tests::from_file ? options.hidden_file : beside;
+  if (auto merged = merge_hidden_groups(*spec, hidden); !merged)
+    return merged.why();
+  return spec;
 }
 
 std::vector<std::string> known_assignments(const fs::path& project_root) {

@@ -52,14 +52,15 @@ struct kernel_results {
   std::string kernel = "matmul_tiled";
   std::vector<graded_case> cases;
   std::vector<case_outcome> outcomes;
+  std::vector<bool> hidden; ///< per case
 
-  void add(graded_case c, case_outcome o) {
+  void add(graded_case c, case_outcome o, bool is_hidden = false) {
     cases.push_back(std::move(c));
     outcomes.push_back(std::move(o));
+    hidden.push_back(is_hidden);
   }
   [[nodiscard]] std::vector<reports::hint> hints() const {
-    return diagnose(
-        {problem, kernel, &cases, &outcomes, std::vector<bool>(cases.size(), false), 60});
+    return diagnose({problem, kernel, &cases, &outcomes, hidden, 60});
   }
 };
 

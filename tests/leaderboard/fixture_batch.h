@@ -3,6 +3,7 @@
 // with a distinct reason to be ranked or not (docs/leaderboard.md), written with the report
 // writer batch uses.
 
+#include "reports/redact.h"
 #include "reports/report.h"
 #include "reports/report_json.h"
 
@@ -28,16 +29,11 @@ inline std::string commit_of(int i) {
 inline std::vector<fixture_student> fixture_students() {
   std::vector<fixture_student> out;
   const std::vector<std::pair<std::string, std::string>> rows{
-      {"s9001-alice", "Speedy"},
-      {"s9002-bob", "<script>alert(\"x\")</script> & 'Bobby'"},
-      {"s9003-carol", ""},
-      {"s9004-dave", "Dave"},
-      {"s9005-erin", "Noisy Erin"},
-      {"s9006-frank", "Frank"},
-      {"s9007-grace", "Grace"},
-      {"s9008-heidi", "s9008-heidi rocks"},
-      {"s9009-ivan", "Ivan"},
-      {"s9010-judy", "Judy"}};
+      {"s9001-alice", "Speedy"},    {"s9002-bob", "<script>alert(\"x\")</script> & 'Bobby'"},
+      {"s9003-carol", ""},          {"s9004-dave", "Dave"},
+      {"s9005-erin", "Noisy Erin"}, {"s9006-frank", "Frank"},
+      {"s9007-grace", "Grace"},     {"s9008-heidi", "s9008-heidi rocks"},
+      {"s9009-ivan", "Ivan"},       {"s9010-judy", "Judy"}};
   int i = 0;
   for (const auto& [id, nick] : rows) {
     out.push_back({id, nick, "https://git.example.edu/cs149/matmul-" + id, commit_of(++i)});
@@ -162,7 +158,7 @@ inline void write_text(const fs::path& file, const std::string& text) {
 /// returning the roster's path.
 inline fs::path write_fixture_batch(const fs::path& batch) {
   for (const auto& [id, r] : fixture_reports()) {
-    write_text(batch / "reports" / (id + ".json"), reports::render_json(r));
+    write_text(batch / "reports" / (id + ".json"), reports::render_json(reports::redact(r)));
   }
   write_text(batch / "reports" / "s9001-alice.gradescope.json", "{\"tests\": []}\n");
   std::string roster = "student,repository,nickname\n";

@@ -6,6 +6,7 @@
 #include "grader/leaderboard/pseudonym.h"
 #include "grader/leaderboard/publish.h"
 #include "reports/leaderboard_standing.h"
+#include "reports/redact.h"
 #include "reports/writers.h"
 #include "tests/leaderboard/fixture_batch.h"
 
@@ -27,7 +28,7 @@ protected:
     root = fs::temp_directory_path() / ("cugrade-leaderboard-" + std::to_string(::getpid()));
     fs::remove_all(root);
     roster = testing::write_fixture_batch(root / "batch");
-    options = {root / "batch", root / "site", salt, "CS149 matmul", roster, "", {},
+    options = {root / "batch",        root / "site", salt, "CS149 matmul", roster, "", {},
                "2026-11-23T12:00:00Z"};
   }
   void TearDown() override { fs::remove_all(root); }
@@ -89,8 +90,8 @@ TEST_F(PublishTest, RanksBandsAndReasons) {
 
   // judy 3.0 alone; bob 2.1 and alice 2.098 overlap; carol 1.0; heidi 0.5.
   EXPECT_EQ(rows(board_named(p.board, "matmul_tiled")),
-            (std::vector<ranked_row>{{"Judy", 1, 1}, {bob, 2, 2}, {"Speedy", 2, 2},
-                                     {carol, 4, 3}, {heidi, 5, 4}}));
+            (std::vector<ranked_row>{
+                {"Judy", 1, 1}, {bob, 2, 2}, {"Speedy", 2, 2}, {carol, 4, 3}, {heidi, 5, 4}}));
   // bob [1.55, 1.65] and alice [1.45, 1.55] touch: one band. Dave and Erin are fine here.
   EXPECT_EQ(rows(board_named(p.board, "matmul_dynamic")),
             (std::vector<ranked_row>{{bob, 1, 1},
@@ -172,8 +173,10 @@ TEST_F(PublishTest, PrivateCsvMapsEveryNameOutsideThePublishedFolder) {
   EXPECT_EQ(p.identities_file, options.batch_dir / "leaderboard-identities.csv");
   const auto csv = testing::read_text(p.identities_file);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "public_name,source,student,repository,commit");
-  EXPECT_NE(csv.find(pseudonym(salt, "s9003-carol") + ",pseudonym,s9003-carol,"
-                     "https://git.example.edu/cs149/matmul-s9003-carol," + testing::commit_of(3)),
+  EXPECT_NE(csv.find(pseudonym(salt, "s9003-carol") +
+                     ",pseudonym,s9003-carol,"
+                     "https://git.example.edu/cs149/matmul-s9003-carol," +
+                     testing::commit_of(3)),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find("Speedy,nickname,s9001-alice,"), std::string::npos) << csv;
@@ -261,7 +264,9 @@ TEST_F(PublishTest, GradescopeEntriesAgreeWithTheJson) {
       graded[e["name"].get<std::string>()] = e["value"].get<double>();
     }
     EXPECT_EQ(graded, published) << student;
-    for (const auto& e : reports::gradescope_json(report).value("leaderboard", nlohmann::ordered_json::array())) {
+    const auto gradescope = reports::gradescope_json(reports::redact(report));
+    EXPECT_EQ(gradescope.value("leaderboard", nlohmann::ordered_json::array()), entries) << student;
+    for (const auto& e : gradescope.value("leaderboard", nlohmann::ordered_json::array())) {
       const auto name = e["name"].get<std::string>();
       ASSERT_TRUE(published.contains(name)) << student << " " << name;
       EXPECT_DOUBLE_EQ(e["value"].get<double>(), published.at(name)) << student << " " << name;

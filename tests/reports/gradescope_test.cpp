@@ -28,7 +28,7 @@ const json* find_test(const json& results, const std::string& name) {
 }
 
 TEST(Gradescope, TopLevelFieldsUseGradescopeNames) {
-  const json j = json::parse(render_gradescope(testing::sample_report()));
+  const json j = json::parse(render_gradescope(redact(testing::sample_report())));
   EXPECT_DOUBLE_EQ(j["score"].get<double>(), 14.5);
   EXPECT_EQ(j["execution_time"], 43);
   EXPECT_EQ(j["output_format"], "text");
@@ -44,11 +44,13 @@ TEST(Gradescope, TopLevelFieldsUseGradescopeNames) {
     }
     EXPECT_TRUE(t["status"] == "passed" || t["status"] == "failed") << t.dump();
   }
-  EXPECT_EQ(j["leaderboard"], json::parse(R"([{"name": "matmul_naive speedup", "value": 2.0}])"));
+  // The leaderboard follows the published board's rule (docs/leaderboard.md): the sample's 2.0x
+  // has no verified interval or reference source, so Gradescope gets no entry for it.
+  EXPECT_FALSE(j.contains("leaderboard")) << j["leaderboard"].dump();
 }
 
 TEST(Gradescope, OneTestPerKernelGroupWithTheGroupsPoints) {
-  const json j = gradescope_json(testing::sample_report());
+  const json j = gradescope_json(redact(testing::sample_report()));
   const json* edge = find_test(j, "matmul_tiled / edge");
   ASSERT_NE(edge, nullptr) << j.dump(2);
   EXPECT_EQ((*edge)["score"], 4.0);
@@ -69,7 +71,7 @@ TEST(Gradescope, OneTestPerKernelGroupWithTheGroupsPoints) {
 }
 
 TEST(Gradescope, HiddenGroupKeepsItsVisibilityAndNoDetails) {
-  const json j = gradescope_json(testing::sample_report());
+  const json j = gradescope_json(redact(testing::sample_report()));
   const json* hidden = find_test(j, "matmul_tiled / hidden_edge");
   ASSERT_NE(hidden, nullptr);
   EXPECT_EQ((*hidden)["visibility"], "hidden");
@@ -79,7 +81,7 @@ TEST(Gradescope, HiddenGroupKeepsItsVisibilityAndNoDetails) {
 
 TEST(Gradescope, TestScoresAddUpToTheScore) {
   const report r = testing::sample_report();
-  const json j = gradescope_json(r);
+  const json j = gradescope_json(redact(r));
   EXPECT_NEAR(scores_sum(j), *r.score, 1e-9) << j.dump(2);
   const json* late = find_test(j, "late penalty");
   ASSERT_NE(late, nullptr);
@@ -93,7 +95,7 @@ TEST(Gradescope, KernelZeroedDespiteGroupsIsOneTestSoScoresStillAddUp) {
   r.kernels[0].score = 0;
   r.kernels[0].performance_score = 0;
   *r.score -= 12;
-  const json j = gradescope_json(r);
+  const json j = gradescope_json(redact(r));
   EXPECT_NEAR(scores_sum(j), *r.score, 1e-9);
   const json* k = find_test(j, "matmul_naive");
   ASSERT_NE(k, nullptr);
@@ -103,7 +105,7 @@ TEST(Gradescope, KernelZeroedDespiteGroupsIsOneTestSoScoresStillAddUp) {
 TEST(Gradescope, UngradableReportCarriesNoScoreAnywhere) {
   report r = testing::sample_report();
   mark_ungradable(r, "CUDA driver version is insufficient");
-  const json j = gradescope_json(r);
+  const json j = gradescope_json(redact(r));
   EXPECT_FALSE(j.contains("score"));
   for (const json& t : j["tests"]) {
     EXPECT_FALSE(t.contains("score")) << t.dump();

@@ -35,13 +35,13 @@ void expect_rejected(const json& doc, const std::string& fragment) {
 }
 
 TEST(ReportSchema, FullReportValidates) {
-  const auto errors = validate_report(to_json(testing::sample_report()), schema_path);
+  const auto errors = validate_report(to_json(redact(testing::sample_report())), schema_path);
   EXPECT_TRUE(errors.empty()) << joined(errors);
 }
 
 TEST(ReportSchema, EmbeddedSchemaIsTheCheckedInFile) {
   EXPECT_EQ(report_schema(), schema_file());
-  EXPECT_TRUE(validate_report(to_json(testing::sample_report())).empty());
+  EXPECT_TRUE(validate_report(to_json(redact(testing::sample_report()))).empty());
 }
 
 TEST(ReportSchema, EveryKernelStatusAndBackendValidates) {
@@ -51,7 +51,7 @@ TEST(ReportSchema, EveryKernelStatusAndBackendValidates) {
       r.kernels[0].status = static_cast<kernel_status>(s);
       r.environment.backend = static_cast<backend_kind>(b);
       r.build.status = static_cast<build_status>(s % names_of<build_status>().size());
-      const auto errors = validate_report(to_json(r), schema_path);
+      const auto errors = validate_report(to_json(redact(r)), schema_path);
       EXPECT_TRUE(errors.empty()) << names_of<kernel_status>()[s] << "\n" << joined(errors);
     }
   }
@@ -62,16 +62,16 @@ TEST(ReportSchema, MinimalAndUngradableReportsValidate) {
   r.created_at = now_iso8601_utc();
   EXPECT_FALSE(r.score.has_value());
   r.score = 0;
-  EXPECT_TRUE(validate_report(to_json(r), schema_path).empty());
+  EXPECT_TRUE(validate_report(to_json(redact(r)), schema_path).empty());
   mark_ungradable(r, "no CUDA-capable device is detected");
-  const json j = to_json(r);
+  const json j = to_json(redact(r));
   EXPECT_TRUE(j["score"].is_null());
   const auto errors = validate_report(j, schema_path);
   EXPECT_TRUE(errors.empty()) << joined(errors);
 }
 
 TEST(ReportSchema, UngradableWithAScoreOrWithoutAReasonIsRejected) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["gradable"] = false;
   expect_rejected(j, "/score: expected type \"null\"");
   j["score"] = nullptr;
@@ -79,58 +79,58 @@ TEST(ReportSchema, UngradableWithAScoreOrWithoutAReasonIsRejected) {
 }
 
 TEST(ReportSchema, GradableWithoutAScoreIsRejected) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["score"] = nullptr;
   expect_rejected(j, "/score: expected type \"number\"");
 }
 
 TEST(ReportSchema, MissingFieldIsRejectedWithItsPointer) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["kernels"][1].erase("max_score");
   expect_rejected(j, "/kernels/1: missing required property \"max_score\"");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j.erase("created_at");
   expect_rejected(j, "(root): missing required property \"created_at\"");
 }
 
 TEST(ReportSchema, WrongEnumIsRejectedWithItsPointer) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["kernels"][0]["status"] = "pass";
   expect_rejected(j, "/kernels/0/status: \"pass\" is not one of [\"passed\",");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["environment"]["backend"] = "cuda";
   expect_rejected(j, "/environment/backend: \"cuda\" is not one of [\"gpu\",\"emu\"]");
 }
 
 TEST(ReportSchema, WrongTypeIsRejectedWithItsPointer) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["kernels"][0]["score"] = "12";
   expect_rejected(j, "/kernels/0/score: expected type \"number\", got string");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["submission"]["late_days"] = 1.5;
   expect_rejected(j, "/submission/late_days: expected type \"integer\"");
 }
 
 TEST(ReportSchema, UnknownFieldsAndBadFormatsAreRejected) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["kernels"][0]["bonus"] = 3;
   expect_rejected(j, "/kernels/0/bonus: property \"bonus\" is not allowed");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["created_at"] = "yesterday";
   expect_rejected(j, "/created_at: \"yesterday\" does not match");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["assignment"]["spec_sha256"] = "abc";
   expect_rejected(j, "/assignment/spec_sha256");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["kernels"][1]["tests"][0]["max_abs_error"] = "huge";
   expect_rejected(j, "/kernels/1/tests/0/max_abs_error: matches none");
 }
 
 TEST(ReportSchema, HiddenTestWithDetailsIsRejected) {
-  json j = to_json(testing::sample_report());
+  json j = to_json(redact(testing::sample_report()));
   j["kernels"][1]["tests"][1]["shape"] = "7x7x7";
   expect_rejected(j, "/kernels/1/tests/1/shape: property \"shape\" is not allowed");
-  j = to_json(testing::sample_report());
+  j = to_json(redact(testing::sample_report()));
   j["kernels"][1]["tests"][1]["name"] = "7x7x7/real";
   expect_rejected(j, "/kernels/1/tests/1/name");
 }

@@ -11,7 +11,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
-  const std::string text = render_text(testing::sample_report(), false);
+  const std::string text = render_text(redact(testing::sample_report()), false);
   EXPECT_TRUE(contains(text, "cugrade report: matmul for alice")) << text;
   EXPECT_TRUE(contains(text, "backend: gpu, NVIDIA H100 (driver 550.54, CUDA runtime 13.0)"));
   EXPECT_TRUE(contains(text, "deadline: 2025-02-28T23:59:00Z, 1 day late")) << text;
@@ -40,7 +40,7 @@ TEST(TextSummary, WholeNumbersPrintAsIntegers) {
   t.mismatches = 256;
   t.first_mismatch = mismatch_info{0, 2142950000.0, 2142950391.0};
   r.kernels[1].tests = {t};
-  const std::string text = render_text(r, false);
+  const std::string text = render_text(redact(r), false);
   EXPECT_TRUE(contains(text, "expected 2142950000, got 2142950391")) << text;
 }
 
@@ -52,21 +52,21 @@ TEST(TextSummary, CheckAllListsEveryFailingTest) {
     t.status = test_status::failed;
     r.kernels[1].tests.push_back(t);
   }
-  const std::string text = render_text(r, false, 100);
+  const std::string text = render_text(redact(r), false, 100);
   EXPECT_TRUE(contains(text, "case5")) << text;
   EXPECT_FALSE(contains(text, "more failing tests")) << text;
 }
 
 TEST(TextSummary, AKernelThatRanShowsItsCasesPassedPerGroup) {
-  const std::string text = render_text(testing::sample_report(), false);
+  const std::string text = render_text(redact(testing::sample_report()), false);
   EXPECT_TRUE(contains(text, "cases passed: edge 1/2, hidden_edge 0/1")) << text;
   EXPECT_FALSE(contains(text, "cases passed: edge 1/1")) << text; // the passing kernel
 }
 
 TEST(TextSummary, ColourOnlyWhenAsked) {
   const report r = testing::sample_report();
-  EXPECT_FALSE(contains(render_text(r, false), "\x1b["));
-  const std::string coloured = render_text(r, true);
+  EXPECT_FALSE(contains(render_text(redact(r), false), "\x1b["));
+  const std::string coloured = render_text(redact(r), true);
   EXPECT_TRUE(contains(coloured, "\x1b[32mpassed")) << coloured;
   EXPECT_TRUE(contains(coloured, "\x1b[31mfailed"));
 }
@@ -80,7 +80,7 @@ TEST(TextSummary, LongFailureListsAreCut) {
     t.status = test_status::timeout;
     r.kernels[1].tests.push_back(t);
   }
-  const std::string text = render_text(r, false);
+  const std::string text = render_text(redact(r), false);
   EXPECT_TRUE(contains(text, "... and 5 more failing tests")) << text;
   EXPECT_FALSE(contains(text, "case5"));
 }
@@ -88,7 +88,7 @@ TEST(TextSummary, LongFailureListsAreCut) {
 TEST(TextSummary, UngradableSaysWhyAndGivesNoScore) {
   report r = testing::sample_report();
   mark_ungradable(r, "no CUDA-capable device is detected");
-  const std::string text = render_text(r, false);
+  const std::string text = render_text(redact(r), false);
   EXPECT_TRUE(contains(text, "NOT GRADABLE: no CUDA-capable device is detected")) << text;
   EXPECT_FALSE(contains(text, "score:"));
 }

@@ -51,10 +51,10 @@ TEST_F(WriteReport, WritesEveryFormatUnderItsName) {
                                             m_dir / "alice.junit.xml", m_dir / "alice.txt"}));
   EXPECT_EQ(entries(), (std::vector<std::string>{"alice.gradescope.json", "alice.json",
                                                  "alice.junit.xml", "alice.txt"}));
-  EXPECT_EQ(read(m_dir / "alice.json"), render_json(r));
-  EXPECT_EQ(read(m_dir / "alice.gradescope.json"), render_gradescope(r));
-  EXPECT_EQ(read(m_dir / "alice.junit.xml"), render_junit(r));
-  EXPECT_EQ(read(m_dir / "alice.txt"), render_text(r, false));
+  EXPECT_EQ(read(m_dir / "alice.json"), render_json(redact(r)));
+  EXPECT_EQ(read(m_dir / "alice.gradescope.json"), render_gradescope(redact(r)));
+  EXPECT_EQ(read(m_dir / "alice.junit.xml"), render_junit(redact(r)));
+  EXPECT_EQ(read(m_dir / "alice.txt"), render_text(redact(r), false));
   const auto errors = validate_report(nlohmann::json::parse(read(m_dir / "alice.json")));
   EXPECT_TRUE(errors.empty());
 }

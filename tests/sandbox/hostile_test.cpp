@@ -161,7 +161,8 @@ void expect_no_harm(const std::string& harm, const graded& g, const listener& po
   } else if (harm == "survivor") {
     EXPECT_TRUE(surviving_runners().empty()) << testing::PrintToString(surviving_runners());
   } else if (harm == "spec") {
-    EXPECT_EQ(g.everything.find("\"shapes\": [{\"n\": 5}"), std::string::npos)
+    // A size only reduction's hidden.json holds.
+    EXPECT_EQ(g.everything.find("3000017"), std::string::npos)
         << "the hidden tests of the spec leaked";
   } else if (harm == "environment") {
     EXPECT_EQ(g.everything.find(env_token), std::string::npos) << "the environment leaked";

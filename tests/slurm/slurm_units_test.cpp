@@ -61,7 +61,8 @@ TEST(Shards, CutsInOrderIntoShardsOfAtMostTheSize) {
 }
 
 TEST(Shards, ARosterCsvReadsBackWithTheEffectiveDeadlines) {
-  roster_entry quoted{"alice", "/repos/a, with comma", "abc123", "2026-12-18T23:59:00Z", "Al \"A\"", 2};
+  roster_entry quoted{"alice", "/repos/a, with comma", "abc123", "2026-12-18T23:59:00Z", "Al \"A\"",
+                      2};
   roster_entry plain{"bob", "/repos/bob", {}, {}, "", 3};
   const auto dir = fs::temp_directory_path() / "cugrade-slurm-shard-test";
   fs::create_directories(dir);
@@ -84,9 +85,9 @@ TEST(TaskTime, GrowsWithTheLimitsAndTheShardAndShrinksWithJobs) {
   // Per student: 60 s fetch + 120 s compile + 2 kernels x 60 s = 300 s; 10 students one at a
   // time: 3000 s x 1.25 = 62.5 min, rounded up, plus 5.
   EXPECT_EQ(task_minutes(lim, 2, 60, 10, 1, false), 68);
-  EXPECT_EQ(task_minutes(lim, 2, 60, 10, 2, false), 37);  // 5 rounds
+  EXPECT_EQ(task_minutes(lim, 2, 60, 10, 2, false), 37); // 5 rounds
   EXPECT_EQ(task_minutes(lim, 2, 60, 10, 1, true), 118); // GPU: 3 runs per kernel
-  EXPECT_EQ(task_minutes(lim, 2, 10, 1, 4, false), 10);   // --kernel-timeout 10
+  EXPECT_EQ(task_minutes(lim, 2, 10, 1, 4, false), 10);  // --kernel-timeout 10
 }
 
 TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
@@ -98,9 +99,18 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
   o.slurm->max_parallel = 3;
   o.kernel_timeout_seconds = 30;
   o.kernels = {"reduce_convergent"};
-  job_script_inputs in{"/opt/cugrade/bin/cugrade", "reduction", "/nfs/out/slurm/submission-2",
-                       "/nfs/out/slurm/results", "/nfs/out/slurm/logs", "/nfs/out/slurm/cache",
-                       "cugrade-reduction", 5, 42, true, 4, &o};
+  job_script_inputs in{"/opt/cugrade/bin/cugrade",
+                       "reduction",
+                       "/nfs/out/slurm/submission-2",
+                       "/nfs/out/slurm/results",
+                       "/nfs/out/slurm/logs",
+                       "/nfs/out/slurm/cache",
+                       "cugrade-reduction",
+                       5,
+                       42,
+                       true,
+                       4,
+                       &o};
   const auto script = job_script(in);
   for (const std::string line :
        {"#SBATCH --array=0-4%3\n", "#SBATCH --time=42\n", "#SBATCH --gres=gpu:2\n",
@@ -120,13 +130,25 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
   EXPECT_EQ(emu.find("--gres"), std::string::npos) << emu;
   EXPECT_NE(emu.find("#SBATCH --array=0-4\n"), std::string::npos) << emu;
   EXPECT_NE(emu.find("--backend emu"), std::string::npos) << emu;
+  EXPECT_EQ(emu.find("--hidden"), std::string::npos) << emu;
+  o.spec_loading.hidden = spec::hidden_tests::from_file;
+  o.spec_loading.hidden_file = "/course/private/reduction-hidden.json";
+  EXPECT_NE(job_script(in).find(" --hidden '/course/private/reduction-hidden.json'\n"),
+            std::string::npos)
+      << job_script(in);
 }
 
 TEST(Delivery, ReadsBackWhatWasHandedOverByteForByte) {
   const auto dir = fs::temp_directory_path() / "cugrade-slurm-delivery-test";
   fs::remove_all(dir);
-  const delivery d{"alice", R"({"repository":"/r","commit":"","deadline":""})", "12", "abc",
-                   "{\n  \"schema\": \"x\",\n  \"score\": 1.5\n}\n", 0.5, 1.25, 2};
+  const delivery d{"alice",
+                   R"({"repository":"/r","commit":"","deadline":""})",
+                   "12",
+                   "abc",
+                   "{\n  \"schema\": \"x\",\n  \"score\": 1.5\n}\n",
+                   0.5,
+                   1.25,
+                   2};
   ASSERT_TRUE(hand_over(dir, d).ok());
   const auto back = read_delivery(delivery_path(dir, "alice"));
   ASSERT_TRUE(back.ok()) << back.error();

@@ -34,8 +34,16 @@ TEST_P(ShippedSpec, LoadsAndGradesExactlyTheLaunchers) {
   EXPECT_TRUE(std::filesystem::is_regular_file(spec->reference_dir / spec->source_file));
 }
 
-TEST_P(ShippedSpec, HasAHiddenGroupWithItsOwnShapes) {
+// Students need assignment.json for `cugrade check`: it holds no hidden group.
+TEST_P(ShippedSpec, AssignmentJsonHoldsNoHiddenGroup) {
   auto spec = load_assignment(GetParam(), project_root);
+  ASSERT_TRUE(spec.ok()) << spec.error();
+  for (const auto& g : spec->groups)
+    EXPECT_EQ(g.vis, visibility::visible) << g.name;
+}
+
+TEST_P(ShippedSpec, HasAHiddenGroupWithItsOwnShapes) {
+  auto spec = load_assignment(GetParam(), project_root, load_options{});
   ASSERT_TRUE(spec.ok()) << spec.error();
   std::set<std::string> visible_shapes;
   for (const auto& g : spec->groups)
@@ -52,7 +60,7 @@ TEST_P(ShippedSpec, HasAHiddenGroupWithItsOwnShapes) {
 
 // Cases outside the problem's own edge set stay small, so the emulated suite runs in seconds.
 TEST_P(ShippedSpec, ExtraCasesStayModerate) {
-  auto spec = load_assignment(GetParam(), project_root);
+  auto spec = load_assignment(GetParam(), project_root, load_options{});
   ASSERT_TRUE(spec.ok()) << spec.error();
   const auto edge = problems::get(spec->problem).edge_shapes();
   for (const auto& g : spec->groups)

@@ -56,6 +56,11 @@ std::string task_command(const job_script_inputs& in) {
   for (const auto& k : o.kernels) {
     cmd += " --kernel " + quoted(k);
   }
+  // An instructor's hidden file named on the command line (hidden.json beside the spec the task
+  // finds by itself).
+  if (o.spec_loading.hidden == spec::hidden_tests::from_file) {
+    cmd += " --hidden " + quoted(std::filesystem::absolute(o.spec_loading.hidden_file).string());
+  }
   return cmd;
 }
 
@@ -77,8 +82,8 @@ std::string shard_roster_csv(const shard& s, const std::optional<std::string>& d
   std::string out = detail::csv_line({"student", "repository", "commit", "deadline", "nickname"});
   for (const auto* e : s) {
     const auto deadline = e->deadline ? e->deadline : default_deadline;
-    out += detail::csv_line({e->student, e->repository, e->commit.value_or(""),
-                             deadline.value_or(""), e->nickname});
+    out += detail::csv_line(
+        {e->student, e->repository, e->commit.value_or(""), deadline.value_or(""), e->nickname});
   }
   return out;
 }
@@ -103,7 +108,8 @@ std::string job_script(const job_script_inputs& in) {
   out += sbatch_lines(in);
   out += "set -euo pipefail\n";
   out += "unset CUGRADE_BATCH_KILL_AFTER  # a test seam of the submitter, never of a task\n";
-  out += "# Reference builds, reference timings (keyed by GPU) and rooflines, shared by the tasks.\n";
+  out +=
+      "# Reference builds, reference timings (keyed by GPU) and rooflines, shared by the tasks.\n";
   out += "export XDG_CACHE_HOME=" + quoted(in.shared_cache.string()) + "\n";
   out += "work=\"${TMPDIR:-/tmp}/cugrade-task-${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\"\n";
   out += "rm -rf \"$work\"\n";

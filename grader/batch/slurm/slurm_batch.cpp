@@ -170,7 +170,7 @@ batch_plan plan_and_deliver(pipeline& p, const spec::assignment_spec& spec) {
 
 batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   const auto started = std::chrono::steady_clock::now();
-  auto spec = spec::load_assignment(o.assignment, l.root);
+  auto spec = spec::load_assignment(o.assignment, l.root, o.spec_loading);
   if (!spec) {
     return {exit_usage, spec.error()};
   }

@@ -75,11 +75,13 @@ void read_source(object_reader& top, assignment_spec& out) {
 }
 
 void read_reference(object_reader& top, const std::filesystem::path& project_root,
-                    assignment_spec& out) {
+                    bool require_reference, assignment_spec& out) {
   const auto dir = top.text("reference", "\"reference\"", false).value_or("reference");
   out.reference_dir = (std::filesystem::absolute(project_root) / dir).lexically_normal();
   const std::string shown = json(dir).dump() + " (" + out.reference_dir.string() + ")";
   std::error_code ec;
+  if (!require_reference)
+    return;
   if (!std::filesystem::is_directory(out.reference_dir, ec)) {
     top.diag().error(top.path_of("reference"),
                      "directory " + shown +
@@ -98,15 +100,16 @@ void read_reference(object_reader& top, const std::filesystem::path& project_roo
 
 } // namespace
 
-std::optional<problems::kind>
-read_identity(object_reader& top, const std::filesystem::path& project_root, assignment_spec& out) {
+std::optional<problems::kind> read_identity(object_reader& top,
+                                            const std::filesystem::path& project_root,
+                                            bool require_reference, assignment_spec& out) {
   read_schema(top);
   read_names(top, out);
   const auto problem = read_problem(top);
   if (problem)
     out.problem = *problem;
   read_source(top, out);
-  read_reference(top, project_root, out);
+  read_reference(top, project_root, require_reference, out);
   return problem;
 }
 

@@ -14,12 +14,17 @@ namespace cugrade::spec::detail {
 
 /// schema, name, title, problem, source, reference. Returns the problem when it is known, since
 /// the other parts are checked against it.
-std::optional<problems::kind>
-read_identity(object_reader& top, const std::filesystem::path& project_root, assignment_spec& out);
+std::optional<problems::kind> read_identity(object_reader& top,
+                                            const std::filesystem::path& project_root,
+                                            bool require_reference, assignment_spec& out);
 /// kernels: exactly the problem's launchers, each with its points.
 void read_kernels(object_reader& top, problems::kind problem, assignment_spec& out);
 /// tests: the seed and the groups of cases.
 void read_tests(object_reader& top, problems::kind problem, assignment_spec& out);
+/// The test groups of the JSON array `groups` (at `path`), appended to `out`: each name and each
+/// case must be new to `out` (the groups of assignment.json, then those of the hidden file).
+void read_groups(const json& groups, const std::string& path, problems::kind problem,
+                 std::vector<test_group>& out, diagnostics& diag);
 /// benchmark: the problem's default cases or a list.
 void read_benchmark(object_reader& top, problems::kind problem, assignment_spec& out);
 /// sanitizer (optional): whether compute-sanitizer checks run on the GPU, on which shapes.

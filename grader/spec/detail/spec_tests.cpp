@@ -132,6 +132,31 @@ void reject_shared_cases(const test_group& group, const std::string& path, probl
 
 } // namespace
 
+void read_groups(const json& groups, const std::string& path, problems::kind problem,
+                 std::vector<test_group>& out, diagnostics& diag) {
+  std::set<std::string> names;
+  std::map<std::string, std::string> owner;
+  for (const test_group& earlier : out) {
+    names.insert(earlier.name);
+    for (const auto& c : earlier.cases)
+      owner.emplace(problems::describe(problem, c.dims) + "/" + c.distribution, earlier.name);
+  }
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const std::string at = element(path, i);
+    const json& raw = groups[i];
+    // Checked on the raw value so a group with other mistakes still reports a repeated name.
+    if (raw.is_object() && raw.contains("name") && raw["name"].is_string() &&
+        !names.insert(raw["name"].get<std::string>()).second)
+      diag.error(child(at, "name"), "group \"" + raw["name"].get<std::string>() +
+                                        "\" is defined twice; give each group its own name");
+    auto group = read_group(raw, at, problem, diag);
+    if (!group)
+      continue;
+    reject_shared_cases(*group, at, problem, owner, diag);
+    out.push_back(std::move(*group));
+  }
+}
+
 void read_tests(object_reader& top, problems::kind problem, assignment_spec& out) {
   const json* tests =
       top.get("tests", value_kind::object,
@@ -147,25 +172,8 @@ void read_tests(object_reader& top, problems::kind problem, assignment_spec& out
   if (groups->empty())
     r.diag().error(r.path_of("groups"),
                    "is empty; add at least one group, e.g. " + group_example(problem));
-  std::set<std::string> names;
-  std::map<std::string, std::string> owner;
-  bool complete = true;
-  for (std::size_t i = 0; i < groups->size(); ++i) {
-    const std::string path = element(r.path_of("groups"), i);
-    const json& raw = (*groups)[i];
-    // Checked on the raw value so a group with other mistakes still reports a repeated name.
-    if (raw.is_object() && raw.contains("name") && raw["name"].is_string() &&
-        !names.insert(raw["name"].get<std::string>()).second)
-      r.diag().error(child(path, "name"), "group \"" + raw["name"].get<std::string>() +
-                                              "\" is defined twice; give each group its own name");
-    auto group = read_group(raw, path, problem, r.diag());
-    complete = complete && group.has_value();
-    if (!group)
-      continue;
-    reject_shared_cases(*group, path, problem, owner, r.diag());
-    out.groups.push_back(std::move(*group));
-  }
-  if (complete && !out.groups.empty() && out.total_weight() <= 0)
+  read_groups(*groups, r.path_of("groups"), problem, out.groups, r.diag());
+  if (out.groups.size() == groups->size() && !out.groups.empty() && out.total_weight() <= 0)
     r.diag().error(r.path_of("groups"), "every group has weight 0, so no kernel could earn its "
                                         "points; give at least one group a weight above 0");
 }

@@ -1,4 +1,4 @@
-// a launcher finds the grader's source tree through /proc/self/exe and prints the assignment spec with its hidden tests
+// a launcher finds the grader's source tree through /proc/self/exe and prints the instructor's hidden tests (assignments/reduction/hidden.json)
 #include <cuda_runtime.h>
 
 // Hostile fixture for the sandbox suite (tests/sandbox): a correct reduction plus one attack,
@@ -83,7 +83,7 @@ static void read_spec() {
       while (i > 0 && exe[i - 1] != '/') --i;
       exe[i > 0 ? i - 1 : 0] = 0;
     }
-    const char tail[] = "/assignments/reduction/assignment.json";
+    const char tail[] = "/assignments/reduction/hidden.json"; // the hidden groups live here
     long at = hostile::length(exe);
     for (long k = 0; tail[k] != 0; ++k) exe[at++] = tail[k];
     exe[at] = 0;
