@@ -65,13 +65,6 @@ const std::vector<rule>& all_rules() {
 
 } // namespace detail
 
-bool all_multiples_of(problems::kind problem, const problems::shape& s, long m) {
-  if (problem == problems::kind::matmul) {
-    return s.j % m == 0 && s.k % m == 0 && s.l % m == 0;
-  }
-  return s.n % m == 0;
-}
-
 std::vector<hint> diagnose(const diagnosis_input& in) {
   const detail::evidence ev(in);
   if (!ev.any([&](std::size_t i) { return !ev.good(i); })) {
