@@ -48,6 +48,8 @@ const std::vector<rule>& all_rules() {
                                        not_cleared_private_bins,
                                        private_bins_pattern,
                                        partial_sum_pattern,
+                                       carry_missing_pattern,
+                                       exclusive_scan_pattern,
                                        stale_result_pattern,
                                        dimension_pattern,
                                        boundary_pattern,

@@ -5,6 +5,7 @@
 #include "harness/problems/matmul_problem.h"
 #include "harness/problems/reduction_problem.h"
 #include "harness/problems/rng.h"
+#include "harness/problems/scan_problem.h"
 #include "harness/problems/support.h"
 
 #include <algorithm>
@@ -19,7 +20,8 @@ const std::vector<const problem*>& all() {
   static const matmul_problem matmul;
   static const histogram_problem histogram;
   static const reduction_problem reduction;
-  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction};
+  static const scan_problem scan;
+  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction, &scan};
   return registry;
 }
 

@@ -26,7 +26,7 @@
 
 namespace cugrade::problems {
 
-enum class kind { matmul, histogram, reduction };
+enum class kind { matmul, histogram, reduction, scan };
 
 [[nodiscard]] std::string_view to_string(kind k);
 [[nodiscard]] std::optional<kind> kind_from_string(std::string_view name);
