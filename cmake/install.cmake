@@ -5,7 +5,7 @@
 #   P/share/cugrade/  assignments/, reference/, emu/include/ (the emulator's CUDA headers),
 #                     reports/schema/
 #
-# grader/core/layout.cpp finds the data relative to the installed executable, so P/bin/cugrade
+# grader/layout/layout.cpp finds the data relative to the installed executable, so P/bin/cugrade
 # works from any directory without environment variables. Installed programs carry the RPATH
 # $ORIGIN/../lib/cugrade (set before the targets are made, in the top-level CMakeLists.txt).
 

@@ -1,6 +1,6 @@
 #include "grader/cli/commands.h"
 
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/spec/assignment_spec.h"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/backend_choice.h"
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/core/report_assembly.h"
 #include "grader/perf/bench.h"
 #include "grader/process/temp_dir.h"
