@@ -11,7 +11,7 @@
 # and the .deb hold both; `cmake --install build/<preset> --component student --prefix P` holds
 # no reference kernel and no hidden shape (tests/install/student_test.sh proves it).
 #
-# grader/core/layout.cpp finds the data relative to the installed executable, so P/bin/cugrade
+# grader/layout/layout.cpp finds the data relative to the installed executable, so P/bin/cugrade
 # works from any directory without environment variables. Installed programs carry the RPATH
 # $ORIGIN/../lib/cugrade (set before the targets are made, in the top-level CMakeLists.txt).
 

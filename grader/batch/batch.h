@@ -5,7 +5,7 @@
 /// gradebook. docs/batch.md explains the roster, the journal, resuming and regrading.
 
 #include "grader/batch/roster.h"
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/spec/assignment_spec.h"
 
 #include <cstddef>

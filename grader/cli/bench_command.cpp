@@ -1,7 +1,7 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/backend_choice.h"
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/core/report_assembly.h"
 #include "grader/perf/bench.h"
 #include "grader/process/temp_dir.h"
@@ -93,9 +93,7 @@ command bench_command() {
           "times the reference against itself (GPU only)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<bench_args>();
-            sub.add_option("assignment", a->assignment,
-                           "matmul, histogram, reduction, or a path to an assignment.json")
-                ->required();
+            sub.add_option("assignment", a->assignment, assignment_argument_help())->required();
             sub.add_option("--format", a->formats, "table and/or json")
                 ->delimiter(',')
                 ->check(CLI::IsMember({"table", "json"}))

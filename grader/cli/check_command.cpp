@@ -26,9 +26,7 @@ command check_command() {
           "summary, exit code 1 when anything fails (works without a GPU)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<check_args>();
-            sub.add_option("assignment", a->assignment,
-                           "matmul, histogram, reduction, or a path to an assignment.json")
-                ->required();
+            sub.add_option("assignment", a->assignment, assignment_argument_help())->required();
             sub.add_option("dir", a->directory, "The folder holding your .cu file")
                 ->capture_default_str();
             sub.add_option("--backend", a->backend, "auto, gpu or emu")

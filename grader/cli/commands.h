@@ -53,6 +53,10 @@ printed_grading grade_and_print(const grader::grade_options& options,
                                 std::string_view not_gradable_words,
                                 std::size_t listed_failures = reports::default_listed_failures);
 
+/// Help for an `assignment` argument: the assignments this cugrade finds under its data root's
+/// assignments/ (none listed when the layout cannot be found), or a path to an assignment.json.
+[[nodiscard]] std::string assignment_argument_help();
+
 /// Adds --no-sandbox, which runs student code unconfined (grader/sandbox's mode).
 void add_no_sandbox_flag(CLI::App& sub);
 

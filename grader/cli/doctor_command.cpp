@@ -1,7 +1,7 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/backend_choice.h"
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/process/process.h"
 #include "grader/sandbox/sandbox.h"
 

@@ -103,9 +103,7 @@ command grade_command() {
           "write its report",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<grade_args>();
-            sub.add_option("assignment", a->options.assignment,
-                           "An assignment name under assignments/ (matmul, histogram, "
-                           "reduction) or a path to an assignment.json")
+            sub.add_option("assignment", a->options.assignment, assignment_argument_help())
                 ->required();
             sub.add_option("submission", a->options.submission,
                            "A directory, a local git repository, or a git URL (file://, "

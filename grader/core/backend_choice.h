@@ -3,7 +3,7 @@
 /// Choosing where kernels run: the GPU when one is usable (asked of the GPU runner, in a child
 /// process: the grader never initialises CUDA itself), else the CPU emulator.
 
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 #include "reports/report.h"

@@ -51,13 +51,13 @@ case_outcome abnormal_end(const protocol::runner_log& log, const runner_exit& ex
   }
   // The runner's stderr is the submission's output as much as the runner's: quoted, capped and
   // labelled, never mixed into the grader's own words.
-  return error_outcome(fault_kind::crash, "the runner stopped during this case (exit code " +
-                                    std::to_string(exit.exit_code) + ")" +
-                                    (exit.stderr_tail.empty()
-                                         ? std::string()
-                                         : "\n[runner stderr, last bytes; may be written by the "
-                                           "submission]\n" +
-                                               exit.stderr_tail));
+  return error_outcome(
+      fault_kind::crash,
+      "the runner stopped during this case (exit code " + std::to_string(exit.exit_code) + ")" +
+          (exit.stderr_tail.empty() ? std::string()
+                                    : "\n[runner stderr, last bytes; may be written by the "
+                                      "submission]\n" +
+                                          exit.stderr_tail));
 }
 
 struct case_data {
@@ -105,7 +105,7 @@ output_evidence evidence_of(const problems::test_case& tc, const case_data& data
   }
   ev.expected = data.expected;
   ev.got = output_values(output);
-  if (tc.problem == problems::kind::reduction && !data.inputs.empty() && ev.got.size() == 1) {
+  if (problems::get(tc.problem).traits().single_sum && !data.inputs.empty() && ev.got.size() == 1) {
     const auto input = data.inputs[0].as<float>();
     double abs_sum = 0;
     for (const float x : input) {

@@ -100,6 +100,8 @@ const std::vector<rule>& all_rules() {
                                        not_cleared_private_bins,
                                        private_bins_pattern,
                                        partial_sum_pattern,
+                                       carry_missing_pattern,
+                                       exclusive_scan_pattern,
                                        stale_result_pattern,
                                        dimension_pattern,
                                        boundary_pattern,
@@ -116,13 +118,6 @@ const std::vector<rule>& all_rules() {
 }
 
 } // namespace detail
-
-bool all_multiples_of(problems::kind problem, const problems::shape& s, long m) {
-  if (problem == problems::kind::matmul) {
-    return s.j % m == 0 && s.k % m == 0 && s.l % m == 0;
-  }
-  return s.n % m == 0;
-}
 
 std::vector<hint> diagnose(const diagnosis_input& in) {
   const detail::evidence ev(in);

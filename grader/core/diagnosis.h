@@ -32,7 +32,7 @@ struct diagnosis_input {
 /// kernel always gets at least one.
 [[nodiscard]] std::vector<reports::hint> diagnose(const diagnosis_input& in);
 
-/// True when every dimension of the shape is a multiple of `m`.
-[[nodiscard]] bool all_multiples_of(problems::kind problem, const problems::shape& s, long m);
+/// True when every dimension of the shape is a multiple of `m` (problems::all_multiples_of).
+using problems::all_multiples_of;
 
 } // namespace cugrade::grader

@@ -4,7 +4,7 @@
 /// symbol policy, run each kernel in its own runner, compare, diagnose, score, write.
 
 #include "grader/core/backend_choice.h"
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/report.h"
 

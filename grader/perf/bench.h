@@ -7,7 +7,7 @@
 /// cached time and a control, or A B B A rounds with `precise`), whose speedups must come out
 /// 1.00 within noise (the protocol's own check).
 
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/roofline/roofline.h"

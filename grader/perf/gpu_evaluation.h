@@ -6,7 +6,7 @@
 /// One evaluator per grading: it builds the reference and reads the device's roofline once, when
 /// the first kernel needs them.
 
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 #include "grader/perf/comparison.h"
 #include "grader/perf/output_check.h"
 #include "grader/perf/reference_comparison.h"

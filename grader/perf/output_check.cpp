@@ -140,8 +140,8 @@ prepared_check prepare_check(const problems::problem& problem, const problems::t
                              const check_policy& policy) {
   prepared_check p;
   p.tc = tc;
-  switch (tc.problem) {
-  case problems::kind::matmul: {
+  switch (problem.timed_output_check()) {
+  case problems::timed_check::sampled_rows: {
     const auto j = static_cast<std::size_t>(tc.dims.j);
     const auto k = static_cast<std::size_t>(tc.dims.k);
     p.rows = sample_rows(j, policy.matmul_rows, policy.row_seed);
@@ -150,11 +150,11 @@ prepared_check prepare_check(const problems::problem& problem, const problems::t
     p.expected = problem.reference(p.tc, p.inputs);
     return p;
   }
-  case problems::kind::reduction:
+  case problems::timed_check::single_sum:
     p.expected = problem.reference(tc, inputs);
     p.abs_sum = abs_sum_of(inputs[0]);
     return p; // the sum and sum|x| are all the check reads: the inputs are not kept
-  case problems::kind::histogram:
+  case problems::timed_check::whole_output:
     break;
   }
   p.inputs = inputs;
@@ -164,12 +164,12 @@ prepared_check prepare_check(const problems::problem& problem, const problems::t
 
 output_verdict check_prepared(const problems::problem& problem, const prepared_check& check,
                               const problems::buffer& output, const check_policy& policy) {
-  switch (check.tc.problem) {
-  case problems::kind::matmul:
+  switch (problem.timed_output_check()) {
+  case problems::timed_check::sampled_rows:
     return check_matmul_rows(problem, check, output);
-  case problems::kind::reduction:
+  case problems::timed_check::single_sum:
     return check_sum(check, output, policy);
-  case problems::kind::histogram:
+  case problems::timed_check::whole_output:
     break;
   }
   const auto c = problem.compare(check.tc, check.inputs, check.expected, output);

@@ -42,9 +42,11 @@ void add_roofline_figures(reports::performance_entry& e, problems::kind problem,
   if (e.median_ms <= 0) {
     return;
   }
-  const auto work = problems::get(problem).work(tc.dims);
+  const auto& definition = problems::get(problem);
+  const auto work = definition.work(tc.dims);
+  const bool compute_bound = definition.bound() == problems::boundness::compute;
   const double per_ms_to_per_s = 1e3 / 1e9; // (x per ms) -> (G x per s)
-  if (problem == problems::kind::matmul) {
+  if (compute_bound) {
     e.gflops = work.flops / e.median_ms * per_ms_to_per_s;
   } else {
     e.gbps = work.bytes / e.median_ms * per_ms_to_per_s;
@@ -52,8 +54,8 @@ void add_roofline_figures(reports::performance_entry& e, problems::kind problem,
   if (roof == nullptr) {
     return;
   }
-  e.roof_percent = problem == problems::kind::matmul ? percent(*e.gflops, roof->fp32_peak_gflops)
-                                                     : percent(*e.gbps, roof->copy_bandwidth_gbps);
+  e.roof_percent = compute_bound ? percent(*e.gflops, roof->fp32_peak_gflops)
+                                 : percent(*e.gbps, roof->copy_bandwidth_gbps);
   if (const auto* f = roof->find(roofline::case_key(problem, {tc.dims, tc.distribution}))) {
     e.library_ms = f->median_ms;
     e.library_name = f->library;

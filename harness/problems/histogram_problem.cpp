@@ -139,4 +139,24 @@ void histogram_problem::invoke(void* launcher, const std::vector<void*>& device_
                                      static_cast<unsigned int*>(device_output));
 }
 
+std::vector<shape> histogram_problem::sanitizer_shapes() const {
+  return {{.n = 4099}, {.n = 65537}};
+}
+
+std::string histogram_problem::advice(advice_topic topic) const {
+  switch (topic) {
+  case advice_topic::boundary:
+    return "every read of input must check i < n, and the sections (or the grid-stride loop) "
+           "must together cover exactly the n bytes, the last partial one included";
+  case advice_topic::race:
+    return "a bin is incremented without atomicAdd by threads that share it, or a "
+           "__syncthreads() is missing between clearing, counting into and merging the "
+           "block's private bins";
+  case advice_topic::barrier:
+    break;
+  }
+  return "every thread of the block must reach the __syncthreads() between clearing, counting "
+         "into and merging the block's private bins: guard the work, never the barrier";
+}
+
 } // namespace cugrade::problems

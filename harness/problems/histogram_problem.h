@@ -13,6 +13,10 @@ inline constexpr std::size_t histogram_bins = 256;
 class histogram_problem final : public problem {
 public:
   [[nodiscard]] kind id() const override { return kind::histogram; }
+  [[nodiscard]] std::string_view name() const override { return "histogram"; }
+  [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] problem_traits traits() const override { return {.counts = true}; }
+  [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::vector<std::string> distributions() const override;
   [[nodiscard]] std::vector<shape> edge_shapes() const override;

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace cugrade::problems {
 
@@ -194,6 +195,39 @@ void matmul_problem::invoke(void* launcher, const std::vector<void*>& device_inp
                                      static_cast<const float*>(device_inputs[1]),
                                      static_cast<float*>(device_output), static_cast<int>(s.j),
                                      static_cast<int>(s.k), static_cast<int>(s.l));
+}
+
+std::vector<shape_param> matmul_problem::shape_params() const {
+  // The launchers take int sizes.
+  constexpr long largest = std::numeric_limits<int>::max();
+  return {{.name = "j", .field = &shape::j, .largest = largest, .example = 37},
+          {.name = "k", .field = &shape::k, .largest = largest, .example = 41},
+          {.name = "l", .field = &shape::l, .largest = largest, .example = 43}};
+}
+
+std::string matmul_problem::shape_words() const {
+  return "shapes have j, k and l: M is j x k, N is k x l, P is j x l";
+}
+
+// No size is a multiple of a tile width, so boundary mistakes show.
+std::vector<shape> matmul_problem::sanitizer_shapes() const {
+  return {{.j = 37, .k = 41, .l = 43}, {.j = 129, .k = 65, .l = 33}};
+}
+
+std::string matmul_problem::advice(advice_topic topic) const {
+  switch (topic) {
+  case advice_topic::boundary:
+    return "threads past the edge of P must not store, and a tile that hangs over the edge of M "
+           "or N must be filled with zeros instead of loaded";
+  case advice_topic::race:
+    return "a __syncthreads() is missing after loading a tile (before it is used) or before "
+           "the next phase overwrites it";
+  case advice_topic::barrier:
+    break;
+  }
+  return "every thread of the block must reach both __syncthreads() of each phase, including "
+         "threads whose element lies outside P: guard the loads and the store, never the "
+         "barriers";
 }
 
 } // namespace cugrade::problems

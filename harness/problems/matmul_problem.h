@@ -13,6 +13,16 @@ namespace cugrade::problems {
 class matmul_problem final : public problem {
 public:
   [[nodiscard]] kind id() const override { return kind::matmul; }
+  [[nodiscard]] std::string_view name() const override { return "matmul"; }
+  [[nodiscard]] std::vector<shape_param> shape_params() const override;
+  [[nodiscard]] std::string shape_words() const override;
+  [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] boundness bound() const override { return boundness::compute; }
+  [[nodiscard]] timed_check timed_output_check() const override {
+    return timed_check::sampled_rows;
+  }
+  [[nodiscard]] problem_traits traits() const override { return {.tiled_matrix = true}; }
+  [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::vector<std::string> distributions() const override;
   [[nodiscard]] std::vector<shape> edge_shapes() const override;

@@ -5,36 +5,121 @@
 #include "harness/problems/matmul_problem.h"
 #include "harness/problems/reduction_problem.h"
 #include "harness/problems/rng.h"
+#include "harness/problems/scan_problem.h"
 #include "harness/problems/support.h"
 
+#include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
+#include <limits>
 #include <set>
 
 namespace cugrade::problems {
 
-std::string_view to_string(kind k) {
-  switch (k) {
-  case kind::matmul:
-    return "matmul";
-  case kind::histogram:
-    return "histogram";
-  case kind::reduction:
-    return "reduction";
+const std::vector<const problem*>& all() {
+  static const matmul_problem matmul;
+  static const histogram_problem histogram;
+  static const reduction_problem reduction;
+  static const scan_problem scan;
+  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction, &scan};
+  return registry;
+}
+
+std::vector<std::string> names() {
+  std::vector<std::string> out;
+  for (const problem* p : all()) {
+    out.emplace_back(p->name());
+  }
+  return out;
+}
+
+const problem& get(kind k) {
+  for (const problem* p : all()) {
+    if (p->id() == k) {
+      return *p;
+    }
   }
   CUGRADE_THROW("unknown problem kind " + std::to_string(static_cast<int>(k)));
 }
 
+std::string_view to_string(kind k) {
+  return get(k).name();
+}
+
 std::optional<kind> kind_from_string(std::string_view name) {
-  for (const kind k : {kind::matmul, kind::histogram, kind::reduction}) {
-    if (to_string(k) == name) {
-      return k;
+  for (const problem* p : all()) {
+    if (p->name() == name) {
+      return p->id();
     }
   }
   return std::nullopt;
 }
 
+std::vector<shape_param> problem::shape_params() const {
+  return {{.name = "n",
+           .field = &shape::n,
+           .largest = std::numeric_limits<long>::max() / 8,
+           .example = 1000}};
+}
+
+std::string problem::shape_words() const {
+  return "shapes have n, the number of input elements";
+}
+
 std::string describe(kind k, const shape& s) {
-  return k == kind::matmul ? fmt::format("{}x{}x{}", s.j, s.k, s.l) : fmt::format("n={}", s.n);
+  const auto params = get(k).shape_params();
+  if (params.size() == 1) {
+    return fmt::format("{}={}", params[0].name, s.*params[0].field);
+  }
+  std::string text;
+  for (const auto& p : params) {
+    text += (text.empty() ? "" : "x") + std::to_string(s.*p.field);
+  }
+  return text;
+}
+
+namespace {
+
+std::optional<long> parse_size(std::string_view text) {
+  long v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 1) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+} // namespace
+
+std::optional<shape> parse_description(kind k, std::string_view text) {
+  const auto params = get(k).shape_params();
+  if (params.size() == 1) {
+    const std::string prefix = params[0].name + "=";
+    if (!text.starts_with(prefix)) {
+      return std::nullopt;
+    }
+    text.remove_prefix(prefix.size());
+  }
+  shape s;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const auto x = i + 1 < params.size() ? text.find('x') : text.size();
+    if (x == std::string_view::npos) {
+      return std::nullopt;
+    }
+    const auto size = parse_size(text.substr(0, x));
+    if (!size) {
+      return std::nullopt;
+    }
+    s.*params[i].field = *size;
+    text.remove_prefix(std::min(text.size(), x + 1));
+  }
+  return s;
+}
+
+bool all_multiples_of(kind k, const shape& s, long m) {
+  const auto params = get(k).shape_params();
+  return std::all_of(params.begin(), params.end(),
+                     [&](const shape_param& p) { return s.*p.field % m == 0; });
 }
 
 std::size_t element_size(element_type t) {
@@ -46,21 +131,6 @@ std::size_t element_size(element_type t) {
     return 1;
   }
   CUGRADE_THROW("unknown element type " + std::to_string(static_cast<int>(t)));
-}
-
-const problem& get(kind k) {
-  static const matmul_problem matmul;
-  static const histogram_problem histogram;
-  static const reduction_problem reduction;
-  switch (k) {
-  case kind::matmul:
-    return matmul;
-  case kind::histogram:
-    return histogram;
-  case kind::reduction:
-    return reduction;
-  }
-  CUGRADE_THROW("unknown problem kind " + std::to_string(static_cast<int>(k)));
 }
 
 std::vector<test_case> make_cases(kind k, const std::vector<case_template>& templates,

@@ -2,11 +2,19 @@
 /// \file
 /// Problem definitions: what "correct" means for each kind of kernel the course teaches.
 ///
-/// One `problem` per kind (matmul, histogram, reduction) owns input generation from a 64-bit seed,
-/// the CPU reference (double accumulation; exact integers), the comparison and its tolerance
-/// policy, the test shapes, and FLOP/byte counts. Host-only C++: the runner (which runs student
-/// code) uses it to generate inputs and call launchers; the grader (which never runs student
-/// code) uses it to compute references and compare.
+/// The registry of problem kinds. One `problem` per kind owns everything about itself: its shape
+/// parameters (named; their text and JSON forms follow from the list), input generation from a
+/// 64-bit seed, the CPU reference (double accumulation; exact integers), the comparison and its
+/// tolerance policy, the test, benchmark and sanitizer shapes, FLOP/byte counts and whether it is
+/// compute- or memory-bound, how a timed output is checked, and the words of its hints. Its
+/// library ceiling lives in harness/roofline/ceilings/<name>.cu (CUDA, picked up by name).
+/// Everything else asks this registry (`all()`, `get()`, `find()`); no list of problem names and
+/// no `switch` over kinds exists outside harness/problems/. Adding a kind: a `<name>_problem`
+/// pair here, its line in `kind` and in `all()` (problem.cpp), its source in CMakeLists.txt.
+///
+/// Host-only C++: the runner (which runs student code) uses it to generate inputs and call
+/// launchers; the grader (which never runs student code) uses it to compute references and
+/// compare.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,12 +26,13 @@
 
 namespace cugrade::problems {
 
-enum class kind { matmul, histogram, reduction };
+enum class kind { matmul, histogram, reduction, scan };
 
 [[nodiscard]] std::string_view to_string(kind k);
 [[nodiscard]] std::optional<kind> kind_from_string(std::string_view name);
 
-/// Sizes of one case: matmul uses j, k, l (M is j x k, N is k x l); histogram and reduction use n.
+/// Sizes of one case. Which of them a kind uses, and what they mean, is its `shape_params()`
+/// (matmul: j, k, l; histogram, reduction, scan: n); the others stay 0.
 struct shape {
   long j = 0;
   long k = 0;
@@ -32,8 +41,45 @@ struct shape {
   bool operator==(const shape&) const = default;
 };
 
-/// "17x33x9" for matmul, "n=1000" otherwise.
+/// One named size of a kind's shapes: where it lives, its largest value (what the launcher's
+/// argument type holds) and an example value for messages.
+using size_field = long shape::*;
+struct shape_param {
+  std::string name;
+  size_field field = nullptr;
+  long largest = 0;
+  long example = 0;
+};
+
+/// Which roofline ceiling a kind's performance is measured against.
+enum class boundness { memory, compute };
+
+/// How the output of a timed (benchmark) call is checked, grader/perf/output_check.cpp:
+/// the whole output against the reference; sampled rows of a row-major matrix output (rows of
+/// the first input give rows of the output); or a single sum, keeping only sum|x| of the input.
+enum class timed_check { whole_output, sampled_rows, single_sum };
+
+/// What the generic hints (grader/core diagnosis) ask a kind to say in its own words.
+enum class advice_topic {
+  boundary, ///< the last partial tile/block/section, and what must happen at the edge
+  race,     ///< what a race in this kernel most likely is
+  barrier,  ///< which __syncthreads() every thread must reach
+};
+
+/// Facts about a kind that select diagnosis rules.
+struct problem_traits {
+  bool tiled_matrix = false;   ///< a 2-D output computed in tiles (tile-width and shape hints)
+  bool counts = false;         ///< outputs count input values (bins): totals and clearing hints
+  bool single_sum = false;     ///< the output is one float, the sum of the input
+  bool running_totals = false; ///< output i depends on inputs 0..i (scan): carry hints
+};
+
+/// "17x33x9" for several parameters (their values joined by x), "n=1000" for one.
 [[nodiscard]] std::string describe(kind k, const shape& s);
+/// The inverse of describe(); nullopt unless every size is a whole number from 1.
+[[nodiscard]] std::optional<shape> parse_description(kind k, std::string_view text);
+/// Whether every size of the shape is a multiple of m.
+[[nodiscard]] bool all_multiples_of(kind k, const shape& s, long m);
 
 enum class element_type { f32, u8, u32 };
 [[nodiscard]] std::size_t element_size(element_type t);
@@ -117,6 +163,19 @@ public:
   virtual ~problem() = default;
 
   [[nodiscard]] virtual kind id() const = 0;
+  /// The kind's name in specs, reports and case keys, e.g. "matmul".
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  /// The sizes its shapes have, in their text order; default: n, the number of input elements.
+  [[nodiscard]] virtual std::vector<shape_param> shape_params() const;
+  /// What the sizes mean, for messages: "shapes have n, the number of input elements".
+  [[nodiscard]] virtual std::string shape_words() const;
+  /// Small, awkward shapes a sanitizer (10 to 100 times slower) runs in seconds.
+  [[nodiscard]] virtual std::vector<shape> sanitizer_shapes() const = 0;
+  [[nodiscard]] virtual boundness bound() const { return boundness::memory; }
+  [[nodiscard]] virtual timed_check timed_output_check() const { return timed_check::whole_output; }
+  [[nodiscard]] virtual problem_traits traits() const { return {}; }
+  /// The kind's words for a generic hint (see advice_topic).
+  [[nodiscard]] virtual std::string advice(advice_topic topic) const = 0;
   /// The contract's launcher names, e.g. {"matmul_naive", "matmul_tiled", "matmul_dynamic"}.
   [[nodiscard]] virtual std::vector<std::string> launchers() const = 0;
   /// Names of the input distributions, e.g. {"real", "integer"}.
@@ -150,6 +209,10 @@ public:
 
 /// The definition of one kind; lives for the whole program.
 [[nodiscard]] const problem& get(kind k);
+/// Every kind, in the registry's order.
+[[nodiscard]] const std::vector<const problem*>& all();
+/// Every kind's name, in the registry's order ("matmul", "histogram", ...).
+[[nodiscard]] std::vector<std::string> names();
 
 /// Concrete cases from templates: names are "<describe(shape)>/<distribution>" and each seed is
 /// derived from `base_seed` and the name, so adding a case never changes another's inputs.

@@ -1,5 +1,6 @@
 #include "harness/problems/reduction_problem.h"
 
+#include "harness/problems/float_inputs.h"
 #include "harness/problems/support.h"
 #include "harness/problems/tolerance.h"
 
@@ -12,26 +13,6 @@ namespace cugrade::problems {
 namespace {
 
 using launcher_fn = void(const float*, long, float*);
-
-void fill_real_offset(std::span<float> out, xoshiro256ss& rng) {
-  // (2^23 + m) * 2^-23 with m in [-2^22, 2^22): 1 + [-0.5, 0.5) on a grid every value of which
-  // float32 represents exactly (spacing 2^-24 below 1, 2^-23 above).
-  for (float& x : out) {
-    const auto m = static_cast<std::int32_t>(rng.next() >> 41) - (1 << 22);
-    x = static_cast<float>((1 << 23) + m) * 0x1p-23f;
-  }
-}
-
-void fill_integer(std::span<float> out, xoshiro256ss& rng) {
-  for (std::size_t i = 0; i < out.size(); i += 2) {
-    const std::uint64_t bits = rng.next();
-    out[i] =
-        static_cast<float>(static_cast<int>(scale32(static_cast<std::uint32_t>(bits), 17)) - 8);
-    if (i + 1 < out.size()) {
-      out[i + 1] = static_cast<float>(static_cast<int>(scale32(bits >> 32, 17)) - 8);
-    }
-  }
-}
 
 /// Sum of f(x) over the input in double, by parts merged in a fixed order. The double sum's own
 /// error (below n 2^-53 sum|x|) is covered by the extra term in gamma_n (see tolerance.h).
@@ -59,7 +40,7 @@ std::vector<std::string> reduction_problem::launchers() const {
 }
 
 std::vector<std::string> reduction_problem::distributions() const {
-  return {"real_offset", "integer", "ones"};
+  return float_distributions();
 }
 
 std::vector<shape> reduction_problem::edge_shapes() const {
@@ -89,14 +70,7 @@ buffer_spec reduction_problem::output(const shape&) const {
 std::vector<buffer> reduction_problem::generate(const test_case& c) const {
   require_case(*this, c);
   buffer b = make_buffer(element_type::f32, static_cast<std::size_t>(c.dims.n));
-  const std::uint64_t seed = derive_seed(c.seed, std::uint64_t{0});
-  if (c.distribution == "real_offset") {
-    fill_chunked(b.as<float>(), seed, fill_real_offset);
-  } else if (c.distribution == "integer") {
-    fill_chunked(b.as<float>(), seed, fill_integer);
-  } else {
-    std::ranges::fill(b.as<float>(), 1.0f);
-  }
+  fill_float_distribution(b.as<float>(), c.distribution, derive_seed(c.seed, std::uint64_t{0}));
   std::vector<buffer> out;
   out.push_back(std::move(b));
   return out;
@@ -116,7 +90,7 @@ comparison reduction_problem::compare(const test_case& c, const std::vector<buff
   require_inputs(*this, c, in);
   require_output(*this, c, expected, actual);
   const double abs_sum = sum_of(in[0].as<float>(), [](double x) { return std::fabs(x); });
-  const bool integer = c.distribution != "real_offset";
+  const bool integer = integer_distribution(c.distribution);
   const double allowed = f32_sum_tolerance(static_cast<double>(c.dims.n), abs_sum, integer);
   tally t;
   t.check_f32(0, expected[0], actual.as<float>()[0], allowed);
@@ -141,6 +115,25 @@ void reduction_problem::invoke(void* launcher, const std::vector<void*>& device_
   require_pointers(*this, s, device_inputs, device_output);
   as_launcher<launcher_fn>(launcher)(static_cast<const float*>(device_inputs[0]), s.n,
                                      static_cast<float*>(device_output));
+}
+
+std::vector<shape> reduction_problem::sanitizer_shapes() const {
+  return {{.n = 1025}, {.n = 65537}};
+}
+
+std::string reduction_problem::advice(advice_topic topic) const {
+  switch (topic) {
+  case advice_topic::boundary:
+    return "elements at or past n must count as 0 (load `i < n ? input[i] : 0.0f`), and every "
+           "element below n must be loaded, the last partial block included";
+  case advice_topic::race:
+    return "a __syncthreads() is missing between the steps of the tree, or partial sums are "
+           "combined without atomicAdd";
+  case advice_topic::barrier:
+    break;
+  }
+  return "every thread of the block must reach the __syncthreads() of every step of the tree: "
+         "take it out of `if (t < stride)` and put it after the if";
 }
 
 } // namespace cugrade::problems

@@ -14,6 +14,11 @@ namespace cugrade::problems {
 class reduction_problem final : public problem {
 public:
   [[nodiscard]] kind id() const override { return kind::reduction; }
+  [[nodiscard]] std::string_view name() const override { return "reduction"; }
+  [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] timed_check timed_output_check() const override { return timed_check::single_sum; }
+  [[nodiscard]] problem_traits traits() const override { return {.single_sum = true}; }
+  [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::vector<std::string> distributions() const override;
   [[nodiscard]] std::vector<shape> edge_shapes() const override;

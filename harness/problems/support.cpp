@@ -26,7 +26,9 @@ void require_case(const problem& p, const test_case& c) {
         fmt::format("case \"{}\": {} has no distribution \"{}\"", c.name, name, c.distribution));
   }
   const shape& s = c.dims;
-  const bool ok = p.id() == kind::matmul ? (s.j >= 1 && s.k >= 1 && s.l >= 1) : s.n >= 1;
+  const auto params = p.shape_params();
+  const bool ok = std::all_of(params.begin(), params.end(),
+                              [&](const shape_param& param) { return s.*param.field >= 1; });
   if (!ok) {
     CUGRADE_THROW(
         fmt::format("case \"{}\": shape {} has a size below 1", c.name, describe(p.id(), s)));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <nlohmann/json.hpp>
 
 namespace cugrade::roofline {
@@ -10,38 +9,6 @@ namespace cugrade::roofline {
 using nlohmann::json;
 
 namespace {
-
-std::optional<long> parse_long(std::string_view text) {
-  long v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < 1) {
-    return std::nullopt;
-  }
-  return v;
-}
-
-std::optional<problems::shape> parse_shape(problems::kind k, std::string_view text) {
-  problems::shape s;
-  if (k != problems::kind::matmul) {
-    if (!text.starts_with("n=")) {
-      return std::nullopt;
-    }
-    const auto n = parse_long(text.substr(2));
-    return n ? std::optional(problems::shape{.n = *n}) : std::nullopt;
-  }
-  const auto x1 = text.find('x');
-  const auto x2 = x1 == std::string_view::npos ? x1 : text.find('x', x1 + 1);
-  if (x2 == std::string_view::npos) {
-    return std::nullopt;
-  }
-  const auto j = parse_long(text.substr(0, x1));
-  const auto kk = parse_long(text.substr(x1 + 1, x2 - x1 - 1));
-  const auto l = parse_long(text.substr(x2 + 1));
-  if (!j || !kk || !l) {
-    return std::nullopt;
-  }
-  return problems::shape{.j = *j, .k = *kk, .l = *l};
-}
 
 json figure_json(const library_figure& f) {
   return {
@@ -77,7 +44,8 @@ result<std::pair<problems::kind, problems::case_template>> parse_case_key(std::s
     return bad();
   }
   const auto k = problems::kind_from_string(key.substr(0, a));
-  const auto dims = k ? parse_shape(*k, key.substr(a + 1, b - a - 1)) : std::nullopt;
+  const auto dims =
+      k ? problems::parse_description(*k, key.substr(a + 1, b - a - 1)) : std::nullopt;
   const std::string distribution(key.substr(b + 1));
   if (!dims) {
     return bad();

@@ -118,6 +118,17 @@ std::vector<std::string> fixture_names() {
   return names;
 }
 
+std::vector<std::string> assignment_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(source_root() / "assignments")) {
+    if (fs::exists(entry.path() / "assignment.json")) {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 std::string gpu_unavailable_reason() {
   process::spawn_options opts;
   const std::string runner = from_env("CUGRADE_GPU_RUNNER", CUGRADE_GPU_RUNNER);

@@ -44,6 +44,8 @@ reports_without_times(const std::filesystem::path& out);
 /// Every fixture folder holding an expect.json.
 [[nodiscard]] std::vector<std::string> fixture_names();
 [[nodiscard]] std::filesystem::path fixtures_dir();
+/// Every assignment folder under the source tree's assignments/ holding an assignment.json.
+[[nodiscard]] std::vector<std::string> assignment_names();
 /// The cugrade source tree ($CUGRADE_ROOT when set, e.g. in a device bundle).
 [[nodiscard]] std::filesystem::path source_root();
 

@@ -2,6 +2,7 @@
 
 #include "tests/e2e/e2e_support.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -140,6 +141,46 @@ void check_build(const json& report, const json& expect, const std::string& back
   }
 }
 
+// What a student is told about each kernel: its verdict and every hint, in order. Recorded per
+// backend in the fixture's verdicts.<backend>.json, so a refactoring that changes any verdict or
+// hint of an existing fixture fails here (CUGRADE_RECORD_VERDICTS=1 writes the files anew).
+// Kernels whose expect.json allows several statuses (a race the backend may or may not show) are
+// left out: their verdict is not reproducible.
+json verdicts_of(const json& report, const json& wanted) {
+  json out = json::object();
+  for (const auto& kernel : report.at("kernels")) {
+    const std::string name = kernel.at("name");
+    if (wanted.contains(name) && wanted.at(name).contains("status_one_of")) {
+      continue;
+    }
+    json hints = json::array();
+    for (const auto& h : kernel.value("diagnosis", json::array())) {
+      hints.push_back({{"code", h.value("code", "")},
+                       {"message", h.value("message", "")},
+                       {"location", h.value("location", "")}});
+    }
+    out[name] = {{"status", kernel.value("status", "")},
+                 {"error_kind", kernel.value("error_kind", json())},
+                 {"hints", hints}};
+  }
+  return out;
+}
+
+void check_recorded_verdicts(const std::filesystem::path& dir, const std::string& backend,
+                             const json& report, const json& wanted) {
+  const auto file = dir / ("verdicts." + backend + ".json");
+  const json now = verdicts_of(report, wanted);
+  if (const char* record = std::getenv("CUGRADE_RECORD_VERDICTS"); record && *record) {
+    std::ofstream(file) << now.dump(2) << "\n";
+    return;
+  }
+  if (!std::filesystem::exists(file)) {
+    return; // not recorded for this backend (GPU verdicts are recorded on a GPU)
+  }
+  EXPECT_EQ(now, read_json(file)) << "verdicts or hints differ from " << file << ":\n"
+                                  << now.dump(2).substr(0, 6000);
+}
+
 } // namespace
 
 void expect_no_internal_names(const std::string& text, const std::string& where) {
@@ -216,6 +257,7 @@ void check_fixture(const std::string& fixture, const std::string& backend) {
     }
     check_kernel(kernel, want);
   }
+  check_recorded_verdicts(dir, backend, report, wanted);
   std::filesystem::remove_all(out);
 }
 

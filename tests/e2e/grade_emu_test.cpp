@@ -54,8 +54,7 @@ TEST_P(ReferenceInEmulation, GetsFullMarksAndValidReports) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInEmulation,
-                         testing::Values("matmul", "histogram", "reduction"));
+INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInEmulation, testing::ValuesIn(assignment_names()));
 
 class FixtureInEmulation : public testing::TestWithParam<std::string> {};
 

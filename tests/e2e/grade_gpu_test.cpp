@@ -34,7 +34,7 @@ TEST_P(ReferenceOnGpuEndToEnd, GetsFullMarks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceOnGpuEndToEnd,
-                         testing::Values("matmul", "histogram", "reduction"));
+                         testing::ValuesIn(assignment_names()));
 
 class FixtureOnGpu : public testing::TestWithParam<std::string> {};
 

@@ -13,6 +13,7 @@
 // from PATH (the bundle's env.sh puts its bin/ first), and data from $CUGRADE_ROOT when set.
 
 #include "grader/process/process.h"
+#include "harness/problems/problem.h"
 #include "tests/e2e/e2e_support.h"
 
 #include <cstdlib>
@@ -189,11 +190,15 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ExploitOnGpu, testing::ValuesIn(fixtures_with
 fs::path sanitized_spec(const std::string& assignment, const fs::path& dir) {
   json spec = read_json(data_root() / "assignments" / assignment / "assignment.json");
   spec["sanitizer"] = {{"enabled", true}};
-  const json small =
-      assignment == "matmul"
-          ? json::parse(R"({"shape": {"j": 257, "k": 255, "l": 253}, "distribution": "real"})")
-          : json{{"shape", {{"n", 1 << 20}}},
-                 {"distribution", assignment == "histogram" ? "uniform" : "real_offset"}};
+  const auto& problem =
+      problems::get(*problems::kind_from_string(spec.at("problem").get<std::string>()));
+  json shape = json::object();
+  for (const auto& p : problem.shape_params()) {
+    shape[p.name] = problem.sanitizer_shapes().back().*p.field;
+  }
+  json small = json::object();
+  small["shape"] = shape;
+  small["distribution"] = problem.benchmark_cases()[0].distribution;
   spec["benchmark"] = {{"cases", json::array({small})}};
   const auto path = dir / (assignment + "-sanitized.json");
   std::ofstream(path) << spec.dump(2);
@@ -241,7 +246,7 @@ TEST(SanitizerOnGpu, FindsNothingInTheReference) {
   if (const auto why = no_gpu_reason(); !why.empty()) {
     GTEST_SKIP() << why;
   }
-  for (const char* assignment : {"matmul", "histogram", "reduction"}) {
+  for (const auto& assignment : assignment_names()) {
     SCOPED_TRACE(assignment);
     const auto spec_dir = fresh_dir("sanitized-spec");
     const json report = grade_on_gpu(sanitized_spec(assignment, spec_dir).string(),
@@ -293,7 +298,7 @@ TEST_P(ReferencePerformanceOnGpu, IsVerifiedWithSpeedupsNearOneAndFullMarks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Assignments, ReferencePerformanceOnGpu,
-                         testing::Values("matmul", "histogram", "reduction"));
+                         testing::ValuesIn(assignment_names()));
 
 } // namespace
 } // namespace cugrade::e2e

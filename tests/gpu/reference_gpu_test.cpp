@@ -20,8 +20,19 @@ using cugrade::problems::kind;
 
 struct launcher_case {
   kind problem;
-  const char* launcher;
+  std::string launcher;
 };
+
+// Every launcher of every problem kind in the registry.
+std::vector<launcher_case> every_launcher() {
+  std::vector<launcher_case> cases;
+  for (const auto* p : cugrade::problems::all()) {
+    for (const auto& launcher : p->launchers()) {
+      cases.push_back({p->id(), launcher});
+    }
+  }
+  return cases;
+}
 
 using cugrade::testing::no_gpu_reason;
 
@@ -39,7 +50,7 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
     cases.push_back({0, tc});
   }
   const auto dir = std::filesystem::temp_directory_path() /
-                   ("cugrade-gpu-test-" + std::string(launcher) + "-" + std::to_string(getpid()));
+                   ("cugrade-gpu-test-" + launcher + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   // A device bundle relocates the library: CUGRADE_REFERENCE_LIBRARY overrides the build path.
   const char* env_library = std::getenv("CUGRADE_REFERENCE_LIBRARY");
@@ -71,17 +82,9 @@ TEST_P(ReferenceOnGpu, PassesEveryEdgeShapeAndDistribution) {
   std::filesystem::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllLaunchers, ReferenceOnGpu,
-                         testing::Values(launcher_case{kind::matmul, "matmul_naive"},
-                                         launcher_case{kind::matmul, "matmul_tiled"},
-                                         launcher_case{kind::matmul, "matmul_dynamic"},
-                                         launcher_case{kind::histogram, "histogram_sectioned"},
-                                         launcher_case{kind::histogram, "histogram_interleaved"},
-                                         launcher_case{kind::histogram, "histogram_privatized"},
-                                         launcher_case{kind::reduction, "reduce_interleaved"},
-                                         launcher_case{kind::reduction, "reduce_convergent"}),
+INSTANTIATE_TEST_SUITE_P(AllLaunchers, ReferenceOnGpu, testing::ValuesIn(every_launcher()),
                          [](const testing::TestParamInfo<launcher_case>& param_info) {
-                           return std::string(param_info.param.launcher);
+                           return param_info.param.launcher;
                          });
 
 } // namespace

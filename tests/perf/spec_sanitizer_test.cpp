@@ -24,7 +24,7 @@ result<assignment_spec> parse(const std::string& name, const nlohmann::json& doc
 }
 
 TEST(SpecSanitizer, IsOnByDefaultWithEveryToolOnSmallShapes) {
-  for (const char* name : {"matmul", "histogram", "reduction"}) {
+  for (const auto& name : known_assignments(root)) {
     const auto spec = load_assignment(name, root);
     ASSERT_TRUE(spec.ok()) << spec.error();
     EXPECT_TRUE(spec->sanitizer.enabled) << name;

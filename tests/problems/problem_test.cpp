@@ -11,7 +11,15 @@ namespace cugrade::problems {
 namespace {
 
 constexpr std::uint64_t seed = 20240917;
-const kind all_kinds[] = {kind::matmul, kind::histogram, kind::reduction};
+// Every kind in the registry.
+std::vector<kind> all_kinds_of() {
+  std::vector<kind> kinds;
+  for (const problem* p : all()) {
+    kinds.push_back(p->id());
+  }
+  return kinds;
+}
+const std::vector<kind> all_kinds = all_kinds_of();
 
 std::uint64_t hash_bytes(const std::vector<buffer>& buffers) {
   std::string all;

@@ -66,7 +66,7 @@ TEST_P(Starter, ReadmeStatesTheSignaturesAndTheStatuses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Assignments, Starter,
-                         ::testing::Values("matmul", "histogram", "reduction"));
+                         ::testing::ValuesIn(known_assignments(project_root)));
 
 } // namespace
 } // namespace cugrade::spec

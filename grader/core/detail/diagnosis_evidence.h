@@ -92,6 +92,8 @@ std::optional<candidate> lost_updates_pattern(const evidence& ev);
 std::optional<candidate> overcount_pattern(const evidence& ev);
 std::optional<candidate> partial_sum_pattern(const evidence& ev);
 std::optional<candidate> stale_result_pattern(const evidence& ev);
+std::optional<candidate> carry_missing_pattern(const evidence& ev);
+std::optional<candidate> exclusive_scan_pattern(const evidence& ev);
 
 /// The rules above in their tie-breaking order.
 [[nodiscard]] const std::vector<rule>& all_rules();

@@ -27,19 +27,7 @@ candidate fault_candidate(const evidence& ev, std::size_t i, hint_code code, spe
 }
 
 std::string barrier_advice(problems::kind problem) {
-  switch (problem) {
-  case problems::kind::matmul:
-    return "every thread of the block must reach both __syncthreads() of each phase, including "
-           "threads whose element lies outside P: guard the loads and the store, never the "
-           "barriers";
-  case problems::kind::histogram:
-    return "every thread of the block must reach the __syncthreads() between clearing, counting "
-           "into and merging the block's private bins: guard the work, never the barrier";
-  case problems::kind::reduction:
-    break;
-  }
-  return "every thread of the block must reach the __syncthreads() of every step of the tree: "
-         "take it out of `if (t < stride)` and put it after the if";
+  return problems::get(problem).advice(problems::advice_topic::barrier);
 }
 
 } // namespace

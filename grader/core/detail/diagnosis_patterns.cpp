@@ -21,7 +21,7 @@ bool is_square(const problems::shape& s) {
 }
 
 bool is_matmul(const evidence& ev) {
-  return ev.problem() == problems::kind::matmul;
+  return problems::get(ev.problem()).traits().tiled_matrix;
 }
 
 bool tiled_kernel(const evidence& ev) {
@@ -48,18 +48,7 @@ std::optional<std::pair<std::size_t, std::size_t>> data_dependent_pair(const evi
 }
 
 std::string boundary_advice(const evidence& ev) {
-  switch (ev.problem()) {
-  case problems::kind::matmul:
-    return "threads past the edge of P must not store, and a tile that hangs over the edge of M "
-           "or N must be filled with zeros instead of loaded";
-  case problems::kind::histogram:
-    return "every read of input must check i < n, and the sections (or the grid-stride loop) "
-           "must together cover exactly the n bytes, the last partial one included";
-  case problems::kind::reduction:
-    break;
-  }
-  return "elements at or past n must count as 0 (load `i < n ? input[i] : 0.0f`), and every "
-         "element below n must be loaded, the last partial block included";
+  return problems::get(ev.problem()).advice(problems::advice_topic::boundary);
 }
 
 std::string unit_words(const evidence& ev) {
@@ -199,22 +188,7 @@ std::optional<candidate> race_pattern(const evidence& ev) {
   if (!i) {
     return std::nullopt;
   }
-  std::string advice;
-  switch (ev.problem()) {
-  case problems::kind::matmul:
-    advice = "a __syncthreads() is missing after loading a tile (before it is used) or before "
-             "the next phase overwrites it";
-    break;
-  case problems::kind::histogram:
-    advice = "a bin is incremented without atomicAdd by threads that share it, or a "
-             "__syncthreads() is missing between clearing, counting into and merging the "
-             "block's private bins";
-    break;
-  case problems::kind::reduction:
-    advice = "a __syncthreads() is missing between the steps of the tree, or partial sums are "
-             "combined without atomicAdd";
-    break;
-  }
+  const std::string advice = problems::get(ev.problem()).advice(problems::advice_topic::race);
   candidate c{hint_code::race,
               specificity::pattern,
               "the result changed between two runs on the same inputs (in emulation, runs use "

@@ -15,7 +15,7 @@ namespace {
 using reports::hint_code;
 
 bool is_histogram(const evidence& ev) {
-  return ev.problem() == problems::kind::histogram;
+  return problems::get(ev.problem()).traits().counts;
 }
 
 // Failing cases whose output values were kept.
@@ -186,7 +186,7 @@ std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
 }
 
 std::optional<candidate> not_cleared_result(const evidence& ev) {
-  if (ev.problem() != problems::kind::reduction) {
+  if (!problems::get(ev.problem()).traits().single_sum) {
     return std::nullopt;
   }
   const auto failing = failing_with_values(ev);
@@ -327,7 +327,7 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
 }
 
 std::optional<candidate> partial_sum_pattern(const evidence& ev) {
-  if (ev.problem() != problems::kind::reduction) {
+  if (!problems::get(ev.problem()).traits().single_sum) {
     return std::nullopt;
   }
   const auto failing = failing_with_values(ev);

@@ -8,13 +8,6 @@ namespace cugrade::spec::detail {
 
 namespace {
 
-std::vector<std::string> problem_names() {
-  std::vector<std::string> names;
-  for (auto k : {problems::kind::matmul, problems::kind::histogram, problems::kind::reduction})
-    names.emplace_back(problems::to_string(k));
-  return names;
-}
-
 // Names become folder names, report keys and Gradescope labels: keep them tame.
 bool is_plain_name(const std::string& name) {
   const auto allowed = [](char c) {
@@ -59,7 +52,7 @@ std::optional<problems::kind> read_problem(object_reader& top) {
   if (!problem)
     top.diag().error(top.path_of("problem"), json(*word).dump() +
                                                  " is not a problem cugrade knows " +
-                                                 expected_one_of(*word, problem_names()));
+                                                 expected_one_of(*word, problems::names()));
   return problem;
 }
 

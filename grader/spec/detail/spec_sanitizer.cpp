@@ -8,20 +8,6 @@ namespace cugrade::spec::detail {
 
 namespace {
 
-// Small enough that a sanitizer (10 to 100 times slower) runs them in seconds, awkward enough
-// that boundary mistakes show: no size is a multiple of a tile width.
-std::vector<problems::shape> default_shapes(problems::kind problem) {
-  switch (problem) {
-  case problems::kind::matmul:
-    return {{.j = 37, .k = 41, .l = 43}, {.j = 129, .k = 65, .l = 33}};
-  case problems::kind::histogram:
-    return {{.n = 4099}, {.n = 65537}};
-  case problems::kind::reduction:
-    return {{.n = 1025}, {.n = 65537}};
-  }
-  return {};
-}
-
 void read_enabled(object_reader& r, sanitizer_policy& out) {
   out.enabled = true;
   const json* enabled = r.find("enabled", "true", false);
@@ -59,7 +45,7 @@ void read_tools(object_reader& r, sanitizer_policy& out) {
 
 void read_sanitizer(object_reader& top, problems::kind problem, assignment_spec& out) {
   // On by default: a spec without the section gets every tool on the default shapes.
-  out.sanitizer = {true, default_shapes(problem), sanitizer_tools()};
+  out.sanitizer = {true, problems::get(problem).sanitizer_shapes(), sanitizer_tools()};
   const json* value = top.get("sanitizer", value_kind::object, R"({"enabled": false})", false);
   if (value == nullptr)
     return;
@@ -67,7 +53,7 @@ void read_sanitizer(object_reader& top, problems::kind problem, assignment_spec&
   r.reject_unknown_keys({"enabled", "shapes", "tools"});
   read_enabled(r, out.sanitizer);
   read_tools(r, out.sanitizer);
-  out.sanitizer.shapes = default_shapes(problem);
+  out.sanitizer.shapes = problems::get(problem).sanitizer_shapes();
   const json* shapes =
       r.get("shapes", value_kind::array, "[" + example_shape(problem) + "]", false);
   if (shapes == nullptr)

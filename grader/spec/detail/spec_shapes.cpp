@@ -3,29 +3,27 @@
 #include "grader/spec/suggest.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace cugrade::spec::detail {
 
 namespace {
 
 std::vector<std::string> size_keys(problems::kind problem) {
-  if (problem == problems::kind::matmul)
-    return {"j", "k", "l"};
-  return {"n"};
+  std::vector<std::string> keys;
+  for (const auto& p : problems::get(problem).shape_params())
+    keys.push_back(p.name);
+  return keys;
 }
 
 std::string sizes_explained(problems::kind problem) {
-  const std::string name(problems::to_string(problem));
-  if (problem == problems::kind::matmul)
-    return name + " shapes have j, k and l: M is j x k, N is k x l, P is j x l";
-  return name + " shapes have n, the number of input elements";
+  return std::string(problems::to_string(problem)) + " " + problems::get(problem).shape_words();
 }
 
-// The matmul launchers take int sizes; the others take long.
-long largest_size(problems::kind problem) {
-  return problem == problems::kind::matmul ? std::numeric_limits<int>::max()
-                                           : std::numeric_limits<long>::max() / 8;
+long largest_size(problems::kind problem, const std::string& key) {
+  for (const auto& p : problems::get(problem).shape_params())
+    if (p.name == key)
+      return p.largest;
+  return 0;
 }
 
 void reject_foreign_keys(const json& value, const std::string& path, problems::kind problem,
@@ -49,9 +47,9 @@ std::optional<long> read_size(object_reader& r, const std::string& key, problems
   const auto value = r.whole(key, "37", true);
   if (!value)
     return std::nullopt;
-  if (*value < 1 || *value > largest_size(problem)) {
+  if (*value < 1 || *value > largest_size(problem, key)) {
     r.diag().error(r.path_of(key), "must be a whole number from 1 to " +
-                                       std::to_string(largest_size(problem)) + ", got " +
+                                       std::to_string(largest_size(problem, key)) + ", got " +
                                        std::to_string(*value) + "; write e.g. \"" + key + "\": 37");
     return std::nullopt;
   }
@@ -61,7 +59,10 @@ std::optional<long> read_size(object_reader& r, const std::string& key, problems
 } // namespace
 
 std::string example_shape(problems::kind problem) {
-  return problem == problems::kind::matmul ? R"({"j": 37, "k": 41, "l": 43})" : R"({"n": 1000})";
+  std::string text;
+  for (const auto& p : problems::get(problem).shape_params())
+    text += (text.empty() ? "{" : ", ") + json(p.name).dump() + ": " + std::to_string(p.example);
+  return text + "}";
 }
 
 std::optional<problems::shape> read_shape(const json& value, const std::string& path,
@@ -86,13 +87,9 @@ std::optional<problems::shape> read_shape(const json& value, const std::string& 
   if (!complete)
     return std::nullopt;
   problems::shape s;
-  if (problem == problems::kind::matmul) {
-    s.j = sizes[0];
-    s.k = sizes[1];
-    s.l = sizes[2];
-  } else {
-    s.n = sizes[0];
-  }
+  const auto params = problems::get(problem).shape_params();
+  for (std::size_t i = 0; i < params.size(); ++i)
+    s.*params[i].field = sizes[i];
   return s;
 }
 

@@ -1,4 +1,4 @@
-#include "grader/core/layout.h"
+#include "grader/layout/layout.h"
 
 #include <cstdlib>
 #include <optional>
