@@ -76,10 +76,12 @@ result<int> lock_folder(const std::filesystem::path& dir) {
   // descriptor until exec closes it, or until their parent-death signal ends them): such a lock
   // goes within a moment, a running batch's does not.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0 && std::chrono::steady_clock::now() < give_up) {
+  bool locked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  while (!locked && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    locked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
   }
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!locked) {
     ::close(fd);
     return fail(dir.string() +
                 ": another cugrade batch is writing this folder; wait for it or give another "
