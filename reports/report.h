@@ -240,11 +240,22 @@ struct build_info {
   bool operator==(const build_info&) const = default;
 };
 
+/// A named share of a stage's time, e.g. the timing stage's "lock wait" or "checks".
+struct stage_part {
+  std::string name;
+  double seconds = 0;
+
+  bool operator==(const stage_part&) const = default;
+};
+
 /// How long one stage of a grading took (the profile of where time goes).
 struct stage_timing {
   std::string stage;  ///< probe, fetch, build, correctness, sanitizer, timing
   std::string kernel; ///< the launcher, for per-kernel stages; empty otherwise
   double seconds = 0;
+  /// Where the stage's time went, when it says (timing: lock wait, student runs, control,
+  /// checks, reference); the parts need not add up to `seconds`.
+  std::vector<stage_part> parts;
 
   bool operator==(const stage_timing&) const = default;
 };

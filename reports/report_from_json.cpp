@@ -300,8 +300,14 @@ report read_report(const json& j) {
   r.seed = maybe(j, "seed") ? unsigned_int(j, "seed", "") : 0;
   r.elapsed_seconds = maybe(j, "elapsed_seconds") ? num(j, "elapsed_seconds", "") : 0;
   r.stages = opt_array<stage_timing>(j, "stages", "", [](const json& s, const std::string& where) {
-    return stage_timing{str(s, "stage", where), str_or_empty(s, "kernel", where),
-                        real(s, "seconds", where)};
+    stage_timing t{str(s, "stage", where), str_or_empty(s, "kernel", where),
+                   real(s, "seconds", where), {}};
+    if (const auto parts = s.find("parts"); parts != s.end() && parts->is_object()) {
+      for (const auto& [name, value] : parts->items()) {
+        t.parts.push_back({name, real(*parts, name, where + "/parts")});
+      }
+    }
+    return t;
   });
   r.created_at = str(j, "created_at", "");
   return r;

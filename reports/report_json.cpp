@@ -178,7 +178,15 @@ ojson to_ordered_json(const redacted_report& redacted) {
   j["seed"] = r.seed;
   j["elapsed_seconds"] = points(r.elapsed_seconds, "elapsed_seconds");
   j["stages"] = array_of(r.stages, [](const stage_timing& s) {
-    return ojson{{"stage", s.stage}, {"kernel", s.kernel}, {"seconds", real_to_json(s.seconds)}};
+    ojson out{{"stage", s.stage}, {"kernel", s.kernel}, {"seconds", real_to_json(s.seconds)}};
+    if (!s.parts.empty()) {
+      ojson parts = ojson::object();
+      for (const stage_part& p : s.parts) {
+        parts[p.name] = real_to_json(p.seconds);
+      }
+      out["parts"] = parts;
+    }
+    return out;
   });
   j["created_at"] = r.created_at;
   return j;

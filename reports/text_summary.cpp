@@ -1,6 +1,7 @@
 // The text summary: what a student reads in a terminal or an e-mail.
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "reports/number_text.h"
 #include "reports/redact.h"
@@ -180,6 +181,13 @@ std::string stage_table(const report& r) {
   std::string out = fmt::format("time: {:.1f} s in all\n", r.elapsed_seconds);
   for (const stage_timing& s : r.stages) {
     out += fmt::format("  {:<12} {:>7.2f} s  {}\n", s.stage, s.seconds, s.kernel);
+    if (!s.parts.empty()) {
+      std::vector<std::string> parts;
+      for (const stage_part& p : s.parts) {
+        parts.push_back(fmt::format("{} {:.2f} s", p.name, p.seconds));
+      }
+      out += fmt::format("      {}\n", fmt::join(parts, ", "));
+    }
   }
   return out;
 }

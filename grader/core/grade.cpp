@@ -58,7 +58,8 @@ auto timed_stage(grading& g, const char* stage, const std::string& kernel, F&& w
   auto r = work();
   g.report.stages.push_back(
       {stage, kernel,
-       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+       {}});
   return r;
 }
 
@@ -195,7 +196,7 @@ checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
                             perf::gpu_evaluator* gpu) {
   auto started = std::chrono::steady_clock::now();
   checked_kernel c{grade_kernel(g, kernel, built, work), {}};
-  c.stages.push_back({"correctness", kernel.name, seconds_since(started)});
+  c.stages.push_back({"correctness", kernel.name, seconds_since(started), {}});
   if (!c.report || gpu == nullptr) {
     return c;
   }
@@ -206,7 +207,7 @@ checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
   if (const auto checked = gpu->sanitize(*c.report, built.library); !checked) {
     c.report = fail("performance evaluation failed: " + checked.error());
   }
-  c.stages.push_back({"sanitizer", kernel.name, seconds_since(started)});
+  c.stages.push_back({"sanitizer", kernel.name, seconds_since(started), {}});
   return c;
 }
 
@@ -343,6 +344,7 @@ grade_outcome grade_submission(grading& g) {
     if (gpu && gpu->times(*c.report)) {
       const auto evaluated = timed_stage(g, "timing", c.report->name,
                                          [&] { return gpu->time(*c.report, built->library); });
+      g.report.stages.back().parts = gpu->take_parts();
       if (!evaluated) {
         return not_gradable(g.report, "performance evaluation failed: " + evaluated.error());
       }

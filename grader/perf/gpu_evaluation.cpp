@@ -113,14 +113,28 @@ result<std::shared_ptr<process::device_lock>> gpu_evaluator::hold_exclusive() {
   if (auto held = m_exclusive.lock()) {
     return held;
   }
+  const auto asked = std::chrono::steady_clock::now();
   auto lock = process::device_lock::acquire(gpu_key(), process::lock_mode::exclusive,
                                             [this](std::string_view m) { say(std::string(m)); });
   if (!lock) {
     return fail(lock.error());
   }
+  add_part("lock wait", asked);
   auto held = std::make_shared<process::device_lock>(std::move(*lock));
   m_exclusive = held;
   return held;
+}
+
+void gpu_evaluator::add_part(const std::string& name, std::chrono::steady_clock::time_point since) {
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+  for (auto& p : m_parts) {
+    if (p.name == name) {
+      p.seconds += seconds;
+      return;
+    }
+  }
+  m_parts.push_back({name, seconds});
 }
 
 comparison_setup gpu_evaluator::setup() const {
@@ -186,6 +200,105 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
   return {};
 }
 
+result<std::vector<reference_side>>
+gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& launcher,
+                               const fs::path& library, const fs::path& reference,
+                               std::vector<launcher_run>& runs) {
+  auto lock = hold_exclusive(); // verification stays inside: --precise is for disputes
+  if (!lock) {
+    return fail(lock.error());
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto cmp = compare_launchers(s, launcher, {library, "student"}, {reference, "reference"});
+  add_part("A B B A rounds", started);
+  if (!cmp) {
+    return fail(cmp.error());
+  }
+  if (const auto* bad = failed_run(cmp->b_runs)) {
+    return fail("the reference " + launcher +
+                " failed its own timed checks (a harness or reference bug): " +
+                bad->first_problem());
+  }
+  runs = cmp->a_runs;
+  std::vector<reference_side> refs;
+  for (std::size_t i = 0; cmp->a_verified() && i < s.cases.size(); ++i) {
+    auto samples = pool(cmp->b_runs, i);
+    const bool noisy = summarize(samples.event_ms).rel_stddev > m_options.noise.max_rsd;
+    refs.push_back({std::move(samples), "abba", std::nullopt, noisy});
+  }
+  return refs;
+}
+
+// The student's round and the control hold the GPU exclusively; their checks (CPU work: reading
+// hundreds of megabytes of saved outputs and comparing them with the reference) run after the
+// lock is let go, so other gradings use the GPU meanwhile. Only a missing cache entry or a
+// control that moved takes the GPU again, to time the reference in full.
+result<std::vector<reference_side>>
+gpu_evaluator::compare_with_cache(const comparison_setup& s, const std::string& launcher,
+                                  const fs::path& library, const fs::path& reference,
+                                  std::vector<launcher_run>& runs) {
+  auto c = cached_setup();
+  if (!c) {
+    return fail(c.error());
+  }
+  const auto cached = load_cached_reference(*c, launcher);
+  std::optional<launcher_run> control;
+  {
+    auto lock = hold_exclusive();
+    if (!lock) {
+      return fail(lock.error());
+    }
+    auto started = std::chrono::steady_clock::now();
+    auto student = run_with_retries(s, launcher, {library, "student"}, m_options.noise,
+                                    launcher + "-student");
+    add_part("student runs", started);
+    if (!student) {
+      return fail(student.error());
+    }
+    runs = {std::move(*student)};
+    if (runs.front().finished() && every_case_cached(cached)) {
+      started = std::chrono::steady_clock::now();
+      auto measured = run_control(*c, launcher, reference);
+      add_part("control", started);
+      if (!measured) {
+        return fail(measured.error());
+      }
+      control = std::move(*measured);
+    }
+  }
+  say(launcher + ": checking the timed calls (the GPU is free for other gradings meanwhile)");
+  const auto checking = std::chrono::steady_clock::now();
+  check_timed_launcher(s.problem, s.request, s.policy, runs.front());
+  if (control) {
+    check_control(*c, *control);
+  }
+  add_part("checks", checking);
+  if (!runs.front().verified()) {
+    return std::vector<reference_side>{};
+  }
+  std::optional<control_verdict> verdict;
+  std::string why = "no cached reference time on this GPU";
+  if (control) {
+    auto judged = judge_control(*c, launcher, cached, *control);
+    if (!judged) {
+      return fail(judged.error());
+    }
+    if (judged->confirmed) {
+      return std::move(judged->sides);
+    }
+    why = judged->why;
+    verdict = std::move(*judged);
+  }
+  auto lock = hold_exclusive();
+  if (!lock) {
+    return fail(lock.error());
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto measured = measure_reference(*c, launcher, reference, why, verdict ? &*verdict : nullptr);
+  add_part("reference", started);
+  return measured;
+}
+
 result<std::vector<reports::performance_entry>>
 gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
                        std::vector<launcher_run>& runs) {
@@ -201,42 +314,12 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
       prepare_checks(problems::get(m_spec.problem), c, s.request.input_sets, s.policy);
     }
   });
-  std::vector<reference_side> refs; // per case; empty when the measured side failed its checks
-  if (m_options.precise) {
-    auto cmp = compare_launchers(s, launcher, {library, "student"}, {*ref, "reference"});
-    if (!cmp) {
-      return fail(cmp.error());
-    }
-    if (const auto* bad = failed_run(cmp->b_runs)) {
-      return fail("the reference " + launcher +
-                  " failed its own timed checks (a harness or reference bug): " +
-                  bad->first_problem());
-    }
-    runs = cmp->a_runs;
-    for (std::size_t i = 0; cmp->a_verified() && i < s.cases.size(); ++i) {
-      auto samples = pool(cmp->b_runs, i);
-      const bool noisy = summarize(samples.event_ms).rel_stddev > m_options.noise.max_rsd;
-      refs.push_back({std::move(samples), "abba", std::nullopt, noisy});
-    }
-  } else {
-    auto student = time_with_retries(s, launcher, {library, "student"}, m_options.noise,
-                                     launcher + "-student");
-    if (!student) {
-      return fail(student.error());
-    }
-    runs = {*student};
-    if (student->verified()) {
-      auto c = cached_setup();
-      if (!c) {
-        return fail(c.error());
-      }
-      auto times = cached_reference_times(*c, launcher, *ref);
-      if (!times) {
-        return fail(times.error());
-      }
-      refs = std::move(*times);
-    }
+  auto sides = m_options.precise ? compare_precise(s, launcher, library, *ref, runs)
+                                 : compare_with_cache(s, launcher, library, *ref, runs);
+  if (!sides) {
+    return fail(sides.error());
   }
+  const std::vector<reference_side> refs = std::move(*sides); // per case; empty when unverified
   std::vector<reports::performance_entry> entries;
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     entry_source src;
@@ -267,11 +350,9 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
 
 result<void> gpu_evaluator::time_kernel(reports::kernel_report& k,
                                         const spec::kernel_spec& kernel, const fs::path& library) {
-  // Timing owns the GPU: no other cugrade process runs anything on it while samples are taken.
-  auto lock = hold_exclusive();
-  if (!lock) {
-    return fail(lock.error());
-  }
+  // compare() holds the GPU exclusively while samples are taken: no other cugrade process runs
+  // anything on it meanwhile.
+  m_parts.clear();
   std::vector<launcher_run> runs;
   auto entries = compare(k.name, library, runs);
   if (!entries) {
@@ -329,7 +410,8 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
     auto r = work();
     m_stages.push_back(
         {name, k.name,
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+         take_parts()});
     return r;
   };
   if (checks(k)) {

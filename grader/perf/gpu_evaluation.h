@@ -17,6 +17,7 @@
 #include "harness/roofline/roofline.h"
 #include "reports/report.h"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -89,6 +90,9 @@ public:
   /// How long each stage of the evaluations since the last call took (sanitizer, timing), in
   /// order; the list starts empty again.
   [[nodiscard]] std::vector<reports::stage_timing> take_stages() { return std::exchange(m_stages, {}); }
+  /// Where the last time() spent its time: waiting for the GPU's lock, the student's runs, the
+  /// control, the checks of the timed calls, a full measurement of the reference.
+  [[nodiscard]] std::vector<reports::stage_part> take_parts() { return std::exchange(m_parts, {}); }
   /// The device's roofline with figures for every benchmark case, or nullptr when it cannot be
   /// measured (then entries lack roof and library figures; the note says why).
   [[nodiscard]] const roofline::device_roofline* roof();
@@ -99,6 +103,17 @@ private:
                                     const std::filesystem::path& library);
   result<void> time_kernel(reports::kernel_report& k, const spec::kernel_spec& kernel,
                            const std::filesystem::path& library);
+  result<std::vector<reference_side>> compare_precise(const comparison_setup& s,
+                                                      const std::string& launcher,
+                                                      const std::filesystem::path& library,
+                                                      const std::filesystem::path& reference,
+                                                      std::vector<launcher_run>& runs);
+  result<std::vector<reference_side>> compare_with_cache(const comparison_setup& s,
+                                                         const std::string& launcher,
+                                                         const std::filesystem::path& library,
+                                                         const std::filesystem::path& reference,
+                                                         std::vector<launcher_run>& runs);
+  void add_part(const std::string& name, std::chrono::steady_clock::time_point since);
   [[nodiscard]] comparison_setup setup() const;
   [[nodiscard]] result<cached_reference_setup> cached_setup();
   [[nodiscard]] std::string gpu_key() const;
@@ -115,6 +130,7 @@ private:
   std::optional<roofline::device_roofline> m_roof;
   bool m_roof_tried = false;
   std::vector<reports::stage_timing> m_stages;
+  std::vector<reports::stage_part> m_parts;
   std::weak_ptr<process::device_lock> m_exclusive;
 };
 

@@ -2,6 +2,7 @@
 
 #include "grader/perf/benchmark_plan.h"
 
+#include <chrono>
 #include <system_error>
 
 namespace cugrade::perf {
@@ -18,15 +19,31 @@ void remove_saved_outputs(const protocol::runner_log& log, const std::filesystem
   }
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 } // namespace
 
-bool launcher_run::verified() const {
+bool launcher_run::finished() const {
   for (const auto& c : cases) {
-    if (!c.record || !c.check.ok()) {
+    if (!c.record) {
       return false;
     }
   }
   return !cases.empty();
+}
+
+bool launcher_run::verified() const {
+  if (!checked || !finished()) {
+    return false;
+  }
+  for (const auto& c : cases) {
+    if (!c.check.ok()) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string launcher_run::first_problem() const {
@@ -41,19 +58,20 @@ std::string launcher_run::first_problem() const {
   return "";
 }
 
-result<launcher_run> time_launcher(problems::kind problem, const timing_target& target,
-                                   const std::vector<problems::test_case>& cases,
-                                   const protocol::timing_request& request,
-                                   const check_policy& policy) {
+result<launcher_run> run_timed_launcher(problems::kind problem, const timing_target& target,
+                                        const std::vector<problems::test_case>& cases,
+                                        const protocol::timing_request& request) {
   const auto plan =
       timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
+  const auto started = std::chrono::steady_clock::now();
   auto outcome = run_runner(target.runner, plan, timing_time_limit(request, cases.size()));
   if (!outcome) {
     return fail(outcome.error());
   }
   launcher_run run;
+  run.runner_seconds = seconds_since(started);
   run.outcome = std::move(*outcome);
-  const auto& definition = problems::get(problem);
+  run.target = target;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     case_run c;
     c.tc = cases[i];
@@ -62,14 +80,35 @@ result<launcher_run> time_launcher(problems::kind problem, const timing_target& 
         c.record = t;
       }
     }
-    if (c.record) {
-      c.check = verify_timed_case(definition, c.tc, request.input_sets, *c.record,
-                                  target.output_dir, policy);
-    }
     run.cases.push_back(std::move(c));
   }
-  if (!target.keep_outputs) {
-    remove_saved_outputs(run.outcome.log, target.output_dir);
+  return run;
+}
+
+void check_timed_launcher(problems::kind problem, const protocol::timing_request& request,
+                          const check_policy& policy, launcher_run& run) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto& definition = problems::get(problem);
+  for (auto& c : run.cases) {
+    if (c.record) {
+      c.check = verify_timed_case(definition, c.tc, request.input_sets, *c.record,
+                                  run.target.output_dir, policy);
+    }
+  }
+  if (!run.target.keep_outputs) {
+    remove_saved_outputs(run.outcome.log, run.target.output_dir);
+  }
+  run.checked = true;
+  run.check_seconds = seconds_since(started);
+}
+
+result<launcher_run> time_launcher(problems::kind problem, const timing_target& target,
+                                   const std::vector<problems::test_case>& cases,
+                                   const protocol::timing_request& request,
+                                   const check_policy& policy) {
+  auto run = run_timed_launcher(problem, target, cases, request);
+  if (run) {
+    check_timed_launcher(problem, request, policy, *run);
   }
   return run;
 }

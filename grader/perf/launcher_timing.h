@@ -36,14 +36,32 @@ struct case_run {
 struct launcher_run {
   std::vector<case_run> cases;
   runner_outcome outcome;
+  timing_target target;        ///< what was timed, and where its saved outputs lie
+  bool checked = false;        ///< check_timed_launcher ran (the cases' checks are meaningful)
+  double runner_seconds = 0;   ///< wall time of the runner process (the GPU's share)
+  double check_seconds = 0;    ///< wall time of the checks of its timed calls (the CPU's share)
+  /// Every case was timed (the runner reported it); says nothing of the checks.
+  [[nodiscard]] bool finished() const;
   /// Every case was timed and passed its checks.
   [[nodiscard]] bool verified() const;
   /// The first problem, for the student (empty when verified).
   [[nodiscard]] std::string first_problem() const;
 };
 
-/// Times `target` on `cases` with `request` and checks every case. Fails only when the runner
-/// cannot be started (infrastructure); what the launcher does is in the result.
+/// Times `target` on `cases` with `request` in one runner process, without checking the timed
+/// calls: the GPU's share of a round, done while holding the GPU exclusively. Fails only when the
+/// runner cannot be started (infrastructure); what the launcher does is in the result.
+[[nodiscard]] result<launcher_run> run_timed_launcher(problems::kind problem,
+                                                      const timing_target& target,
+                                                      const std::vector<problems::test_case>& cases,
+                                                      const protocol::timing_request& request);
+
+/// Checks every case of `run` (timed_verification.h) and removes its saved outputs unless the
+/// target keeps them: CPU work that needs no GPU, so the exclusive lock can be let go first.
+void check_timed_launcher(problems::kind problem, const protocol::timing_request& request,
+                          const check_policy& policy, launcher_run& run);
+
+/// run_timed_launcher, then check_timed_launcher.
 [[nodiscard]] result<launcher_run> time_launcher(problems::kind problem,
                                                  const timing_target& target,
                                                  const std::vector<problems::test_case>& cases,

@@ -14,15 +14,15 @@ void say(const comparison_setup& s, const std::string& message) {
   }
 }
 
-result<launcher_run> time_once(const comparison_setup& setup, const std::string& launcher,
-                               const timed_side& side, const protocol::timing_request& request,
-                               const std::string& folder) {
+result<launcher_run> run_once(const comparison_setup& setup, const std::string& launcher,
+                              const timed_side& side, const protocol::timing_request& request,
+                              const std::string& folder) {
   timing_target target;
   target.runner = setup.runner;
   target.library = side.library;
   target.launcher = launcher;
   target.output_dir = setup.work_dir / folder;
-  return time_launcher(setup.problem, target, setup.cases, request, setup.policy);
+  return run_timed_launcher(setup.problem, target, setup.cases, request);
 }
 
 // Why a round of the reference cannot be used: its runner did not start, or it failed its own
@@ -55,41 +55,6 @@ reference_timing_key key_for(const cached_reference_setup& s, const std::string&
   return key;
 }
 
-// Every case cached, and the control within the drift limit of each.
-struct control_verdict {
-  std::vector<reference_side> sides;
-  bool confirmed = false;
-  std::string why; ///< why the reference is timed again
-};
-
-result<control_verdict> control(const cached_reference_setup& s, const std::string& launcher,
-                                const timed_side& ref,
-                                const std::vector<std::optional<pooled_samples>>& cached) {
-  control_verdict v;
-  say(s.timing, launcher + ": control measurement of the cached reference time");
-  auto run = time_once(s.timing, launcher, ref, s.control, launcher + "-reference-control");
-  if (auto bad = reference_problem(run, launcher)) {
-    return fail(*bad);
-  }
-  const auto control = samples_of(*run, s.timing.cases.size());
-  v.confirmed = true;
-  for (std::size_t i = 0; i < cached.size(); ++i) {
-    reference_side side{*cached[i], "cache", std::nullopt, false};
-    const double ratio = median(control[i].event_ms) / median(cached[i]->event_ms);
-    side.control_ratio = ratio;
-    const bool noisy = summarize(control[i].event_ms).rel_stddev > s.noise.max_rsd;
-    if (noisy || std::abs(ratio - 1) > s.drift_limit) {
-      v.confirmed = false;
-      v.why = noisy ? fmt::format("the control of {} was noisy", s.timing.cases[i].name)
-                    : fmt::format("the control of {} moved by {:+.2f}% (limit {:.0f}%)",
-                                  s.timing.cases[i].name, 100 * (ratio - 1),
-                                  100 * s.drift_limit);
-    }
-    v.sides.push_back(std::move(side));
-  }
-  return v;
-}
-
 } // namespace
 
 double max_rsd(const launcher_run& run) {
@@ -102,21 +67,21 @@ double max_rsd(const launcher_run& run) {
   return worst;
 }
 
-result<launcher_run> time_with_retries(const comparison_setup& setup, const std::string& launcher,
-                                       const timed_side& side, const noise_rule& rule,
-                                       const std::string& folder) {
+result<launcher_run> run_with_retries(const comparison_setup& setup, const std::string& launcher,
+                                      const timed_side& side, const noise_rule& rule,
+                                      const std::string& folder) {
   std::optional<launcher_run> best;
   for (int attempt = 0; attempt <= rule.retries; ++attempt) {
     say(setup, fmt::format("{}: timing the {} launcher{}", launcher, side.label,
                            attempt == 0 ? "" : fmt::format(" (try {} of {})", attempt + 1,
                                                            rule.retries + 1)));
-    auto run = time_once(setup, launcher, side, setup.request,
-                         fmt::format("{}-try-{}", folder, attempt));
+    auto run = run_once(setup, launcher, side, setup.request,
+                        fmt::format("{}-try-{}", folder, attempt));
     if (!run) {
       return fail(run.error());
     }
-    if (!run->verified()) {
-      return run; // the verdict is known; more rounds would only cost time
+    if (!run->finished()) {
+      return run; // a fault or a time-out: the checks name it, more rounds would only cost time
     }
     const double rsd = max_rsd(*run);
     if (!best || rsd < max_rsd(*best)) {
@@ -131,40 +96,89 @@ result<launcher_run> time_with_retries(const comparison_setup& setup, const std:
   return std::move(*best);
 }
 
-result<std::vector<reference_side>>
-cached_reference_times(const cached_reference_setup& s, const std::string& launcher,
-                       const std::filesystem::path& reference_library) {
-  const timed_side ref{reference_library, "reference"};
-  const std::size_t n = s.timing.cases.size();
+result<launcher_run> time_with_retries(const comparison_setup& setup, const std::string& launcher,
+                                       const timed_side& side, const noise_rule& rule,
+                                       const std::string& folder) {
+  auto run = run_with_retries(setup, launcher, side, rule, folder);
+  if (run) {
+    check_timed_launcher(setup.problem, setup.request, setup.policy, *run);
+  }
+  return run;
+}
+
+std::vector<std::optional<pooled_samples>> load_cached_reference(const cached_reference_setup& s,
+                                                                 const std::string& launcher) {
   std::vector<std::optional<pooled_samples>> cached;
-  bool all_cached = true;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < s.timing.cases.size(); ++i) {
     cached.push_back(s.cache.load(key_for(s, launcher, i)));
-    all_cached = all_cached && cached.back().has_value();
   }
-  std::string why = "no cached reference time on this GPU";
-  std::vector<std::optional<double>> ratios(n);
-  if (all_cached) {
-    auto v = control(s, launcher, ref, cached);
-    if (!v) {
-      return fail(v.error());
-    }
-    if (v->confirmed) {
-      return std::move(v->sides);
-    }
-    why = v->why;
-    for (std::size_t i = 0; i < n; ++i) {
-      ratios[i] = v->sides[i].control_ratio;
+  return cached;
+}
+
+bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached) {
+  for (const auto& c : cached) {
+    if (!c) {
+      return false;
     }
   }
+  return !cached.empty();
+}
+
+result<launcher_run> run_control(const cached_reference_setup& s, const std::string& launcher,
+                                 const std::filesystem::path& reference_library) {
+  say(s.timing, launcher + ": control measurement of the cached reference time");
+  return run_once(s.timing, launcher, {reference_library, "reference"}, s.control,
+                  launcher + "-reference-control");
+}
+
+void check_control(const cached_reference_setup& s, launcher_run& control) {
+  check_timed_launcher(s.timing.problem, s.control, s.timing.policy, control);
+}
+
+result<control_verdict> judge_control(const cached_reference_setup& s, const std::string& launcher,
+                                      const std::vector<std::optional<pooled_samples>>& cached,
+                                      const launcher_run& control) {
+  if (!control.verified()) {
+    return fail("the reference " + launcher +
+                " failed its own timed checks (a harness or reference bug): " +
+                control.first_problem());
+  }
+  control_verdict v;
+  const auto measured = samples_of(control, s.timing.cases.size());
+  v.confirmed = every_case_cached(cached);
+  for (std::size_t i = 0; i < cached.size() && cached[i]; ++i) {
+    reference_side side{*cached[i], "cache", std::nullopt, false};
+    const double ratio = median(measured[i].event_ms) / median(cached[i]->event_ms);
+    side.control_ratio = ratio;
+    const bool noisy = summarize(measured[i].event_ms).rel_stddev > s.noise.max_rsd;
+    if (noisy || std::abs(ratio - 1) > s.drift_limit) {
+      v.confirmed = false;
+      v.why = noisy ? fmt::format("the control of {} was noisy", s.timing.cases[i].name)
+                    : fmt::format("the control of {} moved by {:+.2f}% (limit {:.0f}%)",
+                                  s.timing.cases[i].name, 100 * (ratio - 1),
+                                  100 * s.drift_limit);
+    }
+    v.sides.push_back(std::move(side));
+  }
+  return v;
+}
+
+result<std::vector<reference_side>> measure_reference(const cached_reference_setup& s,
+                                                      const std::string& launcher,
+                                                      const std::filesystem::path& reference_library,
+                                                      const std::string& why,
+                                                      const control_verdict* control) {
   say(s.timing, launcher + ": timing the reference in full (" + why + ")");
-  auto run = time_with_retries(s.timing, launcher, ref, s.noise, launcher + "-reference");
+  auto run = time_with_retries(s.timing, launcher, {reference_library, "reference"}, s.noise,
+                               launcher + "-reference");
   if (auto bad = reference_problem(run, launcher)) {
     return fail(*bad);
   }
   std::vector<reference_side> sides;
-  for (std::size_t i = 0; i < n; ++i) {
-    reference_side side{pool({*run}, i), "measured", ratios[i], false};
+  for (std::size_t i = 0; i < s.timing.cases.size(); ++i) {
+    const bool have_ratio = control != nullptr && i < control->sides.size();
+    reference_side side{pool({*run}, i), "measured",
+                        have_ratio ? control->sides[i].control_ratio : std::nullopt, false};
     side.noisy = summarize(side.samples.event_ms).rel_stddev > s.noise.max_rsd;
     std::string err;
     if (!side.noisy && !s.cache.store(key_for(s, launcher, i), side.samples, &err)) {

@@ -26,7 +26,14 @@ struct noise_rule {
 [[nodiscard]] double max_rsd(const launcher_run& run);
 
 /// Times `side` in one round, again while a case is noisy (up to rule.retries more rounds), and
-/// keeps the least noisy round. A round that fails its checks ends the tries.
+/// keeps the least noisy round, without checking its timed calls: the GPU's share, done holding
+/// the GPU exclusively. A round that did not finish (a fault, a time-out) ends the tries.
+[[nodiscard]] result<launcher_run> run_with_retries(const comparison_setup& setup,
+                                                    const std::string& launcher,
+                                                    const timed_side& side, const noise_rule& rule,
+                                                    const std::string& folder);
+
+/// run_with_retries, then the checks of the kept round.
 [[nodiscard]] result<launcher_run> time_with_retries(const comparison_setup& setup,
                                                      const std::string& launcher,
                                                      const timed_side& side, const noise_rule& rule,
@@ -49,11 +56,44 @@ struct cached_reference_setup {
   reference_timing_key key; ///< gpu, driver, library and spec; launcher and case are set here
 };
 
-/// The reference's time for every case of `setup.timing.cases`: the cache confirmed by a control
-/// measurement, or a full measurement (stored in the cache unless noisy). Fails when a runner
-/// cannot start or when the reference fails its own checks (a harness or reference bug).
+// The reference's time for every case (docs/timing.md, section 3) comes in steps, so that the
+// caller holds the GPU exclusively only for runner processes: load the cache; with the student's
+// round, run the control (GPU); let the GPU go; check the control's timed calls and judge it
+// (CPU); only when the cache is missing or the control moved, measure the reference in full
+// (GPU again).
+
+/// The cached samples of every case (nullopt where the cache has none).
+[[nodiscard]] std::vector<std::optional<pooled_samples>>
+load_cached_reference(const cached_reference_setup& setup, const std::string& launcher);
+[[nodiscard]] bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached);
+
+/// The control: a short round of the reference itself (setup.control), unchecked.
+[[nodiscard]] result<launcher_run> run_control(const cached_reference_setup& setup,
+                                               const std::string& launcher,
+                                               const std::filesystem::path& reference_library);
+/// The control's timed-call checks (CPU only).
+void check_control(const cached_reference_setup& setup, launcher_run& control);
+
+/// Every cached case with the control's ratio; confirmed when every case is cached and each
+/// control is quiet and within the drift limit (otherwise `why` says which moved).
+struct control_verdict {
+  std::vector<reference_side> sides;
+  bool confirmed = false;
+  std::string why;
+};
+/// Judges a checked control. Fails when the reference failed its own checks (a harness or
+/// reference bug, never the student's).
+[[nodiscard]] result<control_verdict>
+judge_control(const cached_reference_setup& setup, const std::string& launcher,
+              const std::vector<std::optional<pooled_samples>>& cached,
+              const launcher_run& control);
+
+/// The reference timed in full (one round, retried while noisy) and checked; each quiet case is
+/// stored in the cache. `control`, when there was one, gives each side its ratio. The caller
+/// holds the GPU exclusively. Fails when a runner cannot start or the reference fails its checks.
 [[nodiscard]] result<std::vector<reference_side>>
-cached_reference_times(const cached_reference_setup& setup, const std::string& launcher,
-                       const std::filesystem::path& reference_library);
+measure_reference(const cached_reference_setup& setup, const std::string& launcher,
+                  const std::filesystem::path& reference_library, const std::string& why,
+                  const control_verdict* control);
 
 } // namespace cugrade::perf

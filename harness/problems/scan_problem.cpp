@@ -1,12 +1,15 @@
 #include "harness/problems/scan_problem.h"
 
 #include "harness/problems/float_inputs.h"
+#include "harness/problems/parallel.h"
 #include "harness/problems/support.h"
 #include "harness/problems/tolerance.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <utility>
+#include <vector>
 
 namespace cugrade::problems {
 
@@ -111,12 +114,33 @@ comparison scan_problem::compare(const test_case& c, const std::vector<buffer>& 
   const auto x = in[0].as<float>();
   const auto got = actual.as<float>();
   const bool integer = integer_distribution(c.distribution);
+  // Element i's tolerance needs the sum of |x| up to i: each part first sums its own |x|, then
+  // checks its elements starting from the sum of the parts before it.
+  const std::size_t parts = part_count(x.size(), std::size_t{1} << 18);
+  std::vector<double> before(parts, 0.0);
+  for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    double sum = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      sum += std::fabs(static_cast<double>(x[i]));
+    }
+    before[part] = sum;
+  });
+  double running = 0;
+  for (double& b : before) {
+    running += std::exchange(b, running);
+  }
+  std::vector<tally> tallies(parts);
+  for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    double abs_sum = before[part];
+    for (std::size_t i = begin; i < end; ++i) {
+      abs_sum += std::fabs(static_cast<double>(x[i]));
+      const double allowed = f32_sum_tolerance(static_cast<double>(i + 1), abs_sum, integer);
+      tallies[part].check_f32(i, expected[i], got[i], allowed);
+    }
+  });
   tally t;
-  double abs_sum = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    abs_sum += std::fabs(static_cast<double>(x[i]));
-    const double allowed = f32_sum_tolerance(static_cast<double>(i + 1), abs_sum, integer);
-    t.check_f32(i, expected[i], got[i], allowed);
+  for (const tally& part : tallies) {
+    t.merge(part);
   }
   comparison result = t.finish(x.size());
   if (result.first) {

@@ -6,8 +6,10 @@
 
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/perf/reference_build.h"
+#include "grader/process/device_lock.h"
 
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -304,6 +306,57 @@ TEST_F(GpuEvaluator, RecordsHowLongSanitizerAndTimingTook) {
   EXPECT_EQ(stages[0].kernel, "histogram_privatized");
   EXPECT_GT(stages[0].seconds, 0.0);
   EXPECT_TRUE(e.take_stages().empty());
+}
+
+std::vector<std::string> part_names(const reports::stage_timing& stage) {
+  std::vector<std::string> names;
+  for (const auto& p : stage.parts) {
+    EXPECT_GE(p.seconds, 0.0) << p.name;
+    names.push_back(p.name);
+  }
+  return names;
+}
+
+TEST_F(GpuEvaluator, SaysWhereTheTimingStageSpentItsTime) {
+  using names = std::vector<std::string>;
+  const auto timing_stage = [&] {
+    reports::kernel_report k;
+    k.name = "histogram_privatized";
+    k.status = reports::kernel_status::passed;
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    EXPECT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
+    auto stages = e.take_stages();
+    EXPECT_EQ(stages.size(), 1u);
+    return stages.empty() ? reports::stage_timing{} : stages[0];
+  };
+  // First grading on this GPU: nothing cached, so the reference is measured in full.
+  EXPECT_EQ(part_names(timing_stage()),
+            (names{"lock wait", "student runs", "checks", "reference"}));
+  // Then the cache and a control.
+  EXPECT_EQ(part_names(timing_stage()),
+            (names{"lock wait", "student runs", "control", "checks"}));
+}
+
+TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
+  std::vector<std::future<bool>> tries;
+  const std::string uuid = m_device.uuid;
+  const auto progress = [&](std::string_view message) {
+    if (message.find("checking the timed calls") != std::string_view::npos) {
+      // Another grading asks for the GPU exclusively: it must get it while the checks run.
+      tries.push_back(std::async(std::launch::async, [uuid] {
+        return process::device_lock::acquire(uuid, process::lock_mode::exclusive).ok();
+      }));
+      EXPECT_EQ(tries.back().wait_for(std::chrono::seconds(20)), std::future_status::ready)
+          << "the GPU stayed locked while the timed calls were checked";
+    }
+  };
+  reports::kernel_report k;
+  k.name = "histogram_privatized";
+  k.status = reports::kernel_status::passed;
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", progress, m_options);
+  ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
+  ASSERT_EQ(tries.size(), 1u);
+  EXPECT_TRUE(tries[0].get());
 }
 
 } // namespace
