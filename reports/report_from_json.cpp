@@ -302,11 +302,9 @@ report read_report(const json& j) {
   r.stages = opt_array<stage_timing>(j, "stages", "", [](const json& s, const std::string& where) {
     stage_timing t{str(s, "stage", where), str_or_empty(s, "kernel", where),
                    real(s, "seconds", where), {}};
-    if (const auto parts = s.find("parts"); parts != s.end() && parts->is_object()) {
-      for (const auto& [name, value] : parts->items()) {
-        t.parts.push_back({name, real(*parts, name, where + "/parts")});
-      }
-    }
+    t.parts = opt_array<stage_part>(s, "parts", where, [](const json& p, const std::string& at) {
+      return stage_part{str(p, "name", at), real(p, "seconds", at)};
+    });
     return t;
   });
   r.created_at = str(j, "created_at", "");

@@ -180,11 +180,9 @@ ojson to_ordered_json(const redacted_report& redacted) {
   j["stages"] = array_of(r.stages, [](const stage_timing& s) {
     ojson out{{"stage", s.stage}, {"kernel", s.kernel}, {"seconds", real_to_json(s.seconds)}};
     if (!s.parts.empty()) {
-      ojson parts = ojson::object();
-      for (const stage_part& p : s.parts) {
-        parts[p.name] = real_to_json(p.seconds);
-      }
-      out["parts"] = parts;
+      out["parts"] = array_of(s.parts, [](const stage_part& p) {
+        return ojson{{"name", p.name}, {"seconds", real_to_json(p.seconds)}};
+      });
     }
     return out;
   });

@@ -25,6 +25,18 @@ TEST(ReportJson, RenderedTextParsesBackToTheSameJson) {
   EXPECT_NE(render_json(redact(r)).find("\n  \"assignment\": {\n    \"name\""), std::string::npos);
 }
 
+TEST(ReportJson, StagesAndTheirPartsReadBack) {
+  const report r = finite_report();
+  const nlohmann::json j = to_json(redact(r));
+  EXPECT_EQ(j["stages"][1]["parts"][0]["name"], "lock wait");
+  EXPECT_EQ(j["stages"][1]["parts"][0]["seconds"], 3.5);
+  EXPECT_FALSE(j["stages"][0].contains("parts")); // a stage without parts writes none
+  std::string err;
+  const auto back = report_from_json(j, &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(back->stages, r.stages);
+}
+
 TEST(ReportJson, NonFiniteValuesAreWrittenByName) {
   report r = sample_report();
   r.kernels[1].tests[0].max_abs_error = INFINITY;

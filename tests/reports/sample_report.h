@@ -133,6 +133,11 @@ inline report sample_report() {
   r.score = 12 + 4 - 1.5;
   r.seed = 0xfedcba9876543210ull;
   r.elapsed_seconds = 42.25;
+  r.stages = {{"build", "", 12.5, {}},
+              {"timing",
+               "matmul_naive",
+               7.25,
+               {{"lock wait", 3.5}, {"student runs", 1.25}, {"control", 1}, {"checks", 1.5}}}};
   r.created_at = "2025-03-01T12:05:00Z";
   return r;
 }

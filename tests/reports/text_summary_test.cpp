@@ -30,6 +30,10 @@ TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
       << text;
   EXPECT_TRUE(contains(text, "speedup 2.00x"));
   EXPECT_TRUE(contains(text, "score: 14.50 / 36.00 (late penalty 1.50 deducted)")) << text;
+  EXPECT_TRUE(contains(text, "  timing          7.25 s  matmul_naive\n"
+                             "      lock wait 3.50 s, student runs 1.25 s, control 1.00 s, "
+                             "checks 1.50 s\n"))
+      << text;
 }
 
 TEST(TextSummary, WholeNumbersPrintAsIntegers) {
