@@ -26,7 +26,6 @@ timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
                      std::shared_ptr<device_buffer> output)
     : m_backend(&b), m_output(std::move(output)),
       m_first(std::make_unique<device_buffer>(b, m_output->payload_bytes())),
-      m_latest(std::make_unique<device_buffer>(b, m_output->payload_bytes())),
       m_output_spec(output_spec) {
   for (const auto& in : inputs) {
     m_inputs.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
@@ -70,17 +69,13 @@ bool timed_set::record_call(int set, protocol::sample_check& check) {
     return false;
   }
   check = check_of(set, f);
-  const std::size_t bytes = m_output->payload_bytes();
-  if (m_calls++ == 0 && !m_backend->copy_on_device(m_first->get(), m_output->get(), bytes)) {
-    return false;
-  }
-  return m_backend->copy_on_device(m_latest->get(), m_output->get(), bytes);
+  return m_calls++ > 0 ||
+         m_backend->copy_on_device(m_first->get(), m_output->get(), m_output->payload_bytes());
 }
 
-bool timed_set::read_kept(bool first, std::vector<std::byte>& payload) {
-  const auto& kept = first ? *m_first : *m_latest;
-  payload.resize(kept.payload_bytes());
-  return m_backend->download(payload.data(), kept.get(), payload.size());
+bool timed_set::read_first(std::vector<std::byte>& payload) {
+  payload.resize(m_first->payload_bytes());
+  return m_backend->download(payload.data(), m_first->get(), payload.size());
 }
 
 bool timed_set::capture(int set, captured_output& out) {

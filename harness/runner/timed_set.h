@@ -2,9 +2,8 @@
 /// \file
 /// One input set of a benchmark case on the device: its inputs (with padding), the case's output
 /// with guard words (one buffer shared by every set, see time_case), and what the timing protocol
-/// does with them between calls: poison the output, fingerprint it, keep the set's first and
-/// latest outputs on the device for the grader's check, and compare the inputs with what was
-/// uploaded. Everything done per call stays on the device (fills, a digest kernel, device-to-
+/// does with them between calls: poison the output, fingerprint it, keep the set's first output
+/// on the device for the grader's check, and compare the inputs with what was uploaded. Everything done per call stays on the device (fills, a digest kernel, device-to-
 /// device copies): a sample costs no transfer of the output (docs/timing.md, "cost").
 
 #include "harness/backends/backend.h"
@@ -35,11 +34,11 @@ public:
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
-  /// Fingerprints the output of the call just made on this set (as input set `set`) and keeps a
-  /// copy on the device: the set's first call's output, and its latest.
+  /// Fingerprints the output of the call just made on this set (as input set `set`); the set's
+  /// first call's output is also copied on the device.
   [[nodiscard]] bool record_call(int set, protocol::sample_check& check);
-  /// Reads back the kept output of this set's first call or of its latest (payload only).
-  [[nodiscard]] bool read_kept(bool first, std::vector<std::byte>& payload);
+  /// Reads back the kept output of this set's first call (payload only).
+  [[nodiscard]] bool read_first(std::vector<std::byte>& payload);
   /// Reads the output back (payload and guard) and fingerprints it as a call on input set `set`.
   [[nodiscard]] bool capture(int set, captured_output& out);
   /// True when every input still holds what was uploaded (padding excluded), compared on the
@@ -58,7 +57,6 @@ private:
   std::vector<std::unique_ptr<device_buffer>> m_pristine; ///< each input as uploaded
   std::shared_ptr<device_buffer> m_output;
   std::unique_ptr<device_buffer> m_first; ///< the first call's output, kept on the device
-  std::unique_ptr<device_buffer> m_latest; ///< the latest call's output
   std::vector<void*> m_input_ptrs;
   problems::buffer_spec m_output_spec;
   int m_calls = 0;

@@ -160,8 +160,10 @@ TEST(TimingRunner, DropsSamplesTakenAtAThrottledClock) {
   for (const double c : r.rec().sm_clock_mhz) {
     EXPECT_EQ(c, 1980.0);
   }
-  EXPECT_EQ(r.rec().checks.size(),
-            r.rec().event_ms.size() + static_cast<std::size_t>(r.rec().dropped_throttled) + 1);
+  // Every sample is fingerprinted, kept or dropped, then each set's last call and the fresh call.
+  EXPECT_EQ(r.rec().checks.size(), r.rec().event_ms.size() +
+                                       static_cast<std::size_t>(r.rec().dropped_throttled) +
+                                       static_cast<std::size_t>(t.input_sets) + 1);
 }
 
 TEST(TimingRunner, DropsASampleWhoseClockFellDuringTheCall) {
@@ -172,7 +174,9 @@ TEST(TimingRunner, DropsASampleWhoseClockFellDuringTheCall) {
   t.min_samples = 20;
   const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
   EXPECT_EQ(r.rec().dropped_throttled, 1);
-  EXPECT_EQ(b.clock_reads, 2 * static_cast<int>(r.rec().checks.size() - 1));
+  // The calls after sampling (each set's last, the fresh one) read no clock.
+  EXPECT_EQ(b.clock_reads,
+            2 * static_cast<int>(r.rec().checks.size() - 1 - static_cast<std::size_t>(t.input_sets)));
 }
 
 TEST(TimingRunner, GatesEveryCallAndRecordsEachSamplesInputSet) {
@@ -221,8 +225,10 @@ TEST(TimingRunner, DoesNotKeepTheSampleWhoseGateExpired) {
   const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
   EXPECT_FALSE(r.rec().gated);
   EXPECT_EQ(b.gated_calls, 3); // warm-up calls 1 and 2, then the first sample
-  // Every call is fingerprinted (plus the fresh call); the expired one's time is not kept.
-  EXPECT_EQ(r.rec().checks.size(), r.rec().event_ms.size() + 2);
+  // Every call is fingerprinted (plus each set's last call and the fresh call); the expired
+  // one's time is not kept.
+  EXPECT_EQ(r.rec().checks.size(),
+            r.rec().event_ms.size() + 2 + static_cast<std::size_t>(t.input_sets));
   EXPECT_EQ(r.rec().sample_sets.front(), 1);
   for (const double ms : r.rec().event_ms) {
     EXPECT_EQ(ms, 1.0);
@@ -255,7 +261,7 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   EXPECT_EQ(roles["last"], t.input_sets);
   EXPECT_EQ(roles["fresh"], 1);
   EXPECT_FALSE(r.rec().input_modified);
-  EXPECT_EQ(b.plain_calls, 1); // the fresh-contents call
+  EXPECT_EQ(b.plain_calls, t.input_sets + 1); // each set's last call, then the fresh call
 }
 
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
