@@ -1,6 +1,6 @@
 #include "grader/batch/gradebook.h"
 
-#include "grader/batch/detail/csv_table.h"
+#include "grader/batch/csv_table.h"
 #include "grader/batch/report_files.h"
 
 #include <algorithm>
@@ -50,18 +50,17 @@ std::vector<std::string> report_row(const std::string& student,
 
 std::string render_gradebook(const roster& r, const std::vector<std::string>& kernels,
                              const std::map<std::string, journal_entry>& entries) {
-  std::string out = detail::csv_line(header(kernels));
+  std::string out = csv_line(header(kernels));
   for (const auto& student : r.entries) {
     const auto it = entries.find(student.student);
     if (it == entries.end() || it->second.state != student_state::written) {
-      out += detail::csv_line(
+      out += csv_line(
           not_graded_row(student.student, kernels.size(), "not graded yet; run the batch again"));
       continue;
     }
     const auto report = journaled_report(it->second.report_json);
-    out +=
-        detail::csv_line(report ? report_row(student.student, kernels, it->second, *report)
-                                : not_graded_row(student.student, kernels.size(), report.error()));
+    out += csv_line(report ? report_row(student.student, kernels, it->second, *report)
+                           : not_graded_row(student.student, kernels.size(), report.error()));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 #include "grader/batch/roster.h"
 #include "harness/core/iso8601.h"
 
-#include "grader/batch/detail/csv_table.h"
+#include "grader/batch/csv_table.h"
 #include "grader/fetch/fetch.h"
 
 #include <algorithm>
@@ -10,8 +10,6 @@
 namespace cugrade::batch {
 
 namespace {
-
-using detail::csv_row;
 
 // Column positions found in the header, by name.
 using columns = std::map<std::string, std::size_t>;
@@ -148,7 +146,7 @@ bool is_valid_student_id(const std::string& id) {
 }
 
 result<roster> load_roster(const std::filesystem::path& file, const roster_options& options) {
-  auto rows = detail::read_csv(file);
+  auto rows = read_csv(file);
   if (!rows) {
     return fail(rows.error());
   }

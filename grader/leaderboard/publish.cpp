@@ -1,6 +1,6 @@
 #include "grader/leaderboard/publish.h"
 
-#include "grader/batch/detail/csv_table.h"
+#include "grader/batch/csv_table.h"
 #include "grader/batch/roster.h"
 #include "grader/leaderboard/batch_reports.h"
 #include "grader/leaderboard/build_board.h"
@@ -150,10 +150,9 @@ result<void> write_private(const fs::path& file, const std::string& text) {
 } // namespace
 
 std::string render_identities(const std::vector<identity>& ids) {
-  std::string out =
-      batch::detail::csv_line({"public_name", "source", "student", "repository", "commit"});
+  std::string out = batch::csv_line({"public_name", "source", "student", "repository", "commit"});
   for (const auto& id : ids) {
-    out += batch::detail::csv_line({id.public_name, id.source, id.student, id.repository, id.commit});
+    out += batch::csv_line({id.public_name, id.source, id.student, id.repository, id.commit});
   }
   return out;
 }

@@ -1,6 +1,6 @@
 #include "grader/batch/slurm/job_script.h"
 
-#include "grader/batch/detail/csv_table.h"
+#include "grader/batch/csv_table.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -79,10 +79,10 @@ std::vector<shard> make_shards(const std::vector<const roster_entry*>& students,
 }
 
 std::string shard_roster_csv(const shard& s, const std::optional<std::string>& default_deadline) {
-  std::string out = detail::csv_line({"student", "repository", "commit", "deadline", "nickname"});
+  std::string out = csv_line({"student", "repository", "commit", "deadline", "nickname"});
   for (const auto* e : s) {
     const auto deadline = e->deadline ? e->deadline : default_deadline;
-    out += detail::csv_line(
+    out += csv_line(
         {e->student, e->repository, e->commit.value_or(""), deadline.value_or(""), e->nickname});
   }
   return out;

@@ -1,4 +1,4 @@
-#include "grader/batch/detail/csv_table.h"
+#include "grader/batch/csv_table.h"
 
 #include <csv.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <sstream>
 
-namespace cugrade::batch::detail {
+namespace cugrade::batch {
 
 namespace {
 
@@ -93,4 +93,4 @@ std::string csv_line(const std::vector<std::string>& fields) {
   return out;
 }
 
-} // namespace cugrade::batch::detail
+} // namespace cugrade::batch

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cugrade::batch::detail {
+namespace cugrade::batch {
 
 struct csv_row {
   std::size_t line = 0; ///< 1-based line where the row starts
@@ -23,4 +23,4 @@ struct csv_row {
 /// One CSV line (quoted where needed by libcsv's rules) ending in "\n".
 [[nodiscard]] std::string csv_line(const std::vector<std::string>& fields);
 
-} // namespace cugrade::batch::detail
+} // namespace cugrade::batch
