@@ -197,6 +197,12 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
     say(k.name + ": " + note);
   }
   record_findings(k, outcome->findings);
+  if (!outcome->stopped_by_submission.empty()) {
+    say(k.name + ": " + outcome->stopped_by_submission);
+    k.status = reports::kernel_status::error;
+    k.error_kind = reports::fault_kind::tampering;
+    k.message = outcome->stopped_by_submission;
+  }
   return {};
 }
 

@@ -64,6 +64,14 @@ std::string advice_for(fault_kind kind) {
   return "";
 }
 
+// Inside the sandbox only the runner (the submission's code) can signal the tool, its parent; the
+// grader's own time limit is told apart. A tool that never launched the runner (a machine
+// problem, e.g. compute-sanitizer's exit 13) has no start event.
+bool killed_by_submission(const runner_outcome& run) {
+  constexpr int signal_exit = 128; // bwrap and shells report a child killed by signal N as 128+N
+  return !run.timed_out && run.log.started && (run.term_signal != 0 || run.exit_code > signal_exit);
+}
+
 // A memory fault is often the symptom of a cause the correctness results already named (an
 // index using the wrong dimension, a missing boundary check): those hints stay first.
 bool explains_memory_faults(const reports::hint& h) {
@@ -99,6 +107,14 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
       return fail(run.error());
     }
     const auto text = read_file(setup.work_dir / (launcher + "-sanitizer-" + tool) / (tool + ".xml"));
+    if (!text && killed_by_submission(*run)) {
+      out.stopped_by_submission =
+          "compute-sanitizer " + tool + " was killed while " + launcher + " ran (" +
+          run->ending() +
+          "): the submission's code stopped the tool that checks it (a launcher must not signal "
+          "other processes), so the check could not finish";
+      continue;
+    }
     if (!text) {
       // A check the course asked for that did not run must not look like a clean kernel.
       return fail("compute-sanitizer " + tool + " could not check " + launcher + " (" +

@@ -26,11 +26,17 @@ struct sanitizer_setup {
 struct sanitizer_outcome {
   std::vector<sanitizer_finding> findings;
   std::vector<std::string> notes; ///< reports a tool wrote that could not be read, and why
+  /// Why a tool could not finish because of the submission (its code killed the tool while it
+  /// ran: `kill(getppid(), SIGKILL)` reaches compute-sanitizer, the runner's parent); empty when
+  /// every tool finished.
+  std::string stopped_by_submission;
 };
 
 /// Runs every tool of the spec's policy on `launcher` of `library`. Fails when a program cannot
-/// be started or a tool wrote no report (it did not check: the report is then not gradable,
-/// never silently clean).
+/// be started or a tool wrote no report for a reason of the machine (it did not check: the
+/// report is then not gradable, never silently clean). A tool killed by a signal after the runner
+/// started, and not by the grader's time limit, was stopped by the submission's code (nothing
+/// else in the sandbox can signal it): `stopped_by_submission` says so.
 [[nodiscard]] result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
                                                       const std::string& launcher,
                                                       const std::filesystem::path& library,

@@ -294,6 +294,65 @@ TEST_F(GpuEvaluator, PreciseTimesTheReferenceBesideTheStudentInABBARounds) {
   EXPECT_EQ(k.performance_score, 5);
 }
 
+// A stand-in for compute-sanitizer beside a stand-in nvcc: `--tool T --xml --save FILE RUNNER...`
+// runs `body` with the runner's command line in "$@".
+class GpuEvaluatorSanitizer : public GpuEvaluator {
+protected:
+  void use_sanitizer(const std::string& body) {
+    const auto bin = m_dir / "cuda" / "bin";
+    fs::create_directories(bin);
+    std::ofstream(bin / "nvcc") << "#!/bin/sh\nexit 1\n";
+    const auto tool = bin / "compute-sanitizer";
+    std::ofstream(tool) << "#!/bin/sh\nshift 5\n" << body << "\n";
+    fs::permissions(tool, fs::perms::owner_all);
+    m_nvcc = bin / "nvcc";
+    m_options.sanitizer = true;
+    m_options.timing = false;
+    m_spec.sanitizer.enabled = true;
+    m_spec.sanitizer.tools = {"memcheck"};
+  }
+
+  result<void> sanitize(reports::kernel_report& k) {
+    k.name = "histogram_privatized";
+    k.status = reports::kernel_status::passed;
+    k.score = 15;
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    return e.sanitize(k, fakes / "libperf_fake_fast.so");
+  }
+};
+
+TEST_F(GpuEvaluatorSanitizer, AToolKilledWhileTheSubmissionRanIsTheSubmissionsDoing) {
+  // The runner starts (the submission's code is loaded), then the tool dies of SIGKILL, as when a
+  // launcher does kill(getppid(), SIGKILL): the kernel is an error, never "not gradable".
+  use_sanitizer("\"$@\"\nkill -9 $$");
+  reports::kernel_report k;
+  const auto r = sanitize(k);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(k.status, reports::kernel_status::error);
+  ASSERT_TRUE(k.error_kind.has_value());
+  EXPECT_EQ(*k.error_kind, reports::fault_kind::tampering);
+  EXPECT_NE(k.message.find("compute-sanitizer memcheck was killed"), std::string::npos)
+      << k.message;
+  EXPECT_EQ(k.score, 15); // correctness points already earned stay
+}
+
+TEST_F(GpuEvaluatorSanitizer, AToolThatCouldNotLaunchTheRunnerIsTheMachinesFault) {
+  use_sanitizer("echo '========= Error: Error launching target app' >&2\nexit 13");
+  reports::kernel_report k;
+  const auto r = sanitize(k);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("the grading machine is at fault"), std::string::npos) << r.error();
+  EXPECT_EQ(k.status, reports::kernel_status::passed);
+}
+
+TEST_F(GpuEvaluatorSanitizer, AToolKilledBeforeTheRunnerStartedIsTheMachinesFault) {
+  use_sanitizer("kill -9 $$");
+  reports::kernel_report k;
+  const auto r = sanitize(k);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("the grading machine is at fault"), std::string::npos) << r.error();
+}
+
 TEST_F(GpuEvaluator, RecordsHowLongSanitizerAndTimingTook) {
   reports::kernel_report k;
   k.name = "histogram_privatized";
