@@ -94,6 +94,22 @@ check_line sandbox_line() {
           ""};
 }
 
+// A memory hog should meet a ceiling of its own run, not the machine's limits or its time limit.
+check_line memory_ceiling_line() {
+  const auto kind = sandbox::memory_ceiling_kind();
+  if (kind.empty()) {
+    return {false, "memory ceiling",
+            "none: no writable cgroup memory controller, so compilers and emulation runners get "
+            "RLIMIT_AS and GPU runners have no host-memory ceiling (a hog runs until its time "
+            "limit)",
+            "run cugrade in a cgroup that delegates the memory controller (cgroup v2, e.g. "
+            "systemd-run -p Delegate=yes), or as root with a writable /sys/fs/cgroup"};
+  }
+  return {true, "memory ceiling",
+          kind + ", one cgroup per confined run (its ceilings: docs/sandbox.md)",
+          ""};
+}
+
 int run_doctor() {
   const auto layout = grader::discover_layout();
   std::cout << "cugrade " << CUGRADE_VERSION << "\n";
@@ -115,6 +131,7 @@ int run_doctor() {
            std::to_string(rev) + " (built in; no git program needed)",
        ""},
       sandbox_line(),
+      memory_ceiling_line(),
       tool_line("nm", "symbol policy", "apt-get install binutils"),
       tool_line("addr2line", "source lines of faults", "apt-get install binutils"),
   };

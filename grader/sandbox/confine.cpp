@@ -111,6 +111,11 @@ void fall_back_to_address_limit(const profile& p, process::spawn_options& option
 
 } // namespace
 
+std::string memory_ceiling_kind() {
+  const auto trial = memory_ceiling::create(std::size_t{64} << 20, 16);
+  return trial ? trial->kind() : std::string();
+}
+
 confinement::confinement() = default;
 confinement::confinement(confinement&& other) noexcept
     : m_seccomp_fd(std::exchange(other.m_seccomp_fd, -1)), m_ceiling(std::move(other.m_ceiling)) {}

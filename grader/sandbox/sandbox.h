@@ -45,6 +45,11 @@ struct availability {
 };
 [[nodiscard]] const availability& probe();
 
+/// Which per-run memory ceiling this machine gives confined runs: "cgroup v2" or "cgroup v1"
+/// (a cgroup made and removed to find out), or empty when none can be made (then compilers and
+/// emulation runners fall back to RLIMIT_AS and GPU runners have no host-memory ceiling).
+[[nodiscard]] std::string memory_ceiling_kind();
+
 /// The report's environment.sandbox: "bubblewrap 0.8.0" when confined, else "none".
 [[nodiscard]] std::string environment_word();
 
