@@ -272,7 +272,10 @@ gpu_evaluator::compare_with_cache(const comparison_setup& s, const std::string& 
       control = std::move(*measured);
     }
   }
-  say(launcher + ": checking the timed calls (the GPU is free for other gradings meanwhile)");
+  // `cugrade bench` holds the GPU for its whole run; a grading has let it go by now.
+  say(launcher + (m_exclusive.expired()
+                      ? ": checking the timed calls (the GPU is free for other gradings meanwhile)"
+                      : ": checking the timed calls"));
   const auto checking = std::chrono::steady_clock::now();
   check_timed_launcher(s.problem, s.request, s.policy, runs.front());
   if (control) {
