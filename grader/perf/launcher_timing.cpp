@@ -91,8 +91,10 @@ void check_timed_launcher(problems::kind problem, const protocol::timing_request
   const auto& definition = problems::get(problem);
   for (auto& c : run.cases) {
     if (c.record) {
-      c.check = verify_timed_case(definition, c.tc, request.input_sets, *c.record,
-                                  run.target.output_dir, policy);
+      c.check = request.save_outputs
+                    ? verify_timed_case(definition, c.tc, request.input_sets, *c.record,
+                                        run.target.output_dir, policy)
+                    : verify_timed_calls(definition, c.tc, request.input_sets, *c.record);
     }
   }
   if (!run.target.keep_outputs) {

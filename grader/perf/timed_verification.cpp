@@ -203,6 +203,18 @@ void prepare_checks(const problems::problem& problem, const problems::test_case&
   }
 }
 
+timed_check verify_timed_calls(const problems::problem& problem,
+                               const problems::test_case& benchmark, int input_sets,
+                               const protocol::timing_record& record) {
+  if (auto bad = check_calls(record, problem.output(benchmark.dims).count, input_sets)) {
+    return *bad;
+  }
+  if (record.checks.empty()) {
+    return failed(timed_verdict::incomplete, "the runner fingerprinted no timed call");
+  }
+  return {timed_verdict::ok, "", 0};
+}
+
 timed_check verify_timed_case(const problems::problem& problem,
                               const problems::test_case& benchmark, int input_sets,
                               const protocol::timing_record& record,

@@ -42,6 +42,12 @@ struct timed_check {
                                             const std::filesystem::path& output_dir,
                                             const check_policy& policy);
 
+/// The checks of a round that saved no outputs (a control, `save_outputs` false): faults, input
+/// changes, guard words, unwritten elements and NaNs of every call, from its fingerprints.
+[[nodiscard]] timed_check verify_timed_calls(const problems::problem& problem,
+                                             const problems::test_case& benchmark, int input_sets,
+                                             const protocol::timing_record& record);
+
 /// Prepares the checks of every input set of `benchmark` (and of its fresh call) in
 /// policy.prepared, so that verify_timed_case finds them ready; nothing without a shared store.
 void prepare_checks(const problems::problem& problem, const problems::test_case& benchmark,

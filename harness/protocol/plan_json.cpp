@@ -27,7 +27,8 @@ json timing_json(const timing_request& t) {
           {"max_samples", t.max_samples},   {"min_seconds", t.min_seconds},
           {"max_seconds", t.max_seconds},   {"target_rsd", t.target_rsd},
           {"target_rse", t.target_rse},     {"throttle_fraction", t.throttle_fraction},
-          {"input_sets", t.input_sets},     {"gate_launches", t.gate_launches}};
+          {"input_sets", t.input_sets},     {"gate_launches", t.gate_launches},
+          {"save_outputs", t.save_outputs}};
 }
 
 timing_request timing_from(const json& j) {
@@ -44,6 +45,7 @@ timing_request timing_from(const json& j) {
   t.throttle_fraction = j.value("throttle_fraction", t.throttle_fraction);
   t.input_sets = j.value("input_sets", t.input_sets);
   t.gate_launches = j.value("gate_launches", t.gate_launches);
+  t.save_outputs = j.value("save_outputs", t.save_outputs);
   return t;
 }
 

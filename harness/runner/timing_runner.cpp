@@ -212,6 +212,15 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
   return std::nullopt;
 }
 
+// Without saved outputs (a control round) the inputs are still compared with what was uploaded.
+void record_input_changes(case_timing& c) {
+  for (const auto& s : c.sets) {
+    if (!s->inputs_unchanged()) {
+      c.rec.input_modified = true;
+    }
+  }
+}
+
 // A last call on fresh contents at the addresses of set 0: a launcher that caches results by
 // pointer returns a stale answer here, and the grader's check of this output fails it.
 std::optional<backends::call_outcome> fresh_call(case_timing& c) {
@@ -276,11 +285,15 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   if (const auto fault = sample(c)) {
     return report_fault(c, *fault, "during a timed call", events);
   }
-  if (const auto fault = check_after_sampling(c)) {
-    return report_fault(c, *fault, "during a checked call after sampling", events);
-  }
-  if (const auto fault = fresh_call(c)) {
-    return report_fault(c, *fault, "during the fresh-contents call", events);
+  if (plan.timing.save_outputs) {
+    if (const auto fault = check_after_sampling(c)) {
+      return report_fault(c, *fault, "during a checked call after sampling", events);
+    }
+    if (const auto fault = fresh_call(c)) {
+      return report_fault(c, *fault, "during the fresh-contents call", events);
+    }
+  } else {
+    record_input_changes(c);
   }
   fill_samples(c);
   c.rec.case_seconds = seconds_since(started);

@@ -56,6 +56,7 @@ protected:
     m_options.request.max_seconds = 0.3;
     m_options.request.target_rsd = 0.05;
     m_options.control = m_options.request;
+    m_options.control.save_outputs = false; // as default_control_request()
     m_options.control.min_samples = 10;
     // Host-clock spins on a busy 2-core machine can spread far more than a GPU kernel: the noise
     // rule and the drift limit are off here, and on in the tests about them.

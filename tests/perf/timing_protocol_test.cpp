@@ -51,6 +51,7 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
   EXPECT_EQ(p->timing.warmup_seconds, 0.1);
   EXPECT_EQ(p->timing.input_sets, 4);
   EXPECT_TRUE(p->timing.gate_launches);
+  EXPECT_TRUE(p->timing.save_outputs); // a plan from before the field saves outputs
   EXPECT_FALSE(p->exact_buffers);
 }
 
@@ -60,9 +61,11 @@ TEST(TimingPlan, CarriesTheGateChoice) {
   p.output_dir = "/tmp";
   p.timing.enabled = true;
   p.timing.gate_launches = false;
+  p.timing.save_outputs = false;
   const auto back = plan_from_json_text(to_json_text(p));
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_FALSE(back->timing.gate_launches);
+  EXPECT_FALSE(back->timing.save_outputs);
 }
 
 TEST(TimingEvent, RoundTripsThroughTheEventLog) {

@@ -287,6 +287,22 @@ TEST(TimingRunner, NoticesALauncherThatModifiesItsInputs) {
   EXPECT_TRUE(r.rec().input_modified);
 }
 
+TEST(TimingRunner, AControlRoundSavesNothingYetFingerprintsEveryCallAndWatchesTheInputs) {
+  fake_backend b;
+  auto t = quick();
+  t.save_outputs = false;
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  EXPECT_TRUE(r.rec().saved.empty());
+  EXPECT_EQ(b.plain_calls, 0); // no last calls, no fresh call
+  EXPECT_EQ(r.rec().checks.size(),
+            r.rec().event_ms.size() + static_cast<std::size_t>(r.rec().dropped_throttled));
+  EXPECT_FALSE(r.rec().input_modified);
+  fake_backend other;
+  const auto mutated =
+      run(problems::kind::histogram, address_of(histogram_mutating), other, t, small, "uniform");
+  EXPECT_TRUE(mutated.rec().input_modified);
+}
+
 TEST(TimingRunner, FreshContentsCatchAResultCachedByPointer) {
   fake_backend b;
   cache.clear();
