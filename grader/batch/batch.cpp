@@ -1,14 +1,15 @@
 #include "grader/batch/batch.h"
 
 #include "grader/batch/closing.h"
-#include "grader/batch/stop_signals.h"
-#include "grader/batch/slurm/slurm_batch.h"
 #include "grader/batch/new_commits.h"
 #include "grader/batch/pipeline.h"
 #include "grader/batch/plan.h"
+#include "grader/batch/slurm/slurm_batch.h"
+#include "grader/batch/stop_signals.h"
 #include "grader/core/backend_choice.h"
 #include "grader/perf/runner_call.h"
 #include "grader/spec/assignment_spec.h"
+#include "harness/core/elapsed.h"
 
 #include <algorithm>
 
@@ -84,8 +85,7 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
     }
   }
   p.shown.close();
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall = seconds_since(started);
   return finish_batch(p, spec, measures(p, backend, wall));
 }
 

@@ -1,5 +1,7 @@
 #include "grader/batch/progress.h"
 
+#include "harness/core/elapsed.h"
+
 #include <fmt/format.h>
 
 namespace cugrade::batch {
@@ -72,8 +74,7 @@ void progress::close() {
 }
 
 std::string progress::status_line() const {
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+  const double elapsed = seconds_since(m_started);
   const double rate = elapsed > 0 ? static_cast<double>(m_done_here) * 3600.0 / elapsed : 0;
   const auto count = [this](outcome o) {
     const auto it = m_outcomes.find(o);

@@ -6,6 +6,7 @@
 #include "grader/build/symbol_policy.h"
 #include "grader/process/process.h"
 #include "grader/sandbox/sandbox.h"
+#include "harness/core/elapsed.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,9 +26,7 @@ constexpr std::size_t compiler_memory_bytes = std::size_t{2} << 30;
 class budget {
 public:
   explicit budget(double seconds) : m_start(steady::now()), m_seconds(seconds) {}
-  [[nodiscard]] double elapsed() const {
-    return std::chrono::duration<double>(steady::now() - m_start).count();
-  }
+  [[nodiscard]] double elapsed() const { return seconds_since(m_start); }
   [[nodiscard]] double left() const { return std::max(m_seconds - elapsed(), 0.001); }
   [[nodiscard]] double total() const { return m_seconds; }
 

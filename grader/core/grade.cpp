@@ -14,6 +14,7 @@
 #include "grader/process/temp_dir.h"
 #include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
+#include "harness/core/elapsed.h"
 #include "reports/writers.h"
 
 #include <chrono>
@@ -56,10 +57,7 @@ template <class F>
 auto timed_stage(grading& g, const char* stage, const std::string& kernel, F&& work) {
   const auto started = std::chrono::steady_clock::now();
   auto r = work();
-  g.report.stages.push_back(
-      {stage, kernel,
-       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-       {}});
+  g.report.stages.push_back({stage, kernel, seconds_since(started), {}});
   return r;
 }
 
@@ -186,10 +184,6 @@ struct checked_kernel {
   result<reports::kernel_report> report;
   std::vector<reports::stage_timing> stages;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
                             const build::build_outcome& built, const std::filesystem::path& work,
@@ -445,8 +439,7 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
     return out; // a usage mistake found while fetching: nothing is written
   }
   finish_scores(*out.report, g.spec, options);
-  out.report->elapsed_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.report->elapsed_seconds = seconds_since(started);
   if (options.write_files) {
     write_outputs(out, g.spec, options);
   }

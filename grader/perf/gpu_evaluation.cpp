@@ -8,12 +8,13 @@
 #include "grader/perf/statistics.h"
 #include "grader/process/device_lock.h"
 #include "grader/process/process.h"
+#include "harness/core/elapsed.h"
 #include "harness/core/sha256.h"
 
 #include <chrono>
-#include <future>
 #include <fmt/format.h>
 #include <fstream>
+#include <future>
 #include <random>
 #include <sstream>
 
@@ -126,8 +127,7 @@ result<std::shared_ptr<process::device_lock>> gpu_evaluator::hold_exclusive() {
 }
 
 void gpu_evaluator::add_part(const std::string& name, std::chrono::steady_clock::time_point since) {
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+  const double seconds = seconds_since(since);
   for (auto& p : m_parts) {
     if (p.name == name) {
       p.seconds += seconds;
@@ -172,7 +172,7 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
 }
 
 result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
-                                                  const fs::path& library) {
+                                                 const fs::path& library) {
   const auto sanitizer = find_compute_sanitizer(m_nvcc);
   if (!sanitizer) {
     return fail("the assignment asks for compute-sanitizer checks but compute-sanitizer is not "
@@ -221,9 +221,9 @@ gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& lau
     return fail(cmp.error());
   }
   if (const auto* bad = failed_run(cmp->b_runs)) {
-    return fail("the reference " + launcher +
-                " failed its own timed checks (a harness or reference bug): " +
-                bad->first_problem());
+    return fail(
+        "the reference " + launcher +
+        " failed its own timed checks (a harness or reference bug): " + bad->first_problem());
   }
   runs = cmp->a_runs;
   std::vector<reference_side> refs;
@@ -255,8 +255,8 @@ gpu_evaluator::compare_with_cache(const comparison_setup& s, const std::string& 
       return fail(lock.error());
     }
     auto started = std::chrono::steady_clock::now();
-    auto student = run_with_retries(s, launcher, {library, "student"}, m_options.noise,
-                                    launcher + "-student");
+    auto student =
+        run_with_retries(s, launcher, {library, "student"}, m_options.noise, launcher + "-student");
     add_part("student runs", started);
     if (!student) {
       return fail(student.error());
@@ -357,8 +357,8 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
   return entries;
 }
 
-result<void> gpu_evaluator::time_kernel(reports::kernel_report& k,
-                                        const spec::kernel_spec& kernel, const fs::path& library) {
+result<void> gpu_evaluator::time_kernel(reports::kernel_report& k, const spec::kernel_spec& kernel,
+                                        const fs::path& library) {
   // compare() holds the GPU exclusively while samples are taken: no other cugrade process runs
   // anything on it meanwhile.
   m_parts.clear();
@@ -376,12 +376,11 @@ result<void> gpu_evaluator::time_kernel(reports::kernel_report& k,
   }
   for (const auto& e : k.performance) {
     if (e.noisy) {
-      k.performance_note =
-          fmt::format("not measured: the timing of {} was noisy (relative spread {:.1f}%, above {:.0f}%, after "
-                      "{} tries): the GPU was not quiet. These points are not a low score; a "
-                      "regrade on a quiet GPU measures them",
-                      e.shape, 100 * e.rel_stddev, 100 * m_options.noise.max_rsd,
-                      m_options.noise.retries + 1);
+      k.performance_note = fmt::format(
+          "not measured: the timing of {} was noisy (relative spread {:.1f}%, above {:.0f}%, after "
+          "{} tries): the GPU was not quiet. These points are not a low score; a "
+          "regrade on a quiet GPU measures them",
+          e.shape, 100 * e.rel_stddev, 100 * m_options.noise.max_rsd, m_options.noise.retries + 1);
       say(k.name + ": performance " + k.performance_note);
       return {};
     }
@@ -409,18 +408,14 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
 }
 
 result<void> gpu_evaluator::time(reports::kernel_report& k, const fs::path& student_library) {
-  return times(k) ? time_kernel(k, *m_spec.find_kernel(k.name), student_library)
-                  : result<void>{};
+  return times(k) ? time_kernel(k, *m_spec.find_kernel(k.name), student_library) : result<void>{};
 }
 
 result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {
   const auto stage = [&](const char* name, const auto& work) {
     const auto started = std::chrono::steady_clock::now();
     auto r = work();
-    m_stages.push_back(
-        {name, k.name,
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-         take_parts()});
+    m_stages.push_back({name, k.name, seconds_since(started), take_parts()});
     return r;
   };
   if (checks(k)) {

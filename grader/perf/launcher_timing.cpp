@@ -1,6 +1,7 @@
 #include "grader/perf/launcher_timing.h"
 
 #include "grader/perf/benchmark_plan.h"
+#include "harness/core/elapsed.h"
 
 #include <chrono>
 #include <system_error>
@@ -17,10 +18,6 @@ void remove_saved_outputs(const protocol::runner_log& log, const std::filesystem
       std::filesystem::remove(dir / s.file, ec);
     }
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "grader/process/detail/exec_plan.h"
 #include "grader/process/detail/supervise.h"
+#include "harness/core/elapsed.h"
 #include "harness/core/error.h"
 
 #include <fcntl.h>
@@ -52,7 +53,7 @@ process_result to_result(const detail::child_exit& exit, detail::output_stream& 
     result.term_signal = WTERMSIG(exit.wait_status);
   }
   result.timed_out = exit.timed_out;
-  result.wall_seconds = std::chrono::duration<double>(steady::now() - start).count();
+  result.wall_seconds = seconds_since(start);
   result.cpu_seconds = seconds_of(exit.usage.ru_utime) + seconds_of(exit.usage.ru_stime);
   result.max_rss_kb = exit.usage.ru_maxrss;
   result.stdout_text = out.text.text();

@@ -1,5 +1,6 @@
 #include "harness/runner/case_runner.h"
 
+#include "harness/core/elapsed.h"
 #include "harness/core/error.h"
 #include "harness/runner/device_buffer.h"
 
@@ -128,7 +129,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     b.before_call(run);
     problem.invoke(launcher, input_pointers(d), d.output->get(), tc.dims);
     const backends::call_outcome outcome = b.after_call();
-    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rec.seconds = seconds_since(t0);
     // Backends name faults as the emulator and CUDA do; the protocol carries the enum.
     if (!outcome.ok()) {
       rec.error_kind = reports::fault_kind_named(outcome.error_kind);

@@ -1,5 +1,6 @@
 #include "harness/runner/timing_runner.h"
 
+#include "harness/core/elapsed.h"
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 #include "harness/runner/timed_set.h"
@@ -15,10 +16,6 @@ namespace cugrade::runner {
 namespace {
 
 using steady = std::chrono::steady_clock;
-
-double seconds_since(steady::time_point start) {
-  return std::chrono::duration<double>(steady::now() - start).count();
-}
 
 // Everything one case's timing accumulates; samples in the order they were taken.
 struct case_timing {

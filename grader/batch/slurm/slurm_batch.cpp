@@ -5,6 +5,7 @@
 #include "grader/batch/plan.h"
 #include "grader/batch/slurm/collector.h"
 #include "grader/batch/stop_signals.h"
+#include "harness/core/elapsed.h"
 
 #include <chrono>
 #include <fmt/format.h>
@@ -123,8 +124,7 @@ run_measures measures(const pipeline& p, reports::backend_kind backend, double w
 
 // Submits what the plan says to grade and waits for it.
 std::optional<batch_result> grade_on_cluster(pipeline& p, const batch_plan& plan,
-                                             const submission_plan& sp,
-                                             const slurm_folders& where,
+                                             const submission_plan& sp, const slurm_folders& where,
                                              std::vector<std::string>& missing) {
   if (plan.to_grade.empty()) {
     return std::nullopt;
@@ -190,8 +190,7 @@ batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   grader::backend_choice chosen;
   chosen.kind = backend;
   slots places(1, {}, 1);
-  progress shown(std::cerr, o.roster.entries.size(), written_students(o, log), o.live_progress,
-                 {});
+  progress shown(std::cerr, o.roster.entries.size(), written_students(o, log), o.live_progress, {});
   pipeline p{o, l, chosen, log, places, shown};
   const auto where = folders_of(o);
   if (auto r = collect_earlier_job(p, where)) {
@@ -205,8 +204,7 @@ batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   if (auto r = grade_on_cluster(p, plan, sp, where, missing)) {
     return *r;
   }
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall = seconds_since(started);
   auto r = finish_batch(p, *spec, measures(p, backend, wall, sp.jobs));
   if (r.exit_code == 0 && !missing.empty()) {
     return {exit_infrastructure,
