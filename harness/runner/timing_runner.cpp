@@ -183,6 +183,15 @@ std::optional<backends::call_outcome> checked_call(case_timing& c, timed_set& s,
   return std::nullopt;
 }
 
+// Whether any input changed under the calls, compared on the device with what was uploaded.
+void record_input_changes(case_timing& c) {
+  for (const auto& s : c.sets) {
+    if (!s->inputs_unchanged()) {
+      c.rec.input_modified = true;
+    }
+  }
+}
+
 // Each sampled set's first output, read back from the device copy the first sample kept, then
 // one more call on the set, after every sample: its output is the set's last (a launcher that
 // goes wrong after some calls shows it there, and its fingerprints show it on every call). Copying
@@ -202,20 +211,9 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
     if (auto fault = checked_call(c, s, static_cast<int>(set), protocol::output_role::last)) {
       return fault;
     }
-    if (!s.inputs_unchanged()) {
-      c.rec.input_modified = true;
-    }
   }
+  record_input_changes(c);
   return std::nullopt;
-}
-
-// Without saved outputs (a control round) the inputs are still compared with what was uploaded.
-void record_input_changes(case_timing& c) {
-  for (const auto& s : c.sets) {
-    if (!s->inputs_unchanged()) {
-      c.rec.input_modified = true;
-    }
-  }
 }
 
 // A last call on fresh contents at the addresses of set 0: a launcher that caches results by
