@@ -32,16 +32,9 @@ constexpr const char* before_deadline = "2026-12-14T10:00:00Z";
 constexpr const char* after_deadline = "2026-12-16T10:00:00Z"; // 1 day late
 constexpr const char* extension = "2026-12-18T23:59:00Z";
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string source_of(const std::string& fixture) {
-  return read_text(fixture == "reference" ? source_root() / "reference" / "reduction.cu"
-                                          : fixtures_dir() / fixture / "reduction.cu");
+  return text_of(fixture == "reference" ? source_root() / "reference" / "reduction.cu"
+                                        : fixtures_dir() / fixture / "reduction.cu");
 }
 
 // A class under construction: submissions in `root`, rows for the roster.
@@ -94,7 +87,7 @@ cli_result run_batch(const fs::path& roster, const fs::path& out,
 
 std::map<std::string, std::map<std::string, std::string>> gradebook(const fs::path& out) {
   std::map<std::string, std::map<std::string, std::string>> rows;
-  std::istringstream in(read_text(out / "gradebook.csv"));
+  std::istringstream in(text_of(out / "gradebook.csv"));
   std::string line;
   std::getline(in, line);
   std::vector<std::string> header;
@@ -141,7 +134,7 @@ TEST(BatchEmu, FortyStudentClassGivesTheExpectedGradebook) {
   const auto r = run_batch(c.roster(), out, options);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto book = gradebook(out);
-  ASSERT_EQ(book.size(), 40u) << read_text(out / "gradebook.csv");
+  ASSERT_EQ(book.size(), 40u) << text_of(out / "gradebook.csv");
   const auto expect_row = [&](const std::string& s, const std::string& score,
                               const std::string& interleaved, const std::string& convergent) {
     SCOPED_TRACE(s);
@@ -219,7 +212,7 @@ TEST(BatchEmu, KilledAtFivePointsThenResumedMatchesAnUninterruptedRun) {
   const auto roster = c.roster();
   const auto whole = run_batch(roster, c.root / "whole");
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  const auto expected_book = read_text(c.root / "whole" / "gradebook.csv");
+  const auto expected_book = text_of(c.root / "whole" / "gradebook.csv");
   const auto expected_reports = reports_without_times(c.root / "whole");
   ASSERT_EQ(expected_reports.size(), 10u);
   for (const std::string point : {"fetched:2", "built:4", "graded:5", "files:7", "written:9"}) {
@@ -230,7 +223,7 @@ TEST(BatchEmu, KilledAtFivePointsThenResumedMatchesAnUninterruptedRun) {
     EXPECT_FALSE(fs::exists(out / "gradebook.csv"));
     const auto resumed = run_batch(roster, out);
     ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-    EXPECT_EQ(read_text(out / "gradebook.csv"), expected_book);
+    EXPECT_EQ(text_of(out / "gradebook.csv"), expected_book);
     EXPECT_EQ(reports_without_times(out), expected_reports);
     auto j = batch::journal::open(out);
     ASSERT_TRUE(j.ok()) << j.error();

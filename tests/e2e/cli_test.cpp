@@ -4,7 +4,6 @@
 #include "tests/e2e/e2e_support.h"
 #include "tests/fetch/git_fixture.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 
 namespace cugrade::e2e {
@@ -13,8 +12,7 @@ namespace {
 using nlohmann::json;
 
 std::string fixture_file(const std::string& fixture, const std::string& file) {
-  std::ifstream in(fixtures_dir() / fixture / file);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return text_of(fixtures_dir() / fixture / file);
 }
 
 TEST(Cli, TypoInCommandSuggestsTheCommand) {

@@ -34,6 +34,11 @@ cli_result run_cugrade(const std::vector<std::string>& args) {
   return {r->shell_status(), r->stdout_text, r->stderr_text};
 }
 
+std::string text_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in, nullptr, false);

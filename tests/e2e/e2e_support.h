@@ -18,6 +18,9 @@ struct cli_result {
 /// Runs `cugrade args...` (the binary built with the tests) with a private cache folder.
 [[nodiscard]] cli_result run_cugrade(const std::vector<std::string>& args);
 
+/// A file's bytes, or empty when it cannot be read.
+[[nodiscard]] std::string text_of(const std::filesystem::path& path);
+
 /// Reads <dir>/<basename>.json.
 [[nodiscard]] nlohmann::json read_json(const std::filesystem::path& path);
 

@@ -16,11 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string text_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::string fixture_file(const std::string& fixture, const std::string& file) {
   return text_of(fixtures_dir() / fixture / file);
 }

@@ -115,11 +115,6 @@ void check_kernel(const json& kernel, const json& want) {
   }
 }
 
-std::string file_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A field of expect.json, overridden per backend ("emu": {"build_summary_contains": ...}).
 json expected_field(const json& expect, const std::string& backend, const std::string& field) {
   if (expect.contains(backend) && expect.at(backend).contains(field)) {
@@ -235,7 +230,7 @@ void check_fixture(const std::string& fixture, const std::string& backend) {
   // Nothing a student reads names the emulator's or the backend's internals.
   expect_no_internal_names(r.out + r.err, "the terminal output");
   for (const char* suffix : {".json", ".gradescope.json", ".junit.xml", ".txt"}) {
-    expect_no_internal_names(file_text(out / (fixture + suffix)), fixture + suffix);
+    expect_no_internal_names(text_of(out / (fixture + suffix)), fixture + suffix);
   }
   const json wanted = expectations_for(expect, backend);
   const std::string others = expect.value("others", "passed");

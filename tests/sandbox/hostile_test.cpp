@@ -17,7 +17,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <thread>
 
 namespace cugrade::e2e {
@@ -33,13 +32,6 @@ fs::path hostile_dir() {
 }
 constexpr int listener_port = 47613;
 const char* const victim_text = "// another student's reduction.cu\n";
-
-std::string read_all(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string random_token(const std::string& prefix) {
   std::random_device device;
@@ -86,7 +78,7 @@ std::vector<std::string> surviving_runners() {
         pid == std::to_string(::getpid())) {
       continue;
     }
-    std::string cmdline = read_all(entry.path() / "cmdline");
+    std::string cmdline = text_of(entry.path() / "cmdline");
     const std::string program = cmdline.substr(0, cmdline.find('\0'));
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     // By the program run (argv[0]), not by words in a command line: a compiler building this
@@ -121,7 +113,7 @@ graded grade(const fs::path& submission, const std::string& kernel, const fs::pa
   g.everything = g.cli.out + g.cli.err;
   for (const auto& file : fs::recursive_directory_iterator(out)) {
     if (file.is_regular_file()) {
-      g.everything += read_all(file.path());
+      g.everything += text_of(file.path());
     }
   }
   return g;
@@ -155,7 +147,7 @@ void expect_no_harm(const std::string& harm, const graded& g, const listener& po
   } else if (harm == "outside") {
     EXPECT_FALSE(fs::exists(arena / "outside.txt")) << "a file was written outside";
   } else if (harm == "victim") {
-    EXPECT_EQ(read_all(arena / "victim" / "reduction.cu"), victim_text);
+    EXPECT_EQ(text_of(arena / "victim" / "reduction.cu"), victim_text);
   } else if (harm == "listener") {
     EXPECT_FALSE(port.saw_connection()) << "the listener on 127.0.0.1 got a connection";
   } else if (harm == "survivor") {
