@@ -42,17 +42,9 @@ problems::buffer take_rows(const problems::buffer& b, const std::vector<std::siz
 // Sum of |x| over all threads, parts added in index order (the same answer on any machine).
 double abs_sum_of(const problems::buffer& b) {
   const auto x = b.as<float>();
-  const std::size_t parts = problems::part_count(x.size(), std::size_t{1} << 20);
-  std::vector<double> part_sums(parts, 0.0);
-  problems::for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
-    double sum = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      sum += std::fabs(static_cast<double>(x[i]));
-    }
-    part_sums[part] = sum;
-  });
   double sum = 0;
-  for (const double p : part_sums) {
+  for (const double p :
+       problems::abs_sums_by_part(x, problems::part_count(x.size(), std::size_t{1} << 20))) {
     sum += p;
   }
   return sum;

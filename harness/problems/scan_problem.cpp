@@ -117,14 +117,7 @@ comparison scan_problem::compare(const test_case& c, const std::vector<buffer>& 
   // Element i's tolerance needs the sum of |x| up to i: each part first sums its own |x|, then
   // checks its elements starting from the sum of the parts before it.
   const std::size_t parts = part_count(x.size(), std::size_t{1} << 18);
-  std::vector<double> before(parts, 0.0);
-  for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
-    double sum = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      sum += std::fabs(static_cast<double>(x[i]));
-    }
-    before[part] = sum;
-  });
+  std::vector<double> before = abs_sums_by_part(x, parts);
   double running = 0;
   for (double& b : before) {
     running += std::exchange(b, running);

@@ -1,5 +1,7 @@
 #include "harness/problems/tolerance.h"
 
+#include "harness/problems/parallel.h"
+
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
@@ -14,6 +16,18 @@ double gamma_f32(double n) {
   }
   // Each of n rounding steps multiplies by at most (1 + u); gamma_n is only a bound on this.
   return std::expm1(n * std::log1p(f32_unit_roundoff));
+}
+
+std::vector<double> abs_sums_by_part(std::span<const float> x, std::size_t parts) {
+  std::vector<double> sums(parts, 0.0);
+  for_parts(x.size(), parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    double sum = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      sum += std::fabs(static_cast<double>(x[i]));
+    }
+    sums[part] = sum;
+  });
+  return sums;
 }
 
 double f32_sum_tolerance(double terms, double abs_sum, bool integer_inputs) {

@@ -18,7 +18,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace cugrade::problems {
 
@@ -30,6 +32,10 @@ inline constexpr double f32_exact_integer_limit = 0x1p24;
 /// gamma_n = n u / (1 - n u) for float32. Where n u >= 1 that form is undefined, and the
 /// (still rigorous, larger) (1 + u)^n - 1 is returned instead.
 [[nodiscard]] double gamma_f32(double n);
+
+/// Sum of |x| (in double) of each of `parts` contiguous parts of `x`, cut as for_parts cuts them
+/// and summed on its threads: the terms' absolute sums that tolerances scale with.
+[[nodiscard]] std::vector<double> abs_sums_by_part(std::span<const float> x, std::size_t parts);
 
 /// Allowed |got - expected| for a float32 sum whose rounding count is `terms` and whose terms'
 /// absolute values add up to `abs_sum`: 0 when `integer_inputs` and abs_sum <= 2^24.
