@@ -221,9 +221,7 @@ gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& lau
     return fail(cmp.error());
   }
   if (const auto* bad = failed_run(cmp->b_runs)) {
-    return fail(
-        "the reference " + launcher +
-        " failed its own timed checks (a harness or reference bug): " + bad->first_problem());
+    return fail(reference_failure(launcher, *bad));
   }
   runs = cmp->a_runs;
   std::vector<reference_side> refs;

@@ -33,8 +33,7 @@ std::optional<std::string> reference_problem(const result<launcher_run>& run,
     return run.error();
   }
   if (!run->verified()) {
-    return "the reference " + launcher +
-           " failed its own timed checks (a harness or reference bug): " + run->first_problem();
+    return reference_failure(launcher, *run);
   }
   return std::nullopt;
 }
@@ -56,6 +55,11 @@ reference_timing_key key_for(const cached_reference_setup& s, const std::string&
 }
 
 } // namespace
+
+std::string reference_failure(const std::string& launcher, const launcher_run& run) {
+  return "the reference " + launcher +
+         " failed its own timed checks (a harness or reference bug): " + run.first_problem();
+}
 
 double max_rsd(const launcher_run& run) {
   double worst = 0;
@@ -139,9 +143,7 @@ result<control_verdict> judge_control(const cached_reference_setup& s, const std
                                       const std::vector<std::optional<pooled_samples>>& cached,
                                       const launcher_run& control) {
   if (!control.verified()) {
-    return fail("the reference " + launcher +
-                " failed its own timed checks (a harness or reference bug): " +
-                control.first_problem());
+    return fail(reference_failure(launcher, control));
   }
   control_verdict v;
   const auto measured = samples_of(control, s.timing.cases.size());

@@ -25,6 +25,10 @@ struct noise_rule {
 /// The largest relative standard deviation of a run's cases (0 for a run without samples).
 [[nodiscard]] double max_rsd(const launcher_run& run);
 
+/// The error for a reference round that failed its own timed checks: a harness or reference bug,
+/// never the student's.
+[[nodiscard]] std::string reference_failure(const std::string& launcher, const launcher_run& run);
+
 /// Times `side` in one round, again while a case is noisy (up to rule.retries more rounds), and
 /// keeps the least noisy round, without checking its timed calls: the GPU's share, done holding
 /// the GPU exclusively. A round that did not finish (a fault, a time-out) ends the tries.
