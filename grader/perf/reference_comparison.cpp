@@ -76,11 +76,12 @@ result<launcher_run> run_with_retries(const comparison_setup& setup, const std::
                                       const std::string& folder) {
   std::optional<launcher_run> best;
   for (int attempt = 0; attempt <= rule.retries; ++attempt) {
-    say(setup, fmt::format("{}: timing the {} launcher{}", launcher, side.label,
-                           attempt == 0 ? "" : fmt::format(" (try {} of {})", attempt + 1,
-                                                           rule.retries + 1)));
-    auto run = run_once(setup, launcher, side, setup.request,
-                        fmt::format("{}-try-{}", folder, attempt));
+    say(setup,
+        fmt::format("{}: timing the {} launcher{}", launcher, side.label,
+                    attempt == 0 ? ""
+                                 : fmt::format(" (try {} of {})", attempt + 1, rule.retries + 1)));
+    auto run =
+        run_once(setup, launcher, side, setup.request, fmt::format("{}-try-{}", folder, attempt));
     if (!run) {
       return fail(run.error());
     }
@@ -157,19 +158,17 @@ result<control_verdict> judge_control(const cached_reference_setup& s, const std
       v.confirmed = false;
       v.why = noisy ? fmt::format("the control of {} was noisy", s.timing.cases[i].name)
                     : fmt::format("the control of {} moved by {:+.2f}% (limit {:.0f}%)",
-                                  s.timing.cases[i].name, 100 * (ratio - 1),
-                                  100 * s.drift_limit);
+                                  s.timing.cases[i].name, 100 * (ratio - 1), 100 * s.drift_limit);
     }
     v.sides.push_back(std::move(side));
   }
   return v;
 }
 
-result<std::vector<reference_side>> measure_reference(const cached_reference_setup& s,
-                                                      const std::string& launcher,
-                                                      const std::filesystem::path& reference_library,
-                                                      const std::string& why,
-                                                      const control_verdict* control) {
+result<std::vector<reference_side>>
+measure_reference(const cached_reference_setup& s, const std::string& launcher,
+                  const std::filesystem::path& reference_library, const std::string& why,
+                  const control_verdict* control) {
   say(s.timing, launcher + ": timing the reference in full (" + why + ")");
   auto run = time_with_retries(s.timing, launcher, {reference_library, "reference"}, s.noise,
                                launcher + "-reference");

@@ -52,7 +52,7 @@ struct reference_side {
 };
 
 struct cached_reference_setup {
-  comparison_setup timing; ///< the full protocol, for the student and for a full re-time
+  comparison_setup timing;          ///< the full protocol, for the student and for a full re-time
   protocol::timing_request control; ///< the control measurement's (shorter) protocol
   double drift_limit = 0.01;        ///< re-time when |control / cached - 1| exceeds this
   noise_rule noise;
