@@ -333,16 +333,20 @@ grade_outcome grade_submission(grading& g) {
       return not_gradable(g.report, c.report.error());
     }
   }
-  // Then timing, one kernel at a time: it holds the GPU exclusively.
-  for (auto& c : checked) {
-    if (gpu && gpu->times(*c.report)) {
-      const auto evaluated = timed_stage(g, "timing", c.report->name,
-                                         [&] { return gpu->time(*c.report, built->library); });
-      g.report.stages.back().parts = gpu->take_parts();
-      if (!evaluated) {
-        return not_gradable(g.report, "performance evaluation failed: " + evaluated.error());
-      }
+  // Then timing: every timed kernel's runners under one exclusive hold of the GPU, then their
+  // checks with the GPU let go.
+  if (gpu) {
+    std::vector<reports::kernel_report*> kernels;
+    for (auto& c : checked) {
+      kernels.push_back(&*c.report);
     }
+    auto timed = gpu->time_all(kernels, built->library);
+    if (!timed) {
+      return not_gradable(g.report, "performance evaluation failed: " + timed.error());
+    }
+    g.report.stages.insert(g.report.stages.end(), timed->begin(), timed->end());
+  }
+  for (auto& c : checked) {
     g.report.kernels.push_back(std::move(*c.report));
   }
   return {grade_exit::report_written, "", g.report, {}, {}};

@@ -233,60 +233,64 @@ gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& lau
   return refs;
 }
 
-// The student's round and the control hold the GPU exclusively; their checks (CPU work: reading
-// hundreds of megabytes of saved outputs and comparing them with the reference) run after the
-// lock is let go, so other gradings use the GPU meanwhile. Only a missing cache entry or a
-// control that moved takes the GPU again, to time the reference in full.
-result<std::vector<reference_side>>
-gpu_evaluator::compare_with_cache(const comparison_setup& s, const std::string& launcher,
-                                  const fs::path& library, const fs::path& reference,
-                                  std::vector<launcher_run>& runs) {
+// The student's round and the control: runner processes only, under the exclusive hold (taken
+// here unless the caller holds it already, as time_all() does for every kernel of a grading).
+result<void> gpu_evaluator::run_with_cache(timed_runs& t, const fs::path& library,
+                                           const fs::path& reference) {
   auto c = cached_setup();
   if (!c) {
     return fail(c.error());
   }
-  const auto cached = load_cached_reference(*c, launcher);
-  std::optional<launcher_run> control;
-  {
-    auto lock = hold_exclusive();
-    if (!lock) {
-      return fail(lock.error());
-    }
-    auto started = std::chrono::steady_clock::now();
-    auto student =
-        run_with_retries(s, launcher, {library, "student"}, m_options.noise, launcher + "-student");
-    add_part("student runs", started);
-    if (!student) {
-      return fail(student.error());
-    }
-    runs = {std::move(*student)};
-    if (runs.front().finished() && every_case_cached(cached)) {
-      started = std::chrono::steady_clock::now();
-      auto measured = run_control(*c, launcher, reference);
-      add_part("control", started);
-      if (!measured) {
-        return fail(measured.error());
-      }
-      control = std::move(*measured);
-    }
+  t.cached = load_cached_reference(*c, t.launcher);
+  t.cache = std::move(*c);
+  auto lock = hold_exclusive();
+  if (!lock) {
+    return fail(lock.error());
   }
+  auto started = std::chrono::steady_clock::now();
+  auto student = run_with_retries(t.setup, t.launcher, {library, "student"}, m_options.noise,
+                                  t.launcher + "-student");
+  add_part("student runs", started);
+  if (!student) {
+    return fail(student.error());
+  }
+  t.runs = {std::move(*student)};
+  if (t.runs.front().finished() && every_case_cached(t.cached)) {
+    started = std::chrono::steady_clock::now();
+    auto measured = run_control(*t.cache, t.launcher, reference);
+    add_part("control", started);
+    if (!measured) {
+      return fail(measured.error());
+    }
+    t.control = std::move(*measured);
+  }
+  return {};
+}
+
+// The checks of the timed calls (CPU work: reading hundreds of megabytes of saved outputs and
+// comparing them with the reference) run after the lock is let go, so other gradings use the GPU
+// meanwhile. Only a missing cache entry or a control that moved takes the GPU again, to time the
+// reference in full.
+result<std::vector<reference_side>> gpu_evaluator::check_with_cache(timed_runs& t,
+                                                                    const fs::path& reference) {
   // `cugrade bench` holds the GPU for its whole run; a grading has let it go by now.
-  say(launcher + (m_exclusive.expired()
-                      ? ": checking the timed calls (the GPU is free for other gradings meanwhile)"
-                      : ": checking the timed calls"));
+  say(t.launcher +
+      (m_exclusive.expired()
+           ? ": checking the timed calls (the GPU is free for other gradings meanwhile)"
+           : ": checking the timed calls"));
   const auto checking = std::chrono::steady_clock::now();
-  check_timed_launcher(s.problem, s.request, s.policy, runs.front());
-  if (control) {
-    check_control(*c, *control);
+  check_timed_launcher(t.setup.problem, t.setup.request, t.setup.policy, t.runs.front());
+  if (t.control) {
+    check_control(*t.cache, *t.control);
   }
   add_part("checks", checking);
-  if (!runs.front().verified()) {
+  if (!t.runs.front().verified()) {
     return std::vector<reference_side>{};
   }
   std::optional<control_verdict> verdict;
   std::string why = "no cached reference time on this GPU";
-  if (control) {
-    auto judged = judge_control(*c, launcher, cached, *control);
+  if (t.control) {
+    auto judged = judge_control(*t.cache, t.launcher, t.cached, *t.control);
     if (!judged) {
       return fail(judged.error());
     }
@@ -301,45 +305,60 @@ gpu_evaluator::compare_with_cache(const comparison_setup& s, const std::string& 
     return fail(lock.error());
   }
   const auto started = std::chrono::steady_clock::now();
-  auto measured = measure_reference(*c, launcher, reference, why, verdict ? &*verdict : nullptr);
+  auto measured =
+      measure_reference(*t.cache, t.launcher, reference, why, verdict ? &*verdict : nullptr);
   add_part("reference", started);
   return measured;
 }
 
-result<std::vector<reports::performance_entry>>
-gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
-                       std::vector<launcher_run>& runs) {
+// The GPU half of a comparison: with --precise the whole A B B A comparison (verified inside the
+// hold), otherwise the student's round and the control, checked later by finish_timing().
+result<gpu_evaluator::timed_runs> gpu_evaluator::run_timing(const std::string& launcher,
+                                                            const fs::path& library) {
   auto ref = reference();
   if (!ref) {
     return fail(ref.error());
   }
-  const auto s = setup();
-  // The grader's share of the checks (generating each input set and its expected values) runs
-  // while the runner times: it is ready, or nearly, when the first round's outputs come back.
-  auto ahead = std::async(std::launch::async, [this, &s] {
-    for (const auto& c : s.cases) {
-      prepare_checks(problems::get(m_spec.problem), c, s.request.input_sets, s.policy);
+  timed_runs t;
+  t.launcher = launcher;
+  t.setup = setup();
+  if (m_options.precise) {
+    auto sides = compare_precise(t.setup, launcher, library, *ref, t.runs);
+    if (!sides) {
+      return fail(sides.error());
     }
-  });
-  auto sides = m_options.precise ? compare_precise(s, launcher, library, *ref, runs)
-                                 : compare_with_cache(s, launcher, library, *ref, runs);
-  if (!sides) {
-    return fail(sides.error());
+    t.sides = std::move(*sides);
+  } else if (auto ran = run_with_cache(t, library, *ref); !ran) {
+    return fail(ran.error());
   }
-  const std::vector<reference_side> refs = std::move(*sides); // per case; empty when unverified
+  return t;
+}
+
+// The CPU half: the checks, the control's verdict (a full measurement of the reference where it
+// moved), and one performance entry per benchmark case the student's runs reached.
+result<std::vector<reports::performance_entry>> gpu_evaluator::finish_timing(timed_runs& t) {
+  if (!t.sides) {
+    auto sides = check_with_cache(t, *m_reference);
+    if (!sides) {
+      return fail(sides.error());
+    }
+    t.sides = std::move(*sides);
+  }
+  const std::vector<reference_side>& refs = *t.sides; // per case; empty when unverified
+  const auto& s = t.setup;
   std::vector<reports::performance_entry> entries;
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     entry_source src;
     src.problem = m_spec.problem;
     src.tc = s.cases[i];
-    src.measured = pool(runs, i);
+    src.measured = pool(t.runs, i);
     if (src.measured.event_ms.empty()) {
       continue;
     }
     const bool have_ref = i < refs.size();
     src.reference = have_ref && !refs[i].noisy ? &refs[i].samples : nullptr;
     src.roof = roof();
-    src.bootstrap_seed = bootstrap_seed(launcher, s.cases[i].name);
+    src.bootstrap_seed = bootstrap_seed(t.launcher, s.cases[i].name);
     src.noisy_rsd = m_options.noise.max_rsd;
     auto e = make_entry(src);
     if (have_ref) {
@@ -355,17 +374,33 @@ gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
   return entries;
 }
 
-result<void> gpu_evaluator::time_kernel(reports::kernel_report& k, const spec::kernel_spec& kernel,
-                                        const fs::path& library) {
-  // compare() holds the GPU exclusively while samples are taken: no other cugrade process runs
-  // anything on it meanwhile.
-  m_parts.clear();
-  std::vector<launcher_run> runs;
-  auto entries = compare(k.name, library, runs);
-  if (!entries) {
-    return fail(entries.error());
+// The grader's share of the checks (generating each input set and its expected values) runs
+// while the runners time: it is ready, or nearly, when the first round's outputs come back.
+std::future<void> gpu_evaluator::prepare_checks_ahead() {
+  return std::async(std::launch::async, [this, cases = benchmark_cases(m_spec)] {
+    for (const auto& c : cases) {
+      prepare_checks(problems::get(m_spec.problem), c, m_options.request.input_sets, m_policy);
+    }
+  });
+}
+
+result<std::vector<reports::performance_entry>>
+gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
+                       std::vector<launcher_run>& runs) {
+  auto ahead = prepare_checks_ahead();
+  auto t = run_timing(launcher, library);
+  if (!t) {
+    return fail(t.error());
   }
-  k.performance = std::move(*entries);
+  auto entries = finish_timing(*t);
+  runs = std::move(t->runs);
+  return entries;
+}
+
+result<void> gpu_evaluator::score_timing(reports::kernel_report& k,
+                                         std::vector<reports::performance_entry> entries,
+                                         const std::vector<launcher_run>& runs) {
+  k.performance = std::move(entries);
   if (const auto* bad = failed_run(runs)) {
     const auto h = timing_failure_hint(*bad);
     say(k.name + ": timed calls failed their checks: " + h.message);
@@ -383,8 +418,77 @@ result<void> gpu_evaluator::time_kernel(reports::kernel_report& k, const spec::k
       return {};
     }
   }
-  score_performance(k, kernel, m_spec.performance);
+  score_performance(k, *m_spec.find_kernel(k.name), m_spec.performance);
   return {};
+}
+
+result<void> gpu_evaluator::time_kernel(reports::kernel_report& k, const fs::path& library) {
+  // compare() holds the GPU exclusively while samples are taken: no other cugrade process runs
+  // anything on it meanwhile.
+  m_parts.clear();
+  std::vector<launcher_run> runs;
+  auto entries = compare(k.name, library, runs);
+  if (!entries) {
+    return fail(entries.error());
+  }
+  return score_timing(k, std::move(*entries), runs);
+}
+
+// Every kernel's runner processes under one exclusive hold, then every kernel's checks with the
+// GPU let go. Each kernel's stage is its share of both halves (the lock wait is the first's).
+result<std::vector<reports::stage_timing>>
+gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
+                        const fs::path& library) {
+  std::vector<reports::kernel_report*> timed;
+  for (auto* k : kernels) {
+    if (times(*k)) {
+      timed.push_back(k);
+    }
+  }
+  std::vector<reports::stage_timing> stages;
+  if (timed.empty()) {
+    return stages;
+  }
+  if (auto ref = reference(); !ref) { // built before the hold: nvcc needs no GPU
+    return fail(ref.error());
+  }
+  auto ahead = prepare_checks_ahead();
+  std::vector<timed_runs> ran;
+  {
+    // Held until every kernel's runners are done; run_timing's own holds share it.
+    std::shared_ptr<process::device_lock> hold;
+    for (auto* k : timed) {
+      const auto started = std::chrono::steady_clock::now();
+      m_parts.clear();
+      if (!hold) {
+        auto lock = hold_exclusive();
+        if (!lock) {
+          return fail(lock.error());
+        }
+        hold = *lock;
+      }
+      auto t = run_timing(k->name, library);
+      if (!t) {
+        return fail(t.error());
+      }
+      stages.push_back({"timing", k->name, seconds_since(started), take_parts()});
+      ran.push_back(std::move(*t));
+    }
+  }
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    m_parts = std::move(stages[i].parts);
+    auto entries = finish_timing(ran[i]);
+    if (!entries) {
+      return fail(entries.error());
+    }
+    if (auto scored = score_timing(*timed[i], std::move(*entries), ran[i].runs); !scored) {
+      return fail(scored.error());
+    }
+    stages[i].seconds += seconds_since(started);
+    stages[i].parts = take_parts();
+  }
+  return stages;
 }
 
 bool gpu_evaluator::checks(const reports::kernel_report& k) const {
@@ -406,7 +510,7 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
 }
 
 result<void> gpu_evaluator::time(reports::kernel_report& k, const fs::path& student_library) {
-  return times(k) ? time_kernel(k, *m_spec.find_kernel(k.name), student_library) : result<void>{};
+  return times(k) ? time_kernel(k, student_library) : result<void>{};
 }
 
 result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,13 @@ public:
                                       const std::filesystem::path& student_library);
   [[nodiscard]] result<void> time(reports::kernel_report& k,
                                   const std::filesystem::path& student_library);
+  /// time() for each of `kernels` (those times() accepts) with the GPU held exclusively once for
+  /// every kernel's runner processes, then each kernel's checks with the GPU let go: in a batch a
+  /// grading waits once, not once per kernel, for the other gradings' shared runs to drain.
+  /// Gives each timed kernel's stage (its share of both halves; the lock wait is the first's).
+  [[nodiscard]] result<std::vector<reports::stage_timing>>
+  time_all(const std::vector<reports::kernel_report*>& kernels,
+           const std::filesystem::path& student_library);
   /// Whether sanitize() and time() would do anything for `k` (its status, the spec, options).
   [[nodiscard]] bool checks(const reports::kernel_report& k) const;
   [[nodiscard]] bool times(const reports::kernel_report& k) const;
@@ -101,18 +109,33 @@ private:
   void say(const std::string& message) const;
   result<void> run_sanitizer_checks(reports::kernel_report& k,
                                     const std::filesystem::path& library);
-  result<void> time_kernel(reports::kernel_report& k, const spec::kernel_spec& kernel,
-                           const std::filesystem::path& library);
+  /// One kernel's timing between its GPU half (run_timing: runner processes under the exclusive
+  /// hold) and its CPU half (finish_timing: the checks, the control's verdict, the entries).
+  struct timed_runs {
+    std::string launcher;
+    comparison_setup setup;
+    std::vector<launcher_run> runs; ///< the student's round(s)
+    std::optional<cached_reference_setup> cache;
+    std::vector<std::optional<pooled_samples>> cached;
+    std::optional<launcher_run> control;
+    std::optional<std::vector<reference_side>> sides; ///< known already with --precise
+  };
+  result<void> time_kernel(reports::kernel_report& k, const std::filesystem::path& library);
+  result<timed_runs> run_timing(const std::string& launcher, const std::filesystem::path& library);
+  result<std::vector<reports::performance_entry>> finish_timing(timed_runs& t);
+  result<void> score_timing(reports::kernel_report& k,
+                            std::vector<reports::performance_entry> entries,
+                            const std::vector<launcher_run>& runs);
+  std::future<void> prepare_checks_ahead();
   result<std::vector<reference_side>> compare_precise(const comparison_setup& s,
                                                       const std::string& launcher,
                                                       const std::filesystem::path& library,
                                                       const std::filesystem::path& reference,
                                                       std::vector<launcher_run>& runs);
-  result<std::vector<reference_side>> compare_with_cache(const comparison_setup& s,
-                                                         const std::string& launcher,
-                                                         const std::filesystem::path& library,
-                                                         const std::filesystem::path& reference,
-                                                         std::vector<launcher_run>& runs);
+  result<void> run_with_cache(timed_runs& t, const std::filesystem::path& library,
+                              const std::filesystem::path& reference);
+  result<std::vector<reference_side>> check_with_cache(timed_runs& t,
+                                                       const std::filesystem::path& reference);
   void add_part(const std::string& name, std::chrono::steady_clock::time_point since);
   [[nodiscard]] comparison_setup setup() const;
   [[nodiscard]] result<cached_reference_setup> cached_setup();

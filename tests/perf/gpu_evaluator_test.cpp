@@ -281,8 +281,7 @@ TEST_F(GpuEvaluator, NoisyTimingIsMarkedAndItsPointsAreNotMeasured) {
   EXPECT_FALSE(k.speedup_geomean.has_value());
   EXPECT_EQ(k.performance_score, 0);
   EXPECT_EQ(k.score, 15); // correctness points only: no low performance score either
-  EXPECT_NE(k.performance_note.find("not a low score"), std::string::npos)
-      << k.performance_note;
+  EXPECT_NE(k.performance_note.find("not a low score"), std::string::npos) << k.performance_note;
 }
 
 TEST_F(GpuEvaluator, PreciseTimesTheReferenceBesideTheStudentInABBARounds) {
@@ -393,8 +392,7 @@ TEST_F(GpuEvaluator, SaysWhereTheTimingStageSpentItsTime) {
   EXPECT_EQ(part_names(timing_stage()),
             (names{"lock wait", "student runs", "checks", "reference"}));
   // Then the cache and a control.
-  EXPECT_EQ(part_names(timing_stage()),
-            (names{"lock wait", "student runs", "control", "checks"}));
+  EXPECT_EQ(part_names(timing_stage()), (names{"lock wait", "student runs", "control", "checks"}));
 }
 
 TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
@@ -417,6 +415,72 @@ TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
   ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
   ASSERT_EQ(tries.size(), 1u);
   EXPECT_TRUE(tries[0].get());
+}
+
+} // namespace
+} // namespace cugrade::perf
+
+namespace cugrade::perf {
+namespace {
+
+reports::kernel_report passed_kernel(const std::string& name) {
+  reports::kernel_report k;
+  k.name = name;
+  k.status = reports::kernel_status::passed;
+  return k;
+}
+
+// A grading's kernels are timed under one exclusive hold: the lock is waited for once, and each
+// kernel's timed calls are checked after it is let go (another grading gets the GPU meanwhile).
+TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
+  int checking = 0;
+  std::vector<std::future<bool>> tries;
+  const std::string uuid = m_device.uuid;
+  const auto progress = [&](std::string_view message) {
+    if (message.find("checking the timed calls") != std::string_view::npos) {
+      ++checking;
+      tries.push_back(std::async(std::launch::async, [uuid] {
+        return process::device_lock::acquire(uuid, process::lock_mode::exclusive).ok();
+      }));
+      EXPECT_EQ(tries.back().wait_for(std::chrono::seconds(20)), std::future_status::ready)
+          << "the GPU stayed locked while the timed calls were checked";
+    }
+  };
+  auto interleaved = passed_kernel("histogram_interleaved");
+  auto privatized = passed_kernel("histogram_privatized");
+  auto failed = passed_kernel("histogram_sectioned");
+  failed.status = reports::kernel_status::failed; // not timed
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", progress, m_options);
+  const auto stages =
+      e.time_all({&interleaved, &failed, &privatized}, fakes / "libperf_fake_fast.so");
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  ASSERT_EQ(stages->size(), 2u);
+  EXPECT_EQ((*stages)[0].kernel, "histogram_interleaved");
+  EXPECT_EQ((*stages)[1].kernel, "histogram_privatized");
+  using names = std::vector<std::string>;
+  // Nothing cached yet: each kernel's reference is measured in full after its checks, taking the
+  // GPU again (each launcher has its own cache entries); the first kernel's two waits add up.
+  EXPECT_EQ(part_names((*stages)[0]), (names{"lock wait", "student runs", "checks", "reference"}));
+  EXPECT_EQ(part_names((*stages)[1]), (names{"student runs", "checks", "lock wait", "reference"}));
+  for (const auto* k : {&interleaved, &privatized}) {
+    EXPECT_FALSE(k->performance.empty()) << k->name;
+    EXPECT_GT(k->speedup_geomean.value_or(0), 0.0) << k->name;
+  }
+  EXPECT_TRUE(failed.performance.empty());
+  EXPECT_EQ(checking, 2);
+  for (auto& t : tries) {
+    EXPECT_TRUE(t.get());
+  }
+  // A second grading: both kernels cached, so each has a control beside its runs.
+  auto again = passed_kernel("histogram_privatized");
+  auto again2 = passed_kernel("histogram_interleaved");
+  gpu_evaluator second(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  const auto cached = second.time_all({&again, &again2}, fakes / "libperf_fake_fast.so");
+  ASSERT_TRUE(cached.ok()) << cached.error();
+  ASSERT_EQ(cached->size(), 2u);
+  EXPECT_EQ(part_names((*cached)[0]), (names{"lock wait", "student runs", "control", "checks"}));
+  EXPECT_EQ(part_names((*cached)[1]), (names{"student runs", "control", "checks"}));
+  EXPECT_EQ(again.performance.front().reference_source, "cache");
 }
 
 } // namespace
