@@ -95,7 +95,8 @@ public:
                                  std::size_t guard_bytes, output_fingerprint& out) {
     return do_fingerprint(type, device_src, count, payload_bytes, guard_bytes, out);
   }
-  /// Evicts the L2 cache by writing a buffer twice its size; GPU only.
+  /// Evicts the L2 cache by writing a buffer twice its size; GPU only. Queued on the stream the
+  /// calls use, not waited for: whatever runs next on the device runs after it.
   void flush_cache() { do_flush_cache(); }
   /// The SM clock now, in MHz, or 0 when unknown.
   [[nodiscard]] double sm_clock_mhz() { return do_sm_clock_mhz(); }
