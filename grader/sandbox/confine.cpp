@@ -58,6 +58,16 @@ variables sandbox_environment(const profile& p, const process::spawn_options& op
   for (const auto& [name, value] : options.env_add) {
     set_variable(env, name, value);
   }
+  // Inside, the runner sees one device node, so the driver numbers that GPU 0: the host's index
+  // (1 for a machine's second GPU) would name no device ("no NVIDIA GPU found").
+  if (p.kind == role::gpu_runner || p.kind == role::gpu_wrapper) {
+    for (auto& [name, value] : env) {
+      if (name == "CUDA_VISIBLE_DEVICES" && !value.empty() &&
+          value.find_first_not_of("0123456789") == std::string::npos) {
+        value = "0";
+      }
+    }
+  }
   return env;
 }
 

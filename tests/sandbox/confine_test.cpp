@@ -137,7 +137,9 @@ TEST_F(Confined, AMemoryHogMeetsItsCeiling) {
   EXPECT_FALSE(r.out == "ok allocated\n" && r.result.succeeded()) << r.out;
 }
 
-TEST_F(Confined, AGpuRunnerGetsTheNodeOfItsVisibleDevice) {
+// Inside, the one node is the driver's only GPU: device 0. Passing the host's index on (3)
+// left the runner with no device on a machine's second GPU (found on two H200s).
+TEST_F(Confined, AGpuRunnerGetsTheNodeOfItsVisibleDeviceAsDeviceZero) {
   ::setenv("CUDA_VISIBLE_DEVICES", "3", 1);
   process::spawn_options options;
   options.argv = {CUGRADE_SANDBOX_PROBE, "id"};
@@ -149,8 +151,11 @@ TEST_F(Confined, AGpuRunnerGetsTheNodeOfItsVisibleDevice) {
   const auto& argv = options.argv;
   EXPECT_NE(std::find(argv.begin(), argv.end(), "/dev/nvidia3"), argv.end());
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "/dev/nvidia0"), argv.end());
-  const std::vector<std::string> passed{"--setenv", "CUDA_VISIBLE_DEVICES", "3"};
+  const std::vector<std::string> passed{"--setenv", "CUDA_VISIBLE_DEVICES", "0"};
   EXPECT_NE(std::search(argv.begin(), argv.end(), passed.begin(), passed.end()), argv.end());
+  const std::vector<std::string> host_index{"--setenv", "CUDA_VISIBLE_DEVICES", "3"};
+  EXPECT_EQ(std::search(argv.begin(), argv.end(), host_index.begin(), host_index.end()),
+            argv.end());
 }
 
 TEST(SandboxMode, UnconfinedLeavesTheSpawnAlone) {
