@@ -11,6 +11,7 @@
 #include "harness/core/error.h"
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
+#include "harness/runner/refuse_tracing.h"
 #include "harness/runner/runner.h"
 
 #include <cstdio>
@@ -63,6 +64,10 @@ std::optional<int> events_fd_argument(int argc, char** argv) {
 }
 
 int run(const char* plan_path, std::optional<int> events_fd) {
+  // Before the submission's library is loaded (its constructors run then).
+  if (const auto why = cugrade::runner::refuse_tracing(); !why.empty()) {
+    std::cerr << "cugrade-runner: could not refuse ptrace to the submission: " << why << "\n";
+  }
   const auto text = cugrade::read_file(plan_path);
   if (!text) {
     std::cerr << "cugrade-runner: the plan: " << text.error() << "\n";
