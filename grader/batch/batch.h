@@ -45,6 +45,8 @@ struct batch_options {
   std::vector<std::string> kernels; ///< grade only these launchers (empty: all)
   std::vector<std::string> gpus;    ///< CUDA_VISIBLE_DEVICES values; empty: every visible GPU
   std::size_t per_gpu = 4;          ///< gradings running at once on one GPU
+  /// --no-sandbox was given (the gradings here run unconfined; Slurm tasks are told the same).
+  bool unconfined = false;
   /// The command that reruns this batch, for "regrade with: ..." lines.
   std::string rerun_command;
   bool live_progress = false; ///< a redrawn status line (a terminal) instead of plain lines

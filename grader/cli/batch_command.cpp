@@ -2,6 +2,7 @@
 
 #include "grader/batch/batch.h"
 #include "grader/fetch/fetch.h"
+#include "grader/sandbox/sandbox.h"
 #include "reports/writers.h"
 
 #include <array>
@@ -29,9 +30,9 @@ struct batch_args {
 };
 
 // The --slurm options, as given (for the rerun command).
-constexpr std::array<const char*, 8> slurm_only{"--partition",  "--gpus-per-task", "--max-parallel",
-                                                "--time-limit", "--account",       "--shard-size",
-                                                "--shared-cache", "--poll-seconds"};
+constexpr std::array<const char*, 8> slurm_only{
+    "--partition", "--gpus-per-task", "--max-parallel", "--time-limit",
+    "--account",   "--shard-size",    "--shared-cache", "--poll-seconds"};
 
 std::vector<std::string> comma_list(const std::string& text) {
   std::vector<std::string> out;
@@ -111,6 +112,7 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   if (!check_slurm_options(a, sub)) {
     return exit_usage;
   }
+  a.options.unconfined = sandbox::current_mode() == sandbox::mode::unconfined;
   a.options.formats = comma_list(a.formats);
   for (const auto& f : a.options.formats) {
     if (!reports::is_known_format(f)) {
@@ -138,6 +140,14 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   }
   a.options.rerun_command = rerun_command(a, sub);
   a.options.live_progress = ::isatty(STDERR_FILENO) != 0;
+  // Fail closed before anyone is graded: otherwise every student would come out not gradable.
+  // A Slurm submission checks on the nodes, which grade (the login node need not have bwrap).
+  if (!a.slurm) {
+    if (auto confined = sandbox::require_working_sandbox(); !confined) {
+      std::cerr << "cugrade batch: " << confined.error() << "\nnothing was graded\n";
+      return exit_infrastructure;
+    }
+  }
   const auto layout = grader::discover_layout();
   if (!layout) {
     std::cerr << "cugrade: " << layout.error() << "\n";
@@ -223,6 +233,7 @@ void add_options(CLI::App& sub, batch_args& a) {
                  "GPU)")
       ->delimiter(',');
   add_hidden_option(sub, a.options.spec_loading);
+  add_no_sandbox_flag(sub);
   sub.add_option("--per-gpu", a.options.per_gpu, "Gradings running at once on one GPU")
       ->capture_default_str();
   add_slurm_options(sub, a);

@@ -186,13 +186,13 @@ TEST_P(Hostile, GetsItsVerdictAndDoesNoHarm) {
   // On the GPU the sanitizer stage adds a process the attack can reach (compute-sanitizer is
   // the runner's parent there): "gpu_status" and "gpu_error_kind" say what it earns then.
   const bool on_gpu = backend() == "gpu";
-  const std::string allowed = on_gpu && expect.contains("gpu_status") ? expect.at("gpu_status")
-                                                                       : expect.at("status");
+  const std::string allowed =
+      on_gpu && expect.contains("gpu_status") ? expect.at("gpu_status") : expect.at("status");
   EXPECT_NE(("|" + allowed + "|").find("|" + status + "|"), std::string::npos)
       << "status " << status << ", expected " << allowed << "\n"
       << k.dump(2).substr(0, 3000) << "\nbuild log: " << g.report.at("build").dump();
-  const std::string kind_field = on_gpu && expect.contains("gpu_error_kind") ? "gpu_error_kind"
-                                                                             : "error_kind";
+  const std::string kind_field =
+      on_gpu && expect.contains("gpu_error_kind") ? "gpu_error_kind" : "error_kind";
   if (expect.contains(kind_field)) {
     EXPECT_EQ(k.value("error_kind", ""), expect.at(kind_field).get<std::string>())
         << k.dump(2).substr(0, 3000);
@@ -280,6 +280,35 @@ TEST(FailClosed, NoBubblewrapMeansNotGradableUnlessNoSandbox) {
   EXPECT_NE(doctor.out.find("fix: install bubblewrap"), std::string::npos) << doctor.out;
   fs::remove_all(refused_out);
   fs::remove_all(open_out);
+}
+
+// A batch refuses before grading anyone (exit 3), unless --no-sandbox.
+TEST(FailClosed, NoBubblewrapMeansABatchRefusesUnlessNoSandbox) {
+  const auto dir = fresh_dir("fail-closed-batch");
+  const auto roster = dir / "roster.csv";
+  std::ofstream(roster) << "student,repository\nref," << (source_root() / "reference").string()
+                        << "\n";
+  ::setenv("CUGRADE_BWRAP", "/nonexistent/bwrap", 1);
+  const std::vector<std::string> batch{"batch", "reduction", roster.string(),     "--backend",
+                                       "emu",   "--kernel",  "reduce_interleaved"};
+  auto refused_args = batch;
+  refused_args.insert(refused_args.end(), {"--out", (dir / "refused").string()});
+  const auto refused = run_cugrade(refused_args);
+  auto open_args = batch;
+  open_args.insert(open_args.end(), {"--out", (dir / "open").string(), "--no-sandbox"});
+  const auto unconfined = run_cugrade(open_args);
+  ::unsetenv("CUGRADE_BWRAP");
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("the sandbox for student code does not work here"), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("nothing was graded"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "refused" / "reports" / "ref.json"));
+  ASSERT_EQ(unconfined.exit_code, 0) << unconfined.err;
+  const json report = read_json(dir / "open" / "reports" / "ref.json");
+  ASSERT_TRUE(report.is_object());
+  EXPECT_EQ(report.at("environment").at("sandbox"), "none");
+  EXPECT_EQ(kernel_named(report, "reduce_interleaved").value("status", ""), "passed");
+  fs::remove_all(dir);
 }
 
 TEST(FailClosed, DoctorSaysTheSandboxWorksHere) {

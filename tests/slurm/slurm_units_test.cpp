@@ -131,6 +131,11 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
   EXPECT_NE(emu.find("#SBATCH --array=0-4\n"), std::string::npos) << emu;
   EXPECT_NE(emu.find("--backend emu"), std::string::npos) << emu;
   EXPECT_EQ(emu.find("--hidden"), std::string::npos) << emu;
+  EXPECT_EQ(emu.find("--no-sandbox"), std::string::npos) << emu; // confined unless told
+  o.unconfined = true; // cugrade batch --no-sandbox: the tasks run unconfined too
+  EXPECT_NE(job_script(in).find(" --kernel-timeout 30 --no-sandbox "), std::string::npos)
+      << job_script(in);
+  o.unconfined = false;
   o.spec_loading.hidden = spec::hidden_tests::from_file;
   o.spec_loading.hidden_file = "/course/private/reduction-hidden.json";
   EXPECT_NE(job_script(in).find(" --hidden '/course/private/reduction-hidden.json'\n"),

@@ -53,6 +53,9 @@ std::string task_command(const job_script_inputs& in) {
   if (o.kernel_timeout_seconds) {
     cmd += fmt::format(" --kernel-timeout {}", *o.kernel_timeout_seconds);
   }
+  if (o.unconfined) {
+    cmd += " --no-sandbox";
+  }
   for (const auto& k : o.kernels) {
     cmd += " --kernel " + quoted(k);
   }
