@@ -377,7 +377,7 @@ result<std::vector<reports::performance_entry>> gpu_evaluator::finish_timing(tim
 // The grader's share of the checks (generating each input set and its expected values) runs
 // while the runners time: it is ready, or nearly, when the first round's outputs come back.
 std::future<void> gpu_evaluator::prepare_checks_ahead() {
-  return std::async(std::launch::async, [this, cases = benchmark_cases(m_spec)] {
+  return std::async(std::launch::async, [this, cases = setup().cases] {
     for (const auto& c : cases) {
       prepare_checks(problems::get(m_spec.problem), c, m_options.request.input_sets, m_policy);
     }
@@ -420,18 +420,6 @@ result<void> gpu_evaluator::score_timing(reports::kernel_report& k,
   }
   score_performance(k, *m_spec.find_kernel(k.name), m_spec.performance);
   return {};
-}
-
-result<void> gpu_evaluator::time_kernel(reports::kernel_report& k, const fs::path& library) {
-  // compare() holds the GPU exclusively while samples are taken: no other cugrade process runs
-  // anything on it meanwhile.
-  m_parts.clear();
-  std::vector<launcher_run> runs;
-  auto entries = compare(k.name, library, runs);
-  if (!entries) {
-    return fail(entries.error());
-  }
-  return score_timing(k, std::move(*entries), runs);
 }
 
 // Every kernel's runner processes under one exclusive hold, then every kernel's checks with the
@@ -509,23 +497,20 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
   return checks(k) ? run_sanitizer_checks(k, student_library) : result<void>{};
 }
 
-result<void> gpu_evaluator::time(reports::kernel_report& k, const fs::path& student_library) {
-  return times(k) ? time_kernel(k, student_library) : result<void>{};
-}
-
 result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {
-  const auto stage = [&](const char* name, const auto& work) {
-    const auto started = std::chrono::steady_clock::now();
-    auto r = work();
-    m_stages.push_back({name, k.name, seconds_since(started), take_parts()});
-    return r;
-  };
   if (checks(k)) {
-    if (auto r = stage("sanitizer", [&] { return sanitize(k, student_library); }); !r) {
+    const auto started = std::chrono::steady_clock::now();
+    if (auto r = sanitize(k, student_library); !r) {
       return r;
     }
+    m_stages.push_back({"sanitizer", k.name, seconds_since(started), take_parts()});
   }
-  return times(k) ? stage("timing", [&] { return time(k, student_library); }) : result<void>{};
+  auto timed = time_all({&k}, student_library);
+  if (!timed) {
+    return fail(timed.error());
+  }
+  m_stages.insert(m_stages.end(), timed->begin(), timed->end());
+  return {};
 }
 
 std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc) {

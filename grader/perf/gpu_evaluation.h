@@ -66,21 +66,19 @@ public:
                                       const std::filesystem::path& student_library);
 
   /// The two halves of evaluate(), for a caller that runs the sanitizer checks of several
-  /// kernels at once (they share the GPU like correctness runs) and times them one by one:
-  /// sanitize() may be called from several threads at once; time() holds the GPU exclusively.
-  /// Each does nothing where evaluate() would not.
+  /// kernels at once (they share the GPU like correctness runs) and times them together:
+  /// sanitize() may be called from several threads at once and does nothing where checks() is
+  /// false. time_all() times each of `kernels` that times() accepts, with the GPU held
+  /// exclusively once for every kernel's runner processes, then each kernel's checks with the
+  /// GPU let go: in a batch a grading waits once, not once per kernel, for the other gradings'
+  /// shared runs to drain. Gives each timed kernel's stage (its share of both halves; the lock
+  /// wait is the first's).
   [[nodiscard]] result<void> sanitize(reports::kernel_report& k,
                                       const std::filesystem::path& student_library);
-  [[nodiscard]] result<void> time(reports::kernel_report& k,
-                                  const std::filesystem::path& student_library);
-  /// time() for each of `kernels` (those times() accepts) with the GPU held exclusively once for
-  /// every kernel's runner processes, then each kernel's checks with the GPU let go: in a batch a
-  /// grading waits once, not once per kernel, for the other gradings' shared runs to drain.
-  /// Gives each timed kernel's stage (its share of both halves; the lock wait is the first's).
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   time_all(const std::vector<reports::kernel_report*>& kernels,
            const std::filesystem::path& student_library);
-  /// Whether sanitize() and time() would do anything for `k` (its status, the spec, options).
+  /// Whether sanitize() and time_all() would do anything for `k` (its status, the spec, options).
   [[nodiscard]] bool checks(const reports::kernel_report& k) const;
   [[nodiscard]] bool times(const reports::kernel_report& k) const;
 
@@ -98,7 +96,7 @@ public:
   /// How long each stage of the evaluations since the last call took (sanitizer, timing), in
   /// order; the list starts empty again.
   [[nodiscard]] std::vector<reports::stage_timing> take_stages() { return std::exchange(m_stages, {}); }
-  /// Where the last time() spent its time: waiting for the GPU's lock, the student's runs, the
+  /// Where the last timing spent its time: waiting for the GPU's lock, the student's runs, the
   /// control, the checks of the timed calls, a full measurement of the reference.
   [[nodiscard]] std::vector<reports::stage_part> take_parts() { return std::exchange(m_parts, {}); }
   /// The device's roofline with figures for every benchmark case, or nullptr when it cannot be
@@ -120,7 +118,6 @@ private:
     std::optional<launcher_run> control;
     std::optional<std::vector<reference_side>> sides; ///< known already with --precise
   };
-  result<void> time_kernel(reports::kernel_report& k, const std::filesystem::path& library);
   result<timed_runs> run_timing(const std::string& launcher, const std::filesystem::path& library);
   result<std::vector<reports::performance_entry>> finish_timing(timed_runs& t);
   result<void> score_timing(reports::kernel_report& k,

@@ -417,12 +417,6 @@ TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
   EXPECT_TRUE(tries[0].get());
 }
 
-} // namespace
-} // namespace cugrade::perf
-
-namespace cugrade::perf {
-namespace {
-
 reports::kernel_report passed_kernel(const std::string& name) {
   reports::kernel_report k;
   k.name = name;
