@@ -47,15 +47,13 @@ result<std::filesystem::path> emu_library(const toolchain& tools) {
 }
 
 result<name_set> exported_names(const std::vector<std::filesystem::path>& libraries) {
+  auto symbols = runtime_exported_symbols(libraries);
+  if (!symbols) {
+    return fail(symbols.error());
+  }
   name_set names;
-  for (const auto& library : libraries) {
-    auto symbols = exported_symbols(library);
-    if (!symbols) {
-      return fail(symbols.error());
-    }
-    for (symbol& entry : *symbols) {
-      names.insert(std::move(entry.name));
-    }
+  for (symbol& entry : *symbols) {
+    names.insert(std::move(entry.name));
   }
   return names;
 }

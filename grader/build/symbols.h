@@ -27,14 +27,18 @@ struct symbol {
   [[nodiscard]] bool weak() const noexcept;
 };
 
-/// Parses `nm -P` output; malformed lines are skipped.
+/// Parses `nm -P` output; malformed lines and the "file:" headers of a run over several files
+/// are skipped.
 [[nodiscard]] std::vector<symbol> parse_nm_posix(std::string_view text);
 
 /// Every symbol of an object file (`nm -P`).
 [[nodiscard]] result<std::vector<symbol>> object_symbols(const std::filesystem::path& object);
 
-/// The dynamic symbols a shared library defines (`nm -D --defined-only -P`).
-[[nodiscard]] result<std::vector<symbol>> exported_symbols(const std::filesystem::path& library);
+/// The dynamic symbols that the toolchain's own runtime libraries define (`nm -D --defined-only
+/// -P`), all read by one nm run. It runs outside the sandbox: these are the machine's libc,
+/// libstdc++ and the CUDA runtime or the emulator's library, never a submission's file.
+[[nodiscard]] result<std::vector<symbol>>
+runtime_exported_symbols(const std::vector<std::filesystem::path>& libraries);
 
 /// The readable name for messages ("operator new(unsigned long)"); the input when not mangled.
 [[nodiscard]] std::string demangle(const std::string& name);

@@ -49,6 +49,39 @@ TEST(Symbols, ReadsAnObjectCompiledByTheHostCompiler) {
   ASSERT_NE(find("_Z10use_hiddenv"), symbols->end());
 }
 
+TEST(Symbols, SkipsTheFileHeadersOfARunOverSeveralFiles) {
+  const auto symbols = parse_nm_posix("/usr/lib/a b/libm.so.6:\n"
+                                      "cos T 10 4\n"
+                                      "/usr/lib/libgcc_s.so.1:\n"
+                                      "_Unwind_Resume T 20 8\n");
+  ASSERT_EQ(symbols.size(), 2u);
+  EXPECT_EQ(symbols[0].name, "cos");
+  EXPECT_EQ(symbols[1].name, "_Unwind_Resume");
+}
+
+// The runtime libraries are read by one nm run: every library's exports, none missing.
+TEST(Symbols, ReadsTheExportsOfSeveralRuntimeLibrariesAtOnce) {
+  cugrade::process::spawn_options where;
+  where.argv = {"g++", "-print-file-name=libm.so.6"};
+  const auto libm = cugrade::process::run_process(where);
+  ASSERT_TRUE(libm.ok() && libm->succeeded());
+  where.argv = {"g++", "-print-file-name=libgcc_s.so.1"};
+  const auto libgcc = cugrade::process::run_process(where);
+  ASSERT_TRUE(libgcc.ok() && libgcc->succeeded());
+  const auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+
+  const auto symbols = runtime_exported_symbols({first_line(libm->stdout_text),
+                                                 first_line(libgcc->stdout_text)});
+  ASSERT_TRUE(symbols.ok()) << symbols.error();
+  const auto has = [&](const std::string& name) {
+    return std::any_of(symbols->begin(), symbols->end(),
+                       [&](const symbol& entry) { return entry.name == name; });
+  };
+  EXPECT_TRUE(has("cos"));            // libm
+  EXPECT_TRUE(has("_Unwind_Resume")); // libgcc_s
+  EXPECT_FALSE(runtime_exported_symbols({"/nonexistent/libcugrade.so"}).ok());
+}
+
 TEST(Symbols, MissingFileIsAFailure) {
   EXPECT_FALSE(object_symbols("/nonexistent/cugrade.o").ok());
 }
