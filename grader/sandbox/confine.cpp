@@ -174,7 +174,12 @@ result<confinement> confine_with(const availability& found, const profile& reque
   }
   confinement box;
   box.m_seccomp_fd = *seccomp;
-  box.m_ceiling = memory_ceiling::create(view->memory_bytes, view->max_pids);
+  // A tool cannot fork (its seccomp filter), so its address-space limit bounds it as well as a
+  // cgroup would, without the cgroup's cost: each move into a cgroup v1 waits for an RCU grace
+  // period (5 to 20 ms per cgroup.procs write on the CI machines: docs/sandbox.md, Overhead).
+  if (view->kind != role::tool) {
+    box.m_ceiling = memory_ceiling::create(view->memory_bytes, view->max_pids);
+  }
   if (box.m_ceiling) {
     options.cgroup_procs_files = box.m_ceiling->procs_files();
   } else {

@@ -158,6 +158,20 @@ TEST_F(Confined, AGpuRunnerGetsTheNodeOfItsVisibleDeviceAsDeviceZero) {
             argv.end());
 }
 
+// A tool (nm) cannot fork, so its address-space limit is its ceiling: no cgroup to move into.
+TEST_F(Confined, AToolGetsAnAddressSpaceLimitNotACgroup) {
+  process::spawn_options options;
+  options.argv = {CUGRADE_SANDBOX_PROBE, "id"};
+  profile view;
+  view.kind = role::tool;
+  view.memory_bytes = std::size_t{1} << 30;
+  auto box = confine(view, options);
+  ASSERT_TRUE(box) << box.error();
+  EXPECT_EQ(box->ceiling_kind(), "address-space limit");
+  EXPECT_TRUE(options.cgroup_procs_files.empty());
+  EXPECT_EQ(options.address_space_bytes, std::size_t{1} << 30);
+}
+
 TEST(SandboxMode, UnconfinedLeavesTheSpawnAlone) {
   set_mode(mode::unconfined);
   process::spawn_options options;
