@@ -500,10 +500,11 @@ result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& 
 result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {
   if (checks(k)) {
     const auto started = std::chrono::steady_clock::now();
-    if (auto r = sanitize(k, student_library); !r) {
+    auto r = sanitize(k, student_library);
+    m_stages.push_back({"sanitizer", k.name, seconds_since(started), take_parts()});
+    if (!r) {
       return r;
     }
-    m_stages.push_back({"sanitizer", k.name, seconds_since(started), take_parts()});
   }
   auto timed = time_all({&k}, student_library);
   if (!timed) {
