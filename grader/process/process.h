@@ -10,8 +10,11 @@
 
 #include "harness/core/result.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +22,20 @@
 #include <vector>
 
 namespace cugrade::process {
+
+/// A wall-clock limit that starts after the child does. A timing runner is started ahead of its
+/// turn on the GPU and waits, running nothing of the student's, until it is let go; its time limit
+/// counts from then. One thread starts the clock, the thread supervising the child reads it.
+class limit_clock {
+public:
+  /// From now on the limit counts (a second call changes nothing).
+  void start() noexcept;
+  /// When start() was called, if it was.
+  [[nodiscard]] std::optional<std::chrono::steady_clock::time_point> started() const noexcept;
+
+private:
+  std::atomic<std::chrono::steady_clock::rep> m_started{0}; // time since epoch; 0: not yet
+};
 
 /// What to run and under which limits. Only `argv` is required.
 struct spawn_options {
@@ -34,6 +51,10 @@ struct spawn_options {
   std::vector<std::string> env_keep;
   /// Wall-clock limit; on expiry the whole process group gets SIGKILL.
   std::optional<double> time_limit_seconds;
+  /// With a time limit: it counts from `limit_starts->start()` instead of from the start, and
+  /// until then the child may live at most `wait_limit_seconds` (waiting for its turn).
+  std::shared_ptr<const limit_clock> limit_starts;
+  double wait_limit_seconds = 3600;
   /// With a time limit: on expiry the group gets SIGTERM first and SIGKILL this many seconds
   /// later (0: SIGKILL at once), so a runner can say where its threads were.
   double stop_grace_seconds = 0;

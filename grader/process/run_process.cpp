@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -62,13 +63,22 @@ process_result to_result(const detail::child_exit& exit, detail::output_stream& 
   return result;
 }
 
-std::optional<steady::time_point> deadline_of(const spawn_options& options,
-                                              steady::time_point start) {
+steady::duration duration_of(double seconds) {
+  return std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(seconds));
+}
+
+detail::deadline_rule deadline_of(const spawn_options& options, steady::time_point start) {
+  detail::deadline_rule rule;
   if (!options.time_limit_seconds) {
-    return std::nullopt;
+    return rule;
   }
-  return start + std::chrono::duration_cast<steady::duration>(
-                     std::chrono::duration<double>(*options.time_limit_seconds));
+  rule.fixed = start + duration_of(*options.time_limit_seconds);
+  if (options.limit_starts) {
+    rule.clock = options.limit_starts;
+    rule.limit = duration_of(*options.time_limit_seconds);
+    rule.before_start = start + duration_of(options.wait_limit_seconds);
+  }
+  return rule;
 }
 
 } // namespace
@@ -109,13 +119,28 @@ result<process_result> run_process(const spawn_options& options) {
                                    detail::capped_output(options.capture_limit_bytes)};
   detail::output_stream err_stream{std::move(err.read_end),
                                    detail::capped_output(options.capture_limit_bytes)};
+  const auto deadline = deadline_of(options, start);
   const detail::child_exit exit = detail::supervise(
-      pid, deadline_of(options, start), out_stream, err_stream,
+      pid, deadline, out_stream, err_stream,
       std::chrono::milliseconds(static_cast<long long>(options.stop_grace_seconds * 1000)));
   if (failure) {
     return start_failure(options, *failure);
   }
   return to_result(exit, out_stream, err_stream, start);
+}
+
+void limit_clock::start() noexcept {
+  steady::rep expected = 0;
+  const steady::rep now = std::max<steady::rep>(steady::now().time_since_epoch().count(), 1);
+  m_started.compare_exchange_strong(expected, now);
+}
+
+std::optional<steady::time_point> limit_clock::started() const noexcept {
+  const steady::rep at = m_started.load();
+  if (at == 0) {
+    return std::nullopt;
+  }
+  return steady::time_point(steady::duration(at));
 }
 
 int process_result::shell_status() const {

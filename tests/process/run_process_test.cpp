@@ -8,8 +8,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <thread>
 
 using namespace cugrade::process;
 using cugrade::process::testing::child_options;
@@ -51,6 +54,62 @@ TEST(RunProcess, TimeLimitKillsTheChildAndItsGrandchildren) {
   EXPECT_TRUE(is_gone(background)) << "background sleep " << background << " survived";
   EXPECT_TRUE(is_gone(shell));
   EXPECT_TRUE(group_is_gone(shell)) << "process group " << shell << " still has live members";
+}
+
+TEST(RunProcess, ADelayedTimeLimitCountsFromItsClockNotFromTheStart) {
+  // The child sleeps 1.5 s; its limit is 1 s, started 0.8 s after it: due at 1.8 s, so it ends.
+  spawn_options options;
+  options.argv = {"sleep", "1.5"};
+  options.time_limit_seconds = 1.0;
+  auto clock = std::make_shared<limit_clock>();
+  options.limit_starts = clock;
+  std::thread starter([clock] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    clock->start();
+  });
+  const auto result = run_ok(options);
+  starter.join();
+  EXPECT_FALSE(result.timed_out) << "killed after " << result.wall_seconds << " s";
+  EXPECT_EQ(result.exit_code, 0);
+}
+
+TEST(RunProcess, ADelayedTimeLimitStopsTheChildOnceItsClockRuns) {
+  spawn_options options;
+  options.argv = {"sleep", "100"};
+  options.time_limit_seconds = 0.5;
+  auto clock = std::make_shared<limit_clock>();
+  options.limit_starts = clock;
+  std::thread starter([clock] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    clock->start();
+  });
+  const auto result = run_ok(options);
+  starter.join();
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_GE(result.wall_seconds, 0.75);
+  EXPECT_LT(result.wall_seconds, 5.0);
+}
+
+TEST(RunProcess, AChildWhoseClockNeverStartsEndsAtItsWaitLimit) {
+  spawn_options options;
+  options.argv = {"sleep", "100"};
+  options.time_limit_seconds = 50;
+  options.limit_starts = std::make_shared<limit_clock>();
+  options.wait_limit_seconds = 0.4;
+  const auto result = run_ok(options);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_LT(result.wall_seconds, 5.0);
+}
+
+TEST(LimitClock, KeepsTheFirstStart) {
+  limit_clock clock;
+  EXPECT_FALSE(clock.started());
+  clock.start();
+  const auto first = clock.started();
+  ASSERT_TRUE(first);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  clock.start();
+  EXPECT_EQ(clock.started(), first);
 }
 
 TEST(RunProcess, StopGraceSendsSigtermFirstSoTheChildCanSayWhereItWas) {

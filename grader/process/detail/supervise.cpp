@@ -30,6 +30,8 @@ using steady = std::chrono::steady_clock;
 constexpr auto drain_grace = std::chrono::seconds(1);
 // Without a pidfd, the child's exit is noticed by polling at this interval.
 constexpr int exit_poll_ms = 10;
+// While a delayed time limit has not started, the loop looks at its clock this often.
+constexpr int clock_poll_ms = 20;
 
 // The processes below `root` that are not bubblewrap itself, read from /proc. A sandboxed runner
 // sits in its own session and PID namespace, where a signal to the child's process group does
@@ -133,9 +135,9 @@ int milliseconds_until(steady::time_point when) {
 
 class supervisor {
 public:
-  supervisor(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
-             output_stream& err, std::chrono::milliseconds stop_grace)
-      : m_pid(pid), m_deadline(deadline), m_stop_grace(stop_grace), m_streams{&out, &err},
+  supervisor(pid_t pid, const deadline_rule& rule, output_stream& out, output_stream& err,
+             std::chrono::milliseconds stop_grace)
+      : m_pid(pid), m_rule(rule), m_stop_grace(stop_grace), m_streams{&out, &err},
         m_pidfd(open_pidfd(pid)) {
     for (output_stream* stream : m_streams) {
       fcntl(stream->pipe.get(), F_SETFL, O_NONBLOCK);
@@ -159,14 +161,15 @@ private:
     if (m_exited && (all_closed() || steady::now() >= m_drain_deadline)) {
       return false;
     }
-    if (!m_exited && !m_timed_out && m_deadline && steady::now() >= *m_deadline) {
+    if (const auto due = m_rule.due();
+        !m_exited && !m_timed_out && due && steady::now() >= *due) {
       m_timed_out = true;
-      m_deadline = steady::now() + m_stop_grace; // now the time SIGKILL is due
+      m_kill_due = steady::now() + m_stop_grace;
       if (m_stop_grace.count() > 0) {
         ask_to_stop(m_pid);
       }
     }
-    if (!m_exited && m_timed_out && !m_killed && steady::now() >= *m_deadline) {
+    if (!m_exited && m_timed_out && !m_killed && steady::now() >= m_kill_due) {
       m_killed = true;
       kill_group(m_pid);
     }
@@ -184,8 +187,13 @@ private:
     if (m_exited) {
       return std::min(timeout, milliseconds_until(m_drain_deadline));
     }
-    if (m_deadline && !m_killed) {
-      timeout = std::min(timeout, milliseconds_until(*m_deadline));
+    if (m_timed_out && !m_killed) {
+      timeout = std::min(timeout, milliseconds_until(m_kill_due));
+    } else if (const auto due = m_rule.due(); due && !m_timed_out) {
+      timeout = std::min(timeout, milliseconds_until(*due));
+    }
+    if (m_rule.may_move()) {
+      timeout = std::min(timeout, clock_poll_ms); // notice the clock's start
     }
     return m_pidfd.valid() ? timeout : std::min(timeout, exit_poll_ms);
   }
@@ -225,7 +233,8 @@ private:
   }
 
   pid_t m_pid;
-  std::optional<steady::time_point> m_deadline;
+  const deadline_rule& m_rule;
+  steady::time_point m_kill_due{}; // after a time-out: when SIGKILL is due
   std::chrono::milliseconds m_stop_grace;
   std::array<output_stream*, 2> m_streams;
   unique_fd m_pidfd;
@@ -237,7 +246,19 @@ private:
 
 } // namespace
 
-child_exit supervise(pid_t pid, std::optional<steady::time_point> deadline, output_stream& out,
+std::optional<steady::time_point> deadline_rule::due() const {
+  if (!clock) {
+    return fixed;
+  }
+  const auto started = clock->started();
+  return started ? *started + limit : before_start;
+}
+
+bool deadline_rule::may_move() const {
+  return clock && !clock->started();
+}
+
+child_exit supervise(pid_t pid, const deadline_rule& deadline, output_stream& out,
                      output_stream& err, std::chrono::milliseconds stop_grace) {
   return supervisor(pid, deadline, out, err, stop_grace).run();
 }
