@@ -48,6 +48,14 @@ const launcher_run* failed_run(const std::vector<launcher_run>& runs) {
   return nullptr;
 }
 
+std::string student_folder(const std::string& launcher) {
+  return launcher + "-student";
+}
+
+double seconds_until(std::chrono::steady_clock::time_point when) {
+  return std::chrono::duration<double>(when - std::chrono::steady_clock::now()).count();
+}
+
 } // namespace
 
 gpu_evaluation_options::gpu_evaluation_options()
@@ -236,7 +244,7 @@ gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& lau
 // The student's round and the control: runner processes only, under the exclusive hold (taken
 // here unless the caller holds it already, as time_all() does for every kernel of a grading).
 result<void> gpu_evaluator::run_with_cache(timed_runs& t, const fs::path& library,
-                                           const fs::path& reference) {
+                                           const fs::path& reference, started_runs* ahead) {
   auto c = cached_setup();
   if (!c) {
     return fail(c.error());
@@ -247,17 +255,19 @@ result<void> gpu_evaluator::run_with_cache(timed_runs& t, const fs::path& librar
   if (!lock) {
     return fail(lock.error());
   }
+  auto* first = ahead != nullptr && ahead->student ? &*ahead->student : nullptr;
   auto started = std::chrono::steady_clock::now();
   auto student = run_with_retries(t.setup, t.launcher, {library, "student"}, m_options.noise,
-                                  t.launcher + "-student");
+                                  student_folder(t.launcher), first);
   add_part("student runs", started);
   if (!student) {
     return fail(student.error());
   }
   t.runs = {std::move(*student)};
   if (t.runs.front().finished() && every_case_cached(t.cached)) {
+    auto* control = ahead != nullptr && ahead->control ? &*ahead->control : nullptr;
     started = std::chrono::steady_clock::now();
-    auto measured = run_control(*t.cache, t.launcher, reference);
+    auto measured = run_control(*t.cache, t.launcher, reference, control);
     add_part("control", started);
     if (!measured) {
       return fail(measured.error());
@@ -311,10 +321,60 @@ result<std::vector<reference_side>> gpu_evaluator::check_with_cache(timed_runs& 
   return measured;
 }
 
+// Every timed kernel's first student round and control, started while the GPU is shared (the
+// lock held shared, as for correctness runs): each makes its CUDA context, the slow and
+// machine-wide serialised part of a start, and waits at its gate with nothing of the submission
+// loaded. The exclusive hold then covers what they run once let go. A runner not ready in time is
+// cancelled; its round starts in the hold as before.
+result<std::vector<gpu_evaluator::started_runs>>
+gpu_evaluator::start_ahead(const std::vector<reports::kernel_report*>& kernels,
+                           const fs::path& library, const fs::path& reference) {
+  constexpr double ready_limit_seconds = 120;
+  std::vector<started_runs> ahead(kernels.size());
+  if (m_options.precise) {
+    return ahead; // A B B A rounds alternate two libraries in the hold
+  }
+  auto shared = process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
+                                              [this](std::string_view m) { say(std::string(m)); });
+  if (!shared) {
+    return fail(shared.error());
+  }
+  auto c = cached_setup();
+  if (!c) {
+    return fail(c.error());
+  }
+  const auto s = setup();
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& launcher = kernels[i]->name;
+    if (auto student = start_first_round(s, launcher, {library, "student"},
+                                         student_folder(launcher))) {
+      ahead[i].student = std::move(*student);
+    }
+    if (every_case_cached(load_cached_reference(*c, launcher))) {
+      if (auto control = start_control(*c, launcher, reference)) {
+        ahead[i].control = std::move(*control);
+      }
+    }
+  }
+  const auto until =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(ready_limit_seconds));
+  for (auto& a : ahead) {
+    for (auto* started : {&a.student, &a.control}) {
+      if (*started && !(*started)->runner->wait_ready(seconds_until(until))) {
+        started->reset(); // cancelled; that round starts in the hold
+      }
+    }
+  }
+  return ahead;
+}
+
 // The GPU half of a comparison: with --precise the whole A B B A comparison (verified inside the
 // hold), otherwise the student's round and the control, checked later by finish_timing().
 result<gpu_evaluator::timed_runs> gpu_evaluator::run_timing(const std::string& launcher,
-                                                            const fs::path& library) {
+                                                            const fs::path& library,
+                                                            started_runs* ahead) {
   auto ref = reference();
   if (!ref) {
     return fail(ref.error());
@@ -328,7 +388,7 @@ result<gpu_evaluator::timed_runs> gpu_evaluator::run_timing(const std::string& l
       return fail(sides.error());
     }
     t.sides = std::move(*sides);
-  } else if (auto ran = run_with_cache(t, library, *ref); !ran) {
+  } else if (auto ran = run_with_cache(t, library, *ref, ahead); !ran) {
     return fail(ran.error());
   }
   return t;
@@ -437,17 +497,27 @@ gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
   if (timed.empty()) {
     return stages;
   }
-  if (auto ref = reference(); !ref) { // built before the hold: nvcc needs no GPU
+  auto ref = reference(); // built before the hold: nvcc needs no GPU
+  if (!ref) {
     return fail(ref.error());
   }
-  auto ahead = prepare_checks_ahead();
+  auto checks_ahead = prepare_checks_ahead();
+  const auto starting = std::chrono::steady_clock::now();
+  m_parts.clear();
+  auto ahead = start_ahead(timed, library, *ref);
+  if (!ahead) {
+    return fail(ahead.error());
+  }
+  add_part("runner start-up", starting);
   std::vector<timed_runs> ran;
   {
     // Held until every kernel's runners are done; run_timing's own holds share it.
     std::shared_ptr<process::device_lock> hold;
-    for (auto* k : timed) {
-      const auto started = std::chrono::steady_clock::now();
-      m_parts.clear();
+    for (std::size_t i = 0; i < timed.size(); ++i) {
+      const auto kernel_started = i == 0 ? starting : std::chrono::steady_clock::now();
+      if (i > 0) {
+        m_parts.clear();
+      }
       if (!hold) {
         auto lock = hold_exclusive();
         if (!lock) {
@@ -455,14 +525,15 @@ gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
         }
         hold = *lock;
       }
-      auto t = run_timing(k->name, library);
+      auto t = run_timing(timed[i]->name, library, &(*ahead)[i]);
       if (!t) {
         return fail(t.error());
       }
-      stages.push_back({"timing", k->name, seconds_since(started), take_parts()});
+      stages.push_back({"timing", timed[i]->name, seconds_since(kernel_started), take_parts()});
       ran.push_back(std::move(*t));
     }
   }
+  ahead->clear(); // a control not needed (the student's round did not finish) is cancelled
   for (std::size_t i = 0; i < timed.size(); ++i) {
     const auto started = std::chrono::steady_clock::now();
     m_parts = std::move(stages[i].parts);

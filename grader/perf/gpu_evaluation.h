@@ -118,7 +118,17 @@ private:
     std::optional<launcher_run> control;
     std::optional<std::vector<reference_side>> sides; ///< known already with --precise
   };
-  result<timed_runs> run_timing(const std::string& launcher, const std::filesystem::path& library);
+  /// One kernel's runners started before the exclusive hold: the student's first round and the
+  /// control (when the reference's time is cached). Either may be missing: it starts in the hold.
+  struct started_runs {
+    std::optional<started_launcher> student;
+    std::optional<started_launcher> control;
+  };
+  result<std::vector<started_runs>> start_ahead(const std::vector<reports::kernel_report*>& kernels,
+                                                const std::filesystem::path& library,
+                                                const std::filesystem::path& reference);
+  result<timed_runs> run_timing(const std::string& launcher, const std::filesystem::path& library,
+                                started_runs* ahead = nullptr);
   result<std::vector<reports::performance_entry>> finish_timing(timed_runs& t);
   result<void> score_timing(reports::kernel_report& k,
                             std::vector<reports::performance_entry> entries,
@@ -130,7 +140,7 @@ private:
                                                       const std::filesystem::path& reference,
                                                       std::vector<launcher_run>& runs);
   result<void> run_with_cache(timed_runs& t, const std::filesystem::path& library,
-                              const std::filesystem::path& reference);
+                              const std::filesystem::path& reference, started_runs* ahead);
   result<std::vector<reference_side>> check_with_cache(timed_runs& t,
                                                        const std::filesystem::path& reference);
   void add_part(const std::string& name, std::chrono::steady_clock::time_point since);

@@ -55,19 +55,14 @@ std::string launcher_run::first_problem() const {
   return "";
 }
 
-result<launcher_run> run_timed_launcher(problems::kind problem, const timing_target& target,
-                                        const std::vector<problems::test_case>& cases,
-                                        const protocol::timing_request& request) {
-  const auto plan =
-      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
-  const auto started = std::chrono::steady_clock::now();
-  auto outcome = run_runner(target.runner, plan, timing_time_limit(request, cases.size()));
-  if (!outcome) {
-    return fail(outcome.error());
-  }
+namespace {
+
+// The run's cases, each with what the runner reported of it.
+launcher_run collect_run(const timing_target& target, const std::vector<problems::test_case>& cases,
+                         runner_outcome outcome, double seconds) {
   launcher_run run;
-  run.runner_seconds = seconds_since(started);
-  run.outcome = std::move(*outcome);
+  run.runner_seconds = seconds;
+  run.outcome = std::move(outcome);
   run.target = target;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     case_run c;
@@ -80,6 +75,43 @@ result<launcher_run> run_timed_launcher(problems::kind problem, const timing_tar
     run.cases.push_back(std::move(c));
   }
   return run;
+}
+
+} // namespace
+
+result<launcher_run> run_timed_launcher(problems::kind problem, const timing_target& target,
+                                        const std::vector<problems::test_case>& cases,
+                                        const protocol::timing_request& request) {
+  const auto plan =
+      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
+  const auto started = std::chrono::steady_clock::now();
+  auto outcome = run_runner(target.runner, plan, timing_time_limit(request, cases.size()));
+  if (!outcome) {
+    return fail(outcome.error());
+  }
+  return collect_run(target, cases, std::move(*outcome), seconds_since(started));
+}
+
+result<started_launcher> start_timed_launcher(problems::kind problem, const timing_target& target,
+                                              const std::vector<problems::test_case>& cases,
+                                              const protocol::timing_request& request) {
+  const auto plan =
+      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
+  auto runner =
+      gated_runner::start(target.runner, plan, timing_time_limit(request, cases.size()));
+  if (!runner) {
+    return fail(runner.error());
+  }
+  return started_launcher{target, cases, std::move(*runner)};
+}
+
+result<launcher_run> run_started_launcher(started_launcher& started) {
+  const auto at = std::chrono::steady_clock::now();
+  auto outcome = started.runner->go();
+  if (!outcome) {
+    return fail(outcome.error());
+  }
+  return collect_run(started.target, started.cases, std::move(*outcome), seconds_since(at));
 }
 
 void check_timed_launcher(problems::kind problem, const protocol::timing_request& request,

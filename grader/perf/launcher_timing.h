@@ -11,6 +11,7 @@
 #include "harness/protocol/protocol.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,26 @@ struct launcher_run {
                                                       const timing_target& target,
                                                       const std::vector<problems::test_case>& cases,
                                                       const protocol::timing_request& request);
+
+/// run_timed_launcher's runner, started ahead of its turn (runner_call.h, gated_runner): it makes
+/// its device context while the GPU is shared and waits, with nothing of the submission loaded,
+/// until run_started_launcher lets it go under the exclusive hold.
+struct started_launcher {
+  timing_target target;
+  std::vector<problems::test_case> cases;
+  std::unique_ptr<gated_runner> runner;
+};
+
+/// Starts the runner of run_timed_launcher(problem, target, cases, request) behind its gate.
+/// Fails only when it cannot be started.
+[[nodiscard]] result<started_launcher>
+start_timed_launcher(problems::kind problem, const timing_target& target,
+                     const std::vector<problems::test_case>& cases,
+                     const protocol::timing_request& request);
+
+/// Lets a started runner go and waits for it: what run_timed_launcher would have given, its
+/// runner_seconds counted from the go.
+[[nodiscard]] result<launcher_run> run_started_launcher(started_launcher& started);
 
 /// Checks every case of `run` (timed_verification.h) and removes its saved outputs unless the
 /// target keeps them: CPU work that needs no GPU, so the exclusive lock can be let go first.

@@ -14,15 +14,29 @@ void say(const comparison_setup& s, const std::string& message) {
   }
 }
 
-result<launcher_run> run_once(const comparison_setup& setup, const std::string& launcher,
-                              const timed_side& side, const protocol::timing_request& request,
-                              const std::string& folder) {
+timing_target target_of(const comparison_setup& setup, const std::string& launcher,
+                        const timed_side& side, const std::string& folder) {
   timing_target target;
   target.runner = setup.runner;
   target.library = side.library;
   target.launcher = launcher;
   target.output_dir = setup.work_dir / folder;
-  return run_timed_launcher(setup.problem, target, setup.cases, request);
+  return target;
+}
+
+result<launcher_run> run_once(const comparison_setup& setup, const std::string& launcher,
+                              const timed_side& side, const protocol::timing_request& request,
+                              const std::string& folder) {
+  return run_timed_launcher(setup.problem, target_of(setup, launcher, side, folder), setup.cases,
+                            request);
+}
+
+std::string try_folder(const std::string& folder, int attempt) {
+  return fmt::format("{}-try-{}", folder, attempt);
+}
+
+std::string control_folder(const std::string& launcher) {
+  return launcher + "-reference-control";
 }
 
 // Why a round of the reference cannot be used: its runner did not start, or it failed its own
@@ -71,17 +85,25 @@ double max_rsd(const launcher_run& run) {
   return worst;
 }
 
+result<started_launcher> start_first_round(const comparison_setup& setup,
+                                           const std::string& launcher, const timed_side& side,
+                                           const std::string& folder) {
+  return start_timed_launcher(setup.problem, target_of(setup, launcher, side, try_folder(folder, 0)),
+                              setup.cases, setup.request);
+}
+
 result<launcher_run> run_with_retries(const comparison_setup& setup, const std::string& launcher,
                                       const timed_side& side, const noise_rule& rule,
-                                      const std::string& folder) {
+                                      const std::string& folder, started_launcher* first) {
   std::optional<launcher_run> best;
   for (int attempt = 0; attempt <= rule.retries; ++attempt) {
     say(setup,
         fmt::format("{}: timing the {} launcher{}", launcher, side.label,
                     attempt == 0 ? ""
                                  : fmt::format(" (try {} of {})", attempt + 1, rule.retries + 1)));
-    auto run =
-        run_once(setup, launcher, side, setup.request, fmt::format("{}-try-{}", folder, attempt));
+    auto run = attempt == 0 && first != nullptr
+                   ? run_started_launcher(*first)
+                   : run_once(setup, launcher, side, setup.request, try_folder(folder, attempt));
     if (!run) {
       return fail(run.error());
     }
@@ -129,11 +151,23 @@ bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached)
   return !cached.empty();
 }
 
+result<started_launcher> start_control(const cached_reference_setup& s, const std::string& launcher,
+                                       const std::filesystem::path& reference_library) {
+  return start_timed_launcher(
+      s.timing.problem,
+      target_of(s.timing, launcher, {reference_library, "reference"}, control_folder(launcher)),
+      s.timing.cases, s.control);
+}
+
 result<launcher_run> run_control(const cached_reference_setup& s, const std::string& launcher,
-                                 const std::filesystem::path& reference_library) {
+                                 const std::filesystem::path& reference_library,
+                                 started_launcher* started) {
   say(s.timing, launcher + ": control measurement of the cached reference time");
+  if (started != nullptr) {
+    return run_started_launcher(*started);
+  }
   return run_once(s.timing, launcher, {reference_library, "reference"}, s.control,
-                  launcher + "-reference-control");
+                  control_folder(launcher));
 }
 
 void check_control(const cached_reference_setup& s, launcher_run& control) {

@@ -5,11 +5,16 @@
 #include "harness/core/file_io.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace cugrade::perf {
@@ -103,10 +108,19 @@ std::string runner_outcome::ending() const {
   return log.finished ? "the run completed" : "the runner stopped before reporting its end";
 }
 
-result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
-                                  double time_limit_seconds,
-                                  const std::vector<std::string>& wrapper,
-                                  std::size_t file_size_bytes) {
+namespace {
+
+// What a gated start adds to a runner's command: the child's end of the gate and the clock its
+// time limit counts from.
+struct gate_setup {
+  int child_fd = -1;
+  std::shared_ptr<const process::limit_clock> clock;
+};
+
+result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
+                                          const protocol::plan& plan, double time_limit_seconds,
+                                          const std::vector<std::string>& wrapper,
+                                          std::size_t file_size_bytes, const gate_setup* gate) {
   std::filesystem::create_directories(plan.output_dir);
   const auto plan_path = plan.output_dir / "plan.json";
   if (const auto written = write_file_atomically(plan_path, protocol::to_json_text(plan));
@@ -123,6 +137,11 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   opts.argv.insert(opts.argv.end(), {runner.string(), "--plan", plan_path.string(), "--events-fd",
                                      std::to_string(*events_fd)});
   opts.inherit_fds = {*events_fd};
+  if (gate != nullptr) {
+    opts.argv.insert(opts.argv.end(), {"--gate-fd", std::to_string(gate->child_fd)});
+    opts.inherit_fds.push_back(gate->child_fd);
+    opts.limit_starts = gate->clock;
+  }
   opts.time_limit_seconds = time_limit_seconds;
   opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
@@ -149,6 +168,92 @@ result<runner_outcome> run_runner(const std::filesystem::path& runner, const pro
   out.wall_seconds = proc->wall_seconds;
   note_memory_ceiling(out, *box, view.memory_bytes);
   return out;
+}
+
+// One byte each way on the gate; false when the other side is gone.
+bool send_byte(int fd, char byte) {
+  ssize_t done = 0;
+  do {
+    done = ::send(fd, &byte, 1, MSG_NOSIGNAL);
+  } while (done < 0 && errno == EINTR);
+  return done == 1;
+}
+
+} // namespace
+
+result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
+                                  double time_limit_seconds,
+                                  const std::vector<std::string>& wrapper,
+                                  std::size_t file_size_bytes) {
+  return run_runner_process(runner, plan, time_limit_seconds, wrapper, file_size_bytes, nullptr);
+}
+
+result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem::path& runner,
+                                                          const protocol::plan& plan,
+                                                          double time_limit_seconds) {
+  int ends[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    return fail(std::string("cannot make a runner's gate: ") + std::strerror(errno));
+  }
+  std::unique_ptr<gated_runner> g(new gated_runner(ends[0]));
+  const int child_fd = ends[1];
+  auto clock = g->m_clock;
+  g->m_run = std::async(std::launch::async, [runner, plan, time_limit_seconds, child_fd, clock,
+                                             devices = pinned_devices::current()] {
+    const fd_closer child_end{child_fd};
+    const pinned_devices pin(devices);
+    const gate_setup gate{child_fd, clock};
+    return run_runner_process(runner, plan, time_limit_seconds, {}, std::size_t{8} << 30, &gate);
+  });
+  return g;
+}
+
+gated_runner::gated_runner(int gate_fd)
+    : m_gate(gate_fd), m_clock(std::make_shared<process::limit_clock>()) {}
+
+gated_runner::~gated_runner() {
+  if (m_run.valid()) {
+    cancel();
+  }
+  if (m_gate >= 0) {
+    ::close(m_gate);
+  }
+}
+
+bool gated_runner::wait_ready(double seconds) {
+  if (m_ready || !m_run.valid()) {
+    return m_ready;
+  }
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(seconds, 0.0));
+  while (m_run.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    pollfd p{m_gate, POLLIN, 0};
+    if (::poll(&p, 1, 20) > 0) {
+      char byte = 0;
+      m_ready = ::recv(m_gate, &byte, 1, 0) == 1 && byte == protocol::gate_ready;
+      return m_ready;
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      return false;
+    }
+  }
+  return false; // it ended before it was ready: go() returns how
+}
+
+result<runner_outcome> gated_runner::go() {
+  m_clock->start();
+  send_byte(m_gate, protocol::gate_go); // a runner that already ended says how in its outcome
+  return m_run.get();
+}
+
+void gated_runner::cancel() {
+  if (m_gate >= 0) {
+    ::shutdown(m_gate, SHUT_RDWR); // the runner reads the end of its gate and exits
+  }
+  m_clock->start(); // a runner that never reads its gate ends at its time limit
+  if (m_run.valid()) {
+    (void)m_run.get();
+  }
 }
 
 } // namespace cugrade::perf

@@ -3,10 +3,13 @@
 /// Starting a runner on a plan as a child process (its own process group, a wall-clock limit),
 /// optionally under a wrapper program such as compute-sanitizer or ncu, and reading its events.
 
+#include "grader/process/process.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 
 #include <filesystem>
+#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,5 +53,37 @@ private:
 run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
            double time_limit_seconds, const std::vector<std::string>& wrapper = {},
            std::size_t file_size_bytes = std::size_t{8} << 30);
+
+/// A timing runner started ahead of its turn on the GPU (harness/runner/gate.h). It makes its CUDA
+/// context (the slow part of a start, which the driver serialises across a machine's GPUs) while
+/// the GPU is shared, says it is ready and waits, with nothing of the submission loaded; go() lets
+/// it run its plan once the caller holds the GPU alone, and its time limit counts from then.
+/// Dropped without go(), it is cancelled: it exits without running anything.
+class gated_runner {
+public:
+  /// Starts `runner` on `plan` as run_runner does (sandbox, events descriptor), with a gate.
+  [[nodiscard]] static result<std::unique_ptr<gated_runner>>
+  start(const std::filesystem::path& runner, const protocol::plan& plan,
+        double time_limit_seconds);
+
+  gated_runner(const gated_runner&) = delete;
+  gated_runner& operator=(const gated_runner&) = delete;
+  ~gated_runner();
+
+  /// Waits at most `seconds` for the runner to say it is ready; false when it did not (it is
+  /// still starting, or it ended: go() then says how).
+  [[nodiscard]] bool wait_ready(double seconds);
+  /// Lets it run its plan and waits for it to end. Call once.
+  [[nodiscard]] result<runner_outcome> go();
+  /// Tells it to end without running anything and waits for it to exit.
+  void cancel();
+
+private:
+  explicit gated_runner(int gate_fd);
+  int m_gate = -1;
+  bool m_ready = false;
+  std::shared_ptr<process::limit_clock> m_clock;
+  std::future<result<runner_outcome>> m_run;
+};
 
 } // namespace cugrade::perf

@@ -69,6 +69,12 @@ struct plan {
 [[nodiscard]] std::string output_file_name(std::size_t case_index, int run);
 inline constexpr const char* events_file_name = "events.jsonl";
 
+/// The gate of a runner started ahead of its turn (`--gate-fd N`, a Unix socket): the runner
+/// sends `gate_ready` once its device context is made, then waits; `gate_go` lets it run its
+/// plan, anything else or the grader's end closing cancels it (harness/runner/gate.h).
+inline constexpr char gate_ready = 'r';
+inline constexpr char gate_go = 'g';
+
 /// What happened in one run of one case.
 struct run_record {
   std::size_t case_index = 0;

@@ -5,12 +5,17 @@
 //   cugrade-runner-gpu --plan PLAN.json --events-fd N
 //                                           events go to descriptor N, which the grader opened
 //                                           on a file the sandbox hides from student code
+//   cugrade-runner-gpu --plan PLAN.json ... --gate-fd N
+//                                           make the device context, then wait at the gate on
+//                                           descriptor N until the grader lets it go
+//                                           (harness/runner/gate.h)
 //   cugrade-runner-gpu --probe              print the device's identity as JSON, exit 0 if usable
 
 #include "harness/backends/backend.h"
 #include "harness/core/error.h"
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
+#include "harness/runner/gate.h"
 #include "harness/runner/refuse_tracing.h"
 #include "harness/runner/runner.h"
 
@@ -52,18 +57,41 @@ int probe() {
   std::_Exit(status);
 }
 
-std::optional<int> events_fd_argument(int argc, char** argv) {
-  if (argc == 5 && std::strcmp(argv[3], "--events-fd") == 0) {
-    char* end = nullptr;
-    const long fd = std::strtol(argv[4], &end, 10);
-    if (end != argv[4] && *end == '\0' && fd >= 3 && fd < 65536) {
-      return static_cast<int>(fd);
-    }
+// The descriptors after `--plan PLAN.json`: `--events-fd N` and `--gate-fd N`, each at most
+// once, in either order.
+struct descriptors {
+  std::optional<int> events;
+  std::optional<int> gate;
+};
+
+std::optional<int> descriptor(const char* text) {
+  char* end = nullptr;
+  const long fd = std::strtol(text, &end, 10);
+  if (end != text && *end == '\0' && fd >= 3 && fd < 65536) {
+    return static_cast<int>(fd);
   }
   return std::nullopt;
 }
 
-int run(const char* plan_path, std::optional<int> events_fd) {
+std::optional<descriptors> descriptor_arguments(int argc, char** argv) {
+  descriptors d;
+  for (int i = 3; i < argc; i += 2) {
+    std::optional<int>* slot = nullptr;
+    if (std::strcmp(argv[i], "--events-fd") == 0) {
+      slot = &d.events;
+    } else if (std::strcmp(argv[i], "--gate-fd") == 0) {
+      slot = &d.gate;
+    }
+    const auto fd = i + 1 < argc ? descriptor(argv[i + 1]) : std::nullopt;
+    if (slot == nullptr || slot->has_value() || !fd) {
+      return std::nullopt;
+    }
+    *slot = fd;
+  }
+  return d;
+}
+
+int run(const char* plan_path, const descriptors& fds) {
   // Before the submission's library is loaded (its constructors run then).
   if (const auto why = cugrade::runner::refuse_tracing(); !why.empty()) {
     std::cerr << "cugrade-runner: could not refuse ptrace to the submission: " << why << "\n";
@@ -79,10 +107,13 @@ int run(const char* plan_path, std::optional<int> events_fd) {
     return exit_usage;
   }
   auto events =
-      events_fd
-          ? cugrade::protocol::event_writer(*events_fd)
+      fds.events
+          ? cugrade::protocol::event_writer(*fds.events)
           : cugrade::protocol::event_writer(plan->output_dir / cugrade::protocol::events_file_name);
   const auto backend = cugrade::backends::make_backend();
+  if (fds.gate && !cugrade::runner::wait_at_gate(*fds.gate)) {
+    return 0; // cancelled before anything ran
+  }
   return cugrade::runner::run_plan(*plan, *backend, events) ? 0 : exit_infrastructure;
 }
 
@@ -98,11 +129,12 @@ int main(int argc, char** argv) {
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0) {
       return probe();
     }
-    const auto events_fd = events_fd_argument(argc, argv);
-    if ((argc == 3 || events_fd) && std::strcmp(argv[1], "--plan") == 0) {
-      end_now(run(argv[2], events_fd));
+    const auto fds = descriptor_arguments(argc, argv);
+    if (argc >= 3 && fds && std::strcmp(argv[1], "--plan") == 0) {
+      end_now(run(argv[2], *fds));
     }
-    std::cerr << "usage: " << argv[0] << " --plan PLAN.json [--events-fd N] | --probe\n";
+    std::cerr << "usage: " << argv[0]
+              << " --plan PLAN.json [--events-fd N] [--gate-fd N] | --probe\n";
     return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "cugrade-runner: " << e.what() << "\n";

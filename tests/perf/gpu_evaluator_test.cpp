@@ -8,7 +8,10 @@
 #include "grader/perf/reference_build.h"
 #include "grader/process/device_lock.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
+#include <thread>
 #include <future>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -390,9 +393,10 @@ TEST_F(GpuEvaluator, SaysWhereTheTimingStageSpentItsTime) {
   };
   // First grading on this GPU: nothing cached, so the reference is measured in full.
   EXPECT_EQ(part_names(timing_stage()),
-            (names{"lock wait", "student runs", "checks", "reference"}));
+            (names{"runner start-up", "lock wait", "student runs", "checks", "reference"}));
   // Then the cache and a control.
-  EXPECT_EQ(part_names(timing_stage()), (names{"lock wait", "student runs", "control", "checks"}));
+  EXPECT_EQ(part_names(timing_stage()),
+            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
 }
 
 TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
@@ -454,7 +458,8 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   using names = std::vector<std::string>;
   // Nothing cached yet: each kernel's reference is measured in full after its checks, taking the
   // GPU again (each launcher has its own cache entries); the first kernel's two waits add up.
-  EXPECT_EQ(part_names((*stages)[0]), (names{"lock wait", "student runs", "checks", "reference"}));
+  EXPECT_EQ(part_names((*stages)[0]),
+            (names{"runner start-up", "lock wait", "student runs", "checks", "reference"}));
   EXPECT_EQ(part_names((*stages)[1]), (names{"student runs", "checks", "lock wait", "reference"}));
   for (const auto* k : {&interleaved, &privatized}) {
     EXPECT_FALSE(k->performance.empty()) << k->name;
@@ -472,9 +477,59 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   const auto cached = second.time_all({&again, &again2}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(cached.ok()) << cached.error();
   ASSERT_EQ(cached->size(), 2u);
-  EXPECT_EQ(part_names((*cached)[0]), (names{"lock wait", "student runs", "control", "checks"}));
+  EXPECT_EQ(part_names((*cached)[0]),
+            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
   EXPECT_EQ(part_names((*cached)[1]), (names{"student runs", "control", "checks"}));
   EXPECT_EQ(again.performance.front().reference_source, "cache");
+}
+
+// The runners of this test waiting at their gate (started ahead, not yet let go), from /proc.
+int runners_at_gate(const fs::path& bin) {
+  int found = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::vector<std::string> argv;
+    for (std::string arg; std::getline(in, arg, '\0');) {
+      argv.push_back(arg);
+    }
+    if (!argv.empty() && argv[0] == (bin / "cugrade-runner-gpu").string() &&
+        std::find(argv.begin(), argv.end(), "--gate-fd") != argv.end()) {
+      ++found;
+    }
+  }
+  return found;
+}
+
+// The student's round and the control make their contexts while another grading shares the GPU;
+// only then does the grading wait for the GPU alone, and they run once it has it.
+TEST_F(GpuEvaluator, StartsItsTimingRunnersWhileTheGpuIsShared) {
+  evaluate("libperf_fake_fast.so"); // caches the reference, so the next grading has a control
+  auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::shared);
+  ASSERT_TRUE(held.ok()) << held.error();
+  std::optional<process::device_lock> other(std::move(*held));
+  auto k = passed_kernel("histogram_privatized");
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  auto timing = std::async(std::launch::async,
+                           [&] { return e.time_all({&k}, fakes / "libperf_fake_fast.so"); });
+  int waiting = 0;
+  for (int i = 0; i < 600 && waiting < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    waiting = runners_at_gate(m_dir / "bin");
+  }
+  EXPECT_EQ(waiting, 2) << "the student's round and the control were not started ahead";
+  EXPECT_EQ(timing.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "it timed while another grading shared the GPU";
+  other.reset();
+  const auto stages = timing.get();
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_EQ(runners_at_gate(m_dir / "bin"), 0);
+  ASSERT_EQ(stages->size(), 1u);
+  using names = std::vector<std::string>;
+  EXPECT_EQ(part_names((*stages)[0]),
+            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
+  ASSERT_FALSE(k.performance.empty());
+  EXPECT_EQ(k.performance.front().reference_source, "cache");
 }
 
 } // namespace
