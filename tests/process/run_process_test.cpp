@@ -56,35 +56,36 @@ TEST(RunProcess, TimeLimitKillsTheChildAndItsGrandchildren) {
   EXPECT_TRUE(group_is_gone(shell)) << "process group " << shell << " still has live members";
 }
 
-TEST(RunProcess, ADelayedTimeLimitCountsFromItsClockNotFromTheStart) {
-  // The child sleeps 1.5 s; its limit is 1 s, started 0.8 s after it: due at 1.8 s, so it ends.
+namespace {
+
+// Runs `argv` with a time limit of `limit` seconds whose clock starts `start_after` into the run.
+process_result run_with_delayed_limit(std::vector<std::string> argv, double limit,
+                                      std::chrono::milliseconds start_after) {
   spawn_options options;
-  options.argv = {"sleep", "1.5"};
-  options.time_limit_seconds = 1.0;
+  options.argv = std::move(argv);
+  options.time_limit_seconds = limit;
   auto clock = std::make_shared<limit_clock>();
   options.limit_starts = clock;
-  std::thread starter([clock] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  std::thread starter([clock, start_after] {
+    std::this_thread::sleep_for(start_after);
     clock->start();
   });
-  const auto result = run_ok(options);
+  auto result = run_ok(options);
   starter.join();
+  return result;
+}
+
+} // namespace
+
+TEST(RunProcess, ADelayedTimeLimitCountsFromItsClockNotFromTheStart) {
+  // The child sleeps 1.5 s; its limit is 1 s, started 0.8 s after it: due at 1.8 s, so it ends.
+  const auto result = run_with_delayed_limit({"sleep", "1.5"}, 1.0, std::chrono::milliseconds(800));
   EXPECT_FALSE(result.timed_out) << "killed after " << result.wall_seconds << " s";
   EXPECT_EQ(result.exit_code, 0);
 }
 
 TEST(RunProcess, ADelayedTimeLimitStopsTheChildOnceItsClockRuns) {
-  spawn_options options;
-  options.argv = {"sleep", "100"};
-  options.time_limit_seconds = 0.5;
-  auto clock = std::make_shared<limit_clock>();
-  options.limit_starts = clock;
-  std::thread starter([clock] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    clock->start();
-  });
-  const auto result = run_ok(options);
-  starter.join();
+  const auto result = run_with_delayed_limit({"sleep", "100"}, 0.5, std::chrono::milliseconds(300));
   EXPECT_TRUE(result.timed_out);
   EXPECT_GE(result.wall_seconds, 0.75);
   EXPECT_LT(result.wall_seconds, 5.0);
