@@ -163,9 +163,12 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
   if (!ref) {
     return fail(ref.error());
   }
-  std::ifstream in(*ref, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
+  if (!m_reference_sha256) {
+    std::ifstream in(*ref, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    m_reference_sha256 = sha256_hex(bytes.str());
+  }
   cached_reference_setup c;
   c.timing = setup();
   c.control = m_options.control;
@@ -174,7 +177,7 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
   c.cache = reference_timing_cache(m_layout.cache_dir / "reference-timings");
   c.key.gpu = gpu_key();
   c.key.driver = m_device.driver;
-  c.key.library_sha256 = sha256_hex(bytes.str());
+  c.key.library_sha256 = *m_reference_sha256;
   c.key.spec_sha256 = m_spec.spec_sha256;
   return c;
 }

@@ -157,6 +157,7 @@ private:
   gpu_evaluation_options m_options;
   check_policy m_policy;
   std::optional<std::filesystem::path> m_reference;
+  std::optional<std::string> m_reference_sha256; ///< of m_reference, read once (the cache's key)
   std::optional<roofline::device_roofline> m_roof;
   bool m_roof_tried = false;
   std::vector<reports::stage_timing> m_stages;

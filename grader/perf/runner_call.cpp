@@ -203,7 +203,8 @@ result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem:
     const fd_closer child_end{child_fd};
     const pinned_devices pin(devices);
     const gate_setup gate{child_fd, clock};
-    return run_runner_process(runner, plan, time_limit_seconds, {}, std::size_t{8} << 30, &gate);
+    return run_runner_process(runner, plan, time_limit_seconds, {}, runner_file_size_bytes,
+                              &gate);
   });
   return g;
 }

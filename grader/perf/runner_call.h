@@ -7,6 +7,7 @@
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -45,6 +46,10 @@ private:
   std::string m_previous;
 };
 
+/// The largest file a runner may write unless told otherwise (RLIMIT_FSIZE): a timing run saves
+/// outputs of hundreds of megabytes.
+inline constexpr std::size_t runner_file_size_bytes = std::size_t{8} << 30;
+
 /// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`,
 /// letting it write files of at most `file_size_bytes`. Fails only when the program cannot be
 /// started or the plan cannot be written. Used for every runner the grader starts: correctness
@@ -52,7 +57,7 @@ private:
 [[nodiscard]] result<runner_outcome>
 run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
            double time_limit_seconds, const std::vector<std::string>& wrapper = {},
-           std::size_t file_size_bytes = std::size_t{8} << 30);
+           std::size_t file_size_bytes = runner_file_size_bytes);
 
 /// A timing runner started ahead of its turn on the GPU (harness/runner/gate.h). It makes its CUDA
 /// context (the slow part of a start, which the driver serialises across a machine's GPUs) while

@@ -72,12 +72,13 @@ detail::deadline_rule deadline_of(const spawn_options& options, steady::time_poi
   if (!options.time_limit_seconds) {
     return rule;
   }
-  rule.fixed = start + duration_of(*options.time_limit_seconds);
-  if (options.limit_starts) {
-    rule.clock = options.limit_starts;
-    rule.limit = duration_of(*options.time_limit_seconds);
-    rule.before_start = start + duration_of(options.wait_limit_seconds);
+  if (!options.limit_starts) {
+    rule.fixed = start + duration_of(*options.time_limit_seconds);
+    return rule;
   }
+  rule.clock = options.limit_starts;
+  rule.limit = duration_of(*options.time_limit_seconds);
+  rule.before_start = start + duration_of(options.wait_limit_seconds);
   return rule;
 }
 

@@ -29,8 +29,8 @@ struct child_exit {
   bool timed_out = false;
 };
 
-/// When the child's time is up: at a fixed time (or never), or `limit` after `clock` starts and
-/// at `before_start` while it has not.
+/// When the child's time is up: without a clock at `fixed` (or never); with one, `limit` after
+/// `clock` starts and at `before_start` while it has not.
 struct deadline_rule {
   std::optional<std::chrono::steady_clock::time_point> fixed;
   std::shared_ptr<const limit_clock> clock;
