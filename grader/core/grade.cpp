@@ -179,29 +179,17 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   return verdict;
 }
 
-// One kernel's correctness verdict with its sanitizer findings, and how long each took.
+// One kernel's correctness verdict, and how long it took.
 struct checked_kernel {
   result<reports::kernel_report> report;
   std::vector<reports::stage_timing> stages;
 };
 
 checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
-                            const build::build_outcome& built, const std::filesystem::path& work,
-                            perf::gpu_evaluator* gpu) {
-  auto started = std::chrono::steady_clock::now();
+                            const build::build_outcome& built, const std::filesystem::path& work) {
+  const auto started = std::chrono::steady_clock::now();
   checked_kernel c{grade_kernel(g, kernel, built, work), {}};
   c.stages.push_back({"correctness", kernel.name, seconds_since(started), {}});
-  if (!c.report || gpu == nullptr) {
-    return c;
-  }
-  if (!gpu->checks(*c.report)) {
-    return c;
-  }
-  started = std::chrono::steady_clock::now();
-  if (const auto checked = gpu->sanitize(*c.report, built.library); !checked) {
-    c.report = fail("performance evaluation failed: " + checked.error());
-  }
-  c.stages.push_back({"sanitizer", kernel.name, seconds_since(started), {}});
   return c;
 }
 
@@ -311,8 +299,8 @@ grade_outcome grade_submission(grading& g) {
     gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
                 g.options.progress, evaluation);
   }
-  // Correctness (and on the GPU the sanitizer checks) of every kernel first; on the GPU the
-  // kernels run at once, each in its own runners, sharing the device as correctness runs may.
+  // Correctness of every kernel first; on the GPU the kernels run at once, each in its own
+  // runners, sharing the device as correctness runs may.
   std::vector<std::function<checked_kernel()>> checks;
   for (const auto& kernel : g.spec.kernels) {
     if (!wanted(g.options, kernel.name)) {
@@ -322,9 +310,8 @@ grade_outcome grade_submission(grading& g) {
       checks.emplace_back([k = std::move(*blocked)] { return checked_kernel{k, {}}; });
       continue;
     }
-    checks.emplace_back([&g, &kernel, &built, &work, &gpu] {
-      return check_kernel(g, kernel, *built, work.path(), gpu ? &*gpu : nullptr);
-    });
+    checks.emplace_back(
+        [&g, &kernel, &built, &work] { return check_kernel(g, kernel, *built, work.path()); });
   }
   auto checked = run_all(checks, gpu.has_value());
   for (auto& c : checked) {
@@ -333,13 +320,19 @@ grade_outcome grade_submission(grading& g) {
       return not_gradable(g.report, c.report.error());
     }
   }
-  // Then timing: every timed kernel's runners under one exclusive hold of the GPU, then their
-  // checks with the GPU let go.
+  // Then on the GPU the sanitizer checks, one run of each tool over every kernel (kernel by
+  // kernel only where it finds something); then timing: every timed kernel's runners under one
+  // exclusive hold of the GPU, then their checks with the GPU let go.
   if (gpu) {
     std::vector<reports::kernel_report*> kernels;
     for (auto& c : checked) {
       kernels.push_back(&*c.report);
     }
+    auto sanitized = gpu->sanitize_all(kernels, built->library);
+    if (!sanitized) {
+      return not_gradable(g.report, "performance evaluation failed: " + sanitized.error());
+    }
+    g.report.stages.insert(g.report.stages.end(), sanitized->begin(), sanitized->end());
     auto timed = gpu->time_all(kernels, built->library);
     if (!timed) {
       return not_gradable(g.report, "performance evaluation failed: " + timed.error());

@@ -11,10 +11,12 @@
 #include "harness/core/elapsed.h"
 #include "harness/core/sha256.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -182,8 +184,7 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
   return c;
 }
 
-result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
-                                                 const fs::path& library) {
+result<fs::path> gpu_evaluator::compute_sanitizer() const {
   const auto sanitizer = find_compute_sanitizer(m_nvcc);
   if (!sanitizer) {
     return fail("the assignment asks for compute-sanitizer checks but compute-sanitizer is not "
@@ -192,15 +193,31 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
                 " and on PATH); install the "
                 "CUDA toolkit's compute-sanitizer or set \"sanitizer\": {\"enabled\": false}");
   }
-  // Like correctness runs, sanitizer runs may share the GPU with each other, not with timing.
-  auto lock = process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
-                                            [this](std::string_view m) { say(std::string(m)); });
+  return *sanitizer;
+}
+
+// Like correctness runs, sanitizer runs may share the GPU with each other, not with timing.
+result<process::device_lock> gpu_evaluator::hold_shared() const {
+  return process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
+                                       [this](std::string_view m) { say(std::string(m)); });
+}
+
+sanitizer_setup gpu_evaluator::sanitizer_tools(const fs::path& sanitizer) const {
+  return {sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300};
+}
+
+result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, const fs::path& library,
+                                                 const std::vector<std::string>& tools) {
+  const auto sanitizer = compute_sanitizer();
+  if (!sanitizer) {
+    return fail(sanitizer.error());
+  }
+  auto lock = hold_shared();
   if (!lock) {
     return fail(lock.error());
   }
-  say(k.name + ": compute-sanitizer " + fmt::format("{}", fmt::join(m_spec.sanitizer.tools, ", ")));
-  const sanitizer_setup tools{*sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300};
-  auto outcome = run_sanitizer(m_spec, k.name, library, tools);
+  say(k.name + ": compute-sanitizer " + fmt::format("{}", fmt::join(tools, ", ")));
+  auto outcome = run_sanitizer(m_spec, tools, k.name, library, sanitizer_tools(*sanitizer));
   if (!outcome) {
     return fail(outcome.error());
   }
@@ -215,6 +232,26 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k,
     k.message = outcome->stopped_by_submission;
   }
   return {};
+}
+
+result<std::vector<std::string>>
+gpu_evaluator::sanitizer_pass(const std::vector<reports::kernel_report*>& kernels,
+                              const fs::path& library) {
+  const auto sanitizer = compute_sanitizer();
+  if (!sanitizer) {
+    return fail(sanitizer.error());
+  }
+  auto lock = hold_shared();
+  if (!lock) {
+    return fail(lock.error());
+  }
+  std::vector<std::string> launchers;
+  for (const auto* k : kernels) {
+    launchers.push_back(k->name);
+  }
+  say("compute-sanitizer " + fmt::format("{}", fmt::join(m_spec.sanitizer.tools, ", ")) +
+      ", one run each over " + fmt::format("{}", fmt::join(launchers, ", ")));
+  return run_sanitizer_pass(m_spec, launchers, library, sanitizer_tools(*sanitizer));
 }
 
 result<std::vector<reference_side>>
@@ -568,7 +605,56 @@ bool gpu_evaluator::times(const reports::kernel_report& k) const {
 }
 
 result<void> gpu_evaluator::sanitize(reports::kernel_report& k, const fs::path& student_library) {
-  return checks(k) ? run_sanitizer_checks(k, student_library) : result<void>{};
+  return checks(k) ? run_sanitizer_checks(k, student_library, m_spec.sanitizer.tools)
+                   : result<void>{};
+}
+
+result<std::vector<reports::stage_timing>>
+gpu_evaluator::sanitize_all(const std::vector<reports::kernel_report*>& kernels,
+                            const fs::path& student_library) {
+  std::vector<reports::kernel_report*> checked;
+  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(checked),
+               [this](const auto* k) { return checks(*k); });
+  std::vector<reports::stage_timing> stages;
+  std::vector<std::string> left = m_spec.sanitizer.tools; // what each kernel still needs
+  if (checked.size() > 1) {
+    const auto started = std::chrono::steady_clock::now();
+    auto clean = sanitizer_pass(checked, student_library);
+    stages.push_back({"sanitizer", "", seconds_since(started), {}});
+    if (!clean) {
+      return fail(clean.error());
+    }
+    std::erase_if(left, [&](const std::string& tool) {
+      return std::find(clean->begin(), clean->end(), tool) != clean->end();
+    });
+    if (!left.empty()) {
+      say(fmt::format("compute-sanitizer {} found something or did not finish over every kernel: "
+                      "checking kernel by kernel",
+                      fmt::join(left, ", ")));
+    }
+  }
+  if (left.empty()) {
+    return stages;
+  }
+  // Kernel by kernel, at once (each in its own runners, sharing the GPU as correctness runs do).
+  std::vector<std::future<std::pair<result<void>, double>>> runs;
+  const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
+  for (auto* k : checked) {
+    runs.push_back(std::async(std::launch::async, [this, k, &student_library, &left, devices] {
+      const pinned_devices pin(devices);
+      const auto started = std::chrono::steady_clock::now();
+      auto r = run_sanitizer_checks(*k, student_library, left);
+      return std::pair{std::move(r), seconds_since(started)};
+    }));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto [r, seconds] = runs[i].get();
+    stages.push_back({"sanitizer", checked[i]->name, seconds, {}});
+    if (!r) {
+      return fail(r.error());
+    }
+  }
+  return stages;
 }
 
 result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& student_library) {

@@ -10,6 +10,7 @@
 #include "grader/perf/comparison.h"
 #include "grader/perf/output_check.h"
 #include "grader/perf/reference_comparison.h"
+#include "grader/perf/sanitizer_check.h"
 #include "grader/process/device_lock.h"
 #include "harness/protocol/protocol.h"
 #include "grader/spec/assignment_spec.h"
@@ -75,6 +76,14 @@ public:
   /// wait is the first's).
   [[nodiscard]] result<void> sanitize(reports::kernel_report& k,
                                       const std::filesystem::path& student_library);
+  /// The sanitizer checks of several kernels at once: each tool runs once over every kernel that
+  /// checks() accepts (run_sanitizer_pass: one CUDA start per tool, not per tool and kernel),
+  /// then kernel by kernel only the tools whose pass found something or did not finish, so every
+  /// finding comes from a run of its kernel alone and the verdicts are those of sanitize(). Gives
+  /// the stages: the pass (no kernel), then each kernel checked alone.
+  [[nodiscard]] result<std::vector<reports::stage_timing>>
+  sanitize_all(const std::vector<reports::kernel_report*>& kernels,
+               const std::filesystem::path& student_library);
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   time_all(const std::vector<reports::kernel_report*>& kernels,
            const std::filesystem::path& student_library);
@@ -105,8 +114,14 @@ public:
 
 private:
   void say(const std::string& message) const;
-  result<void> run_sanitizer_checks(reports::kernel_report& k,
-                                    const std::filesystem::path& library);
+  [[nodiscard]] result<std::filesystem::path> compute_sanitizer() const;
+  [[nodiscard]] result<process::device_lock> hold_shared() const;
+  [[nodiscard]] sanitizer_setup sanitizer_tools(const std::filesystem::path& sanitizer) const;
+  result<void> run_sanitizer_checks(reports::kernel_report& k, const std::filesystem::path& library,
+                                    const std::vector<std::string>& tools);
+  /// One run of each tool over every one of `kernels`; gives the tools that found nothing.
+  result<std::vector<std::string>> sanitizer_pass(const std::vector<reports::kernel_report*>& kernels,
+                                                  const std::filesystem::path& library);
   /// One kernel's timing between its GPU half (run_timing: runner processes under the exclusive
   /// hold) and its CPU half (finish_timing: the checks, the control's verdict, the entries).
   struct timed_runs {

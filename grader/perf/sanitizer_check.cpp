@@ -14,8 +14,9 @@ namespace {
 
 constexpr std::uint64_t sanitizer_salt = 0x73616e6974697a65ull; // "sanitize"
 
-protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::string& launcher,
-                              const fs::path& library, const fs::path& dir) {
+protocol::plan sanitizer_plan(const spec::assignment_spec& spec,
+                             const std::vector<std::string>& launchers, const fs::path& library,
+                             const fs::path& dir) {
   const auto distribution = problems::get(spec.problem).distributions().front();
   std::vector<problems::case_template> templates;
   for (const auto& s : spec.sanitizer.shapes) {
@@ -23,7 +24,8 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::stri
   }
   protocol::plan p;
   p.problem = spec.problem;
-  p.launcher = launcher;
+  p.launcher = launchers.front();
+  p.more_launchers.assign(launchers.begin() + 1, launchers.end());
   p.library = library;
   p.output_dir = dir;
   p.runs = 1;
@@ -32,6 +34,24 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec, const std::stri
     p.cases.push_back({c.name, c.dims, c.distribution, c.seed});
   }
   return p;
+}
+
+// One runner of `launchers` under `tool`, its report saved in `dir`, on this thread's GPU.
+std::future<result<runner_outcome>> start_tool(const spec::assignment_spec& spec,
+                                               const std::string& tool,
+                                               const std::vector<std::string>& launchers,
+                                               const fs::path& library, const fs::path& dir,
+                                               const sanitizer_setup& setup) {
+  const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
+                                         "--save", (dir / (tool + ".xml")).string()};
+  const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
+  return std::async(std::launch::async,
+                    [&setup, &spec, launchers, library, dir, wrapper, devices] {
+                      const pinned_devices pin(devices);
+                      return run_runner(setup.runner,
+                                        sanitizer_plan(spec, launchers, library, dir),
+                                        setup.time_limit_seconds, wrapper);
+                    });
 }
 
 using reports::fault_kind;
@@ -82,26 +102,19 @@ bool explains_memory_faults(const reports::hint& h) {
 } // namespace
 
 result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
+                                        const std::vector<std::string>& tools,
                                         const std::string& launcher, const fs::path& library,
                                         const sanitizer_setup& setup) {
   // The tools run at once, each in its own runner (they share the GPU as correctness runs do):
   // a kernel's three checks take about as long as its slowest.
   std::vector<std::future<result<runner_outcome>>> runs;
-  for (const auto& tool : spec.sanitizer.tools) {
-    const fs::path dir = setup.work_dir / (launcher + "-sanitizer-" + tool);
-    const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
-                                           "--save", (dir / (tool + ".xml")).string()};
-    const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
-    runs.push_back(
-        std::async(std::launch::async, [&setup, &spec, launcher, library, dir, wrapper, devices] {
-          const pinned_devices pin(devices);
-          return run_runner(setup.runner, sanitizer_plan(spec, launcher, library, dir),
-                            setup.time_limit_seconds, wrapper);
-        }));
+  for (const auto& tool : tools) {
+    runs.push_back(start_tool(spec, tool, {launcher}, library,
+                              setup.work_dir / (launcher + "-sanitizer-" + tool), setup));
   }
   sanitizer_outcome out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto& tool = spec.sanitizer.tools[i];
+    const auto& tool = tools[i];
     auto run = runs[i].get();
     if (!run) {
       return fail(run.error());
@@ -130,6 +143,46 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     out.findings.insert(out.findings.end(), findings->begin(), findings->end());
   }
   return out;
+}
+
+bool pass_found_nothing(const runner_outcome& run, std::size_t expected_runs,
+                        const result<std::vector<sanitizer_finding>>& findings) {
+  const auto& log = run.log;
+  const bool whole = run.clean() && log.tampering.empty() && log.missing_launcher.empty() &&
+                     !log.fault_kind && !log.open_case && log.runs.size() == expected_runs &&
+                     std::all_of(log.runs.begin(), log.runs.end(), [](const auto& r) {
+                       return r.completed && !r.error_kind;
+                     });
+  return whole && findings && findings->empty();
+}
+
+result<std::vector<std::string>> run_sanitizer_pass(const spec::assignment_spec& spec,
+                                                    const std::vector<std::string>& launchers,
+                                                    const fs::path& library,
+                                                    const sanitizer_setup& setup) {
+  // A folder name no launcher can have ('.' is not in a C identifier).
+  const auto dir = [&](const std::string& tool) {
+    return setup.work_dir / ("every-kernel.sanitizer-" + tool);
+  };
+  std::vector<std::future<result<runner_outcome>>> runs;
+  for (const auto& tool : spec.sanitizer.tools) {
+    runs.push_back(start_tool(spec, tool, launchers, library, dir(tool), setup));
+  }
+  const auto plan = sanitizer_plan(spec, launchers, library, setup.work_dir);
+  const std::size_t expected_runs = launchers.size() * plan.cases.size() * plan.runs;
+  std::vector<std::string> clean;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& tool = spec.sanitizer.tools[i];
+    auto run = runs[i].get();
+    if (!run) {
+      return fail(run.error());
+    }
+    const auto text = read_file(dir(tool) / (tool + ".xml"));
+    if (text && pass_found_nothing(*run, expected_runs, read_sanitizer_xml(*text, tool))) {
+      clean.push_back(tool);
+    }
+  }
+  return clean;
 }
 
 void record_findings(reports::kernel_report& k, const std::vector<sanitizer_finding>& findings) {

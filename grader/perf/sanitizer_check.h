@@ -5,6 +5,7 @@
 /// (`--xml --save`), and what they find becomes an `error` with its `error_kind` and the
 /// student's source line. Only when the spec enables it; never in emulation.
 
+#include "grader/perf/runner_call.h"
 #include "grader/perf/sanitizer_findings.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
@@ -32,15 +33,32 @@ struct sanitizer_outcome {
   std::string stopped_by_submission;
 };
 
-/// Runs every tool of the spec's policy on `launcher` of `library`. Fails when a program cannot
+/// Runs each of `tools` on `launcher` of `library`. Fails when a program cannot
 /// be started or a tool wrote no report for a reason of the machine (it did not check: the
 /// report is then not gradable, never silently clean). A tool killed by a signal after the runner
 /// started, and not by the grader's time limit, was stopped by the submission's code (nothing
 /// else in the sandbox can signal it): `stopped_by_submission` says so.
 [[nodiscard]] result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
+                                                      const std::vector<std::string>& tools,
                                                       const std::string& launcher,
                                                       const std::filesystem::path& library,
                                                       const sanitizer_setup& setup);
+
+/// Runs each tool of the spec's policy once over every one of `launchers` (one runner, one CUDA
+/// start per tool, where checking kernel by kernel starts one per tool and kernel: process starts
+/// are what limits a batch, docs/batch.md) and gives the tools whose pass was clean: it ran
+/// every case of every launcher to its end and found nothing. The others are for the caller to
+/// run kernel by kernel (run_sanitizer), so a finding is always named by a run of its kernel
+/// alone and a pass changes no verdict. Fails only when a program cannot be started.
+[[nodiscard]] result<std::vector<std::string>>
+run_sanitizer_pass(const spec::assignment_spec& spec, const std::vector<std::string>& launchers,
+                   const std::filesystem::path& library, const sanitizer_setup& setup);
+
+/// Whether a pass over `launchers` x `cases` cases (`runs` each) checked everything and found
+/// nothing: the run ended cleanly, its log is whole (no tampering, no missing launcher, no
+/// fault, every run of every case completed) and the tool's report reads with no finding.
+[[nodiscard]] bool pass_found_nothing(const runner_outcome& run, std::size_t expected_runs,
+                                      const result<std::vector<sanitizer_finding>>& findings);
 
 /// Turns findings into the kernel's verdict: status `error`, the first finding's error_kind, and
 /// one diagnosis hint per finding (first). Correctness points already earned stay.

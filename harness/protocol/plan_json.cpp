@@ -61,6 +61,7 @@ std::string to_json_text(const plan& p) {
   }
   const json j = {{"problem", std::string(problems::to_string(p.problem))},
                   {"launcher", p.launcher},
+                  {"more_launchers", p.more_launchers},
                   {"library", p.library.string()},
                   {"output_dir", p.output_dir.string()},
                   {"runs", p.runs},
@@ -80,6 +81,7 @@ result<plan> plan_from_json_text(const std::string& text) {
     }
     p.problem = *kind;
     p.launcher = j.at("launcher").get<std::string>();
+    p.more_launchers = j.value("more_launchers", std::vector<std::string>{});
     p.library = j.at("library").get<std::string>();
     p.output_dir = j.at("output_dir").get<std::string>();
     p.runs = j.value("runs", 2);
@@ -92,10 +94,19 @@ result<plan> plan_from_json_text(const std::string& text) {
     if (j.contains("timing")) {
       p.timing = timing_from(j.at("timing"));
     }
+    if (p.timing.enabled && !p.more_launchers.empty()) {
+      return fail("plan: a timing plan times one launcher; \"more_launchers\" must be empty");
+    }
     return p;
   } catch (const json::exception& e) {
     return fail(std::string("plan: malformed plan file: ") + e.what());
   }
+}
+
+std::vector<std::string> plan_launchers(const plan& p) {
+  std::vector<std::string> all{p.launcher};
+  all.insert(all.end(), p.more_launchers.begin(), p.more_launchers.end());
+  return all;
 }
 
 std::string output_file_name(std::size_t case_index, int run) {

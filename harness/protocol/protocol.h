@@ -52,6 +52,11 @@ struct timing_request {
 struct plan {
   problems::kind problem = problems::kind::matmul;
   std::string launcher;
+  /// Launchers run after `launcher`, each over the same cases, in this one process: a sanitizer
+  /// pass checks every kernel of a submission at the cost of one CUDA start (docs/timing.md,
+  /// section 7). Their cases number on: further launcher j's case i is case (j + 1) * n + i of n
+  /// cases. Never with timing.
+  std::vector<std::string> more_launchers;
   std::filesystem::path library;    ///< the student's (or reference's) compiled shared object
   std::filesystem::path output_dir; ///< events.jsonl and case outputs go here
   int runs = 2; ///< runs per case; in emulation each run uses another thread order
@@ -61,6 +66,9 @@ struct plan {
   std::vector<planned_case> cases;
   timing_request timing;
 };
+
+/// Every launcher of the plan in the order the runner runs them: `launcher`, then more_launchers.
+[[nodiscard]] std::vector<std::string> plan_launchers(const plan& p);
 
 [[nodiscard]] std::string to_json_text(const plan& p);
 [[nodiscard]] result<plan> plan_from_json_text(const std::string& text);

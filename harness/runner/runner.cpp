@@ -18,18 +18,29 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
     std::cerr << library.error() << "\n";
     return false;
   }
-  void* launcher = library->find(p.launcher);
-  if (launcher == nullptr) {
-    events.missing(p.launcher);
-    events.finished();
-    return true;
+  // Each launcher in turn over the same cases, numbered on (protocol.h, plan::more_launchers).
+  const auto names = protocol::plan_launchers(p);
+  protocol::plan numbered = p;
+  numbered.cases.clear();
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    numbered.cases.insert(numbered.cases.end(), p.cases.begin(), p.cases.end());
   }
   const problems::problem& problem = problems::get(p.problem);
-  for (std::size_t i = 0; i < p.cases.size(); ++i) {
-    const bool device_usable = p.timing.enabled ? time_case(problem, p, i, launcher, b, events)
-                                                : run_case(problem, p, i, launcher, b, events);
-    if (!device_usable) {
-      break; // a sticky fault: later cases cannot run on this context
+  std::size_t index = 0;
+  for (const auto& name : names) {
+    void* launcher = library->find(name);
+    if (launcher == nullptr) {
+      events.missing(name);
+      break;
+    }
+    for (std::size_t i = 0; i < p.cases.size(); ++i, ++index) {
+      const bool device_usable =
+          p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events)
+                           : run_case(problem, numbered, index, launcher, b, events);
+      if (!device_usable) {
+        events.finished(); // a sticky fault: later cases cannot run on this context
+        return true;
+      }
     }
   }
   events.finished();

@@ -7,6 +7,7 @@
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/perf/reference_build.h"
 #include "grader/process/device_lock.h"
+#include "harness/core/file_io.h"
 
 #include <algorithm>
 #include <fstream>
@@ -298,7 +299,8 @@ TEST_F(GpuEvaluator, PreciseTimesTheReferenceBesideTheStudentInABBARounds) {
 }
 
 // A stand-in for compute-sanitizer beside a stand-in nvcc: `--tool T --xml --save FILE RUNNER...`
-// runs `body` with the runner's command line in "$@".
+// runs `body` with the runner's command line in "$@", the tool in $tool and the report's path in
+// $file.
 class GpuEvaluatorSanitizer : public GpuEvaluator {
 protected:
   void use_sanitizer(const std::string& body) {
@@ -306,7 +308,7 @@ protected:
     fs::create_directories(bin);
     std::ofstream(bin / "nvcc") << "#!/bin/sh\nexit 1\n";
     const auto tool = bin / "compute-sanitizer";
-    std::ofstream(tool) << "#!/bin/sh\nshift 5\n" << body << "\n";
+    std::ofstream(tool) << "#!/bin/sh\ntool=$2 file=$5\nshift 5\n" << body << "\n";
     fs::permissions(tool, fs::perms::owner_all);
     m_nvcc = bin / "nvcc";
     m_options.sanitizer = true;
@@ -323,6 +325,125 @@ protected:
     return e.sanitize(k, fakes / "libperf_fake_fast.so");
   }
 };
+
+// The stand-in's body for sanitize_all(): runs the runner, then writes a report with one memcheck
+// out-of-bounds finding in `buggy` when the tool is memcheck and the plan names `buggy` as a
+// launcher, else an empty report.
+std::string report_finding_in(const std::string& buggy) {
+  return "\"$@\" || exit $?\n"
+         "echo '<?xml version=\"1.0\"?><ComputeSanitizerOutput>' > \"$file\"\n"
+         "if [ \"$tool\" = memcheck ] && grep -q '\"" + buggy + "\"' \"$3\"; then\n"
+         "  echo '<record><kind>Precise</kind><level>Error</level><what><text>Invalid __global__ "
+         "write of size 4 bytes</text><error>out of bounds</error></what><where><func>" + buggy +
+         "_kernel</func></where></record>' >> \"$file\"\n"
+         "fi\n"
+         "echo '</ComputeSanitizerOutput>' >> \"$file\"\n";
+}
+
+class GpuEvaluatorSanitizerPass : public GpuEvaluatorSanitizer {
+protected:
+  // Both launchers of the fake library, passed, checked by sanitize_all() under `tools`.
+  result<std::vector<reports::stage_timing>> sanitize_both(const std::vector<std::string>& tools) {
+    m_spec.sanitizer.tools = tools;
+    for (auto* k : {&m_private, &m_interleaved}) {
+      k->status = reports::kernel_status::passed;
+      k->score = 15;
+    }
+    m_private.name = "histogram_privatized";
+    m_interleaved.name = "histogram_interleaved";
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    return e.sanitize_all({&m_private, &m_interleaved}, fakes / "libperf_fake_fast.so");
+  }
+  // The runs' folders under the sanitizer's work folder, sorted.
+  std::vector<std::string> runs() const {
+    std::vector<std::string> names;
+    for (const auto& d : fs::directory_iterator(m_dir / "work" / "sanitizer")) {
+      names.push_back(d.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  reports::kernel_report m_private;
+  reports::kernel_report m_interleaved;
+};
+
+TEST_F(GpuEvaluatorSanitizerPass, OneRunOfEachToolChecksEveryKernelWhenItFindsNothing) {
+  use_sanitizer(report_finding_in("no_such_launcher"));
+  const auto stages = sanitize_both({"memcheck", "racecheck"});
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_EQ(runs(), (std::vector<std::string>{"every-kernel.sanitizer-memcheck",
+                                              "every-kernel.sanitizer-racecheck"}));
+  // The one runner ran both launchers' cases, numbered on.
+  const auto log = protocol::read_events(m_dir / "work" / "sanitizer" /
+                                         "every-kernel.sanitizer-memcheck" / "events.jsonl");
+  const auto plan = protocol::plan_from_json_text(
+      *read_file(m_dir / "work" / "sanitizer" / "every-kernel.sanitizer-memcheck" / "plan.json"));
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  EXPECT_EQ(protocol::plan_launchers(*plan),
+            (std::vector<std::string>{"histogram_privatized", "histogram_interleaved"}));
+  ASSERT_FALSE(plan->cases.empty());
+  EXPECT_EQ(log.runs.size(), 2 * plan->cases.size() * plan->runs);
+  EXPECT_EQ(log.runs.back().case_index, 2 * plan->cases.size() - 1);
+  EXPECT_TRUE(log.finished);
+  EXPECT_EQ(m_private.status, reports::kernel_status::passed);
+  EXPECT_EQ(m_interleaved.status, reports::kernel_status::passed);
+  ASSERT_EQ(stages->size(), 1u);
+  EXPECT_EQ((*stages)[0].stage, "sanitizer");
+  EXPECT_EQ((*stages)[0].kernel, ""); // the pass is every kernel's
+}
+
+TEST_F(GpuEvaluatorSanitizerPass, AToolThatFindsSomethingChecksKernelByKernelAndNamesTheRightOne) {
+  use_sanitizer(report_finding_in("histogram_interleaved"));
+  const auto stages = sanitize_both({"memcheck", "racecheck"});
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  // racecheck's pass was clean: only memcheck runs again, once per kernel.
+  EXPECT_EQ(runs(), (std::vector<std::string>{
+                        "every-kernel.sanitizer-memcheck", "every-kernel.sanitizer-racecheck",
+                        "histogram_interleaved-sanitizer-memcheck",
+                        "histogram_privatized-sanitizer-memcheck"}));
+  EXPECT_EQ(m_private.status, reports::kernel_status::passed);
+  EXPECT_TRUE(m_private.diagnosis.empty());
+  EXPECT_EQ(m_interleaved.status, reports::kernel_status::error);
+  ASSERT_TRUE(m_interleaved.error_kind.has_value());
+  EXPECT_EQ(*m_interleaved.error_kind, reports::fault_kind::out_of_bounds);
+  EXPECT_NE(m_interleaved.message.find("histogram_interleaved_kernel"), std::string::npos)
+      << m_interleaved.message;
+  ASSERT_EQ(stages->size(), 3u);
+  EXPECT_EQ((*stages)[0].kernel, "");
+  EXPECT_EQ((*stages)[1].kernel, "histogram_privatized");
+  EXPECT_EQ((*stages)[2].kernel, "histogram_interleaved");
+}
+
+TEST_F(GpuEvaluatorSanitizerPass, APassThatDidNotFinishChecksKernelByKernel) {
+  // The pass's runner is killed (a launcher that signals its tool): nothing in it is believed;
+  // kernel by kernel the tool is killed again, and each kernel gets the verdict it would alone.
+  use_sanitizer("\"$@\"\nkill -9 $$");
+  const auto stages = sanitize_both({"memcheck"});
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_EQ(runs().size(), 3u);
+  for (const auto* k : {&m_private, &m_interleaved}) {
+    EXPECT_EQ(k->status, reports::kernel_status::error) << k->name;
+    ASSERT_TRUE(k->error_kind.has_value());
+    EXPECT_EQ(*k->error_kind, reports::fault_kind::tampering);
+  }
+}
+
+TEST_F(GpuEvaluatorSanitizerPass, OneKernelIsCheckedAloneWithoutAPass) {
+  use_sanitizer(report_finding_in("histogram_privatized"));
+  m_interleaved.status = reports::kernel_status::missing; // checks() leaves it out
+  m_spec.sanitizer.tools = {"memcheck"};
+  m_private.name = "histogram_privatized";
+  m_private.status = reports::kernel_status::passed;
+  m_interleaved.name = "histogram_interleaved";
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  const auto stages = e.sanitize_all({&m_private, &m_interleaved}, fakes / "libperf_fake_fast.so");
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_EQ(runs(), (std::vector<std::string>{"histogram_privatized-sanitizer-memcheck"}));
+  EXPECT_EQ(m_private.status, reports::kernel_status::error);
+  EXPECT_EQ(m_interleaved.status, reports::kernel_status::missing);
+  ASSERT_EQ(stages->size(), 1u);
+  EXPECT_EQ((*stages)[0].kernel, "histogram_privatized");
+}
 
 TEST_F(GpuEvaluatorSanitizer, AToolKilledWhileTheSubmissionRanIsTheSubmissionsDoing) {
   // The runner starts (the submission's code is loaded), then the tool dies of SIGKILL, as when a

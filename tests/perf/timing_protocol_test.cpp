@@ -68,6 +68,31 @@ TEST(TimingPlan, CarriesTheGateChoice) {
   EXPECT_FALSE(back->timing.save_outputs);
 }
 
+TEST(SanitizerPlan, CarriesEveryLauncherOfAPassInOrder) {
+  plan p;
+  p.launcher = "matmul_naive";
+  p.more_launchers = {"matmul_tiled", "matmul_dynamic"};
+  p.output_dir = "/tmp";
+  const auto back = plan_from_json_text(to_json_text(p));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(plan_launchers(*back),
+            (std::vector<std::string>{"matmul_naive", "matmul_tiled", "matmul_dynamic"}));
+  const auto older = plan_from_json_text(R"({"problem": "matmul", "launcher": "m",
+    "library": "x.so", "output_dir": "/tmp", "cases": []})");
+  ASSERT_TRUE(older.ok()) << older.error();
+  EXPECT_EQ(plan_launchers(*older), std::vector<std::string>{"m"});
+}
+
+TEST(SanitizerPlan, ATimingPlanWithMoreLaunchersIsRefused) {
+  plan p;
+  p.launcher = "matmul_naive";
+  p.more_launchers = {"matmul_tiled"};
+  p.timing.enabled = true;
+  const auto back = plan_from_json_text(to_json_text(p));
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().find("more_launchers"), std::string::npos) << back.error();
+}
+
 TEST(TimingEvent, RoundTripsThroughTheEventLog) {
   const fs::path dir =
       fs::temp_directory_path() / ("cugrade-timing-event-" + std::to_string(::getpid()));
