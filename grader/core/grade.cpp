@@ -5,6 +5,7 @@
 #include "grader/core/case_plan.h"
 #include "grader/core/kernel_run.h"
 #include "grader/core/kernel_verdict.h"
+#include "grader/core/one_runner.h"
 #include "grader/core/report_assembly.h"
 #include "grader/core/report_slot.h"
 #include "grader/fetch/fetch.h"
@@ -17,6 +18,7 @@
 #include "harness/core/elapsed.h"
 #include "reports/writers.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <functional>
@@ -135,16 +137,21 @@ result<kernel_run> run_kernel_on_device(const grading& g, const protocol::plan& 
 // ends the runner (a sticky CUDA error, an emulator fault) ends only that case: the remaining
 // cases run in a fresh runner, up to max_resumes times and while a quarter of the kernel's time
 // budget is left, so diagnosis sees the whole pattern.
+// `known`: the kernel's outcomes from a runner it shared with the other kernels (one_runner.h);
+// then it does not run again.
 result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec& kernel,
                                             const build::build_outcome& built,
-                                            const std::filesystem::path& work_dir) {
+                                            const std::filesystem::path& work_dir,
+                                            std::optional<std::vector<case_outcome>> known) {
   constexpr int max_resumes = 64;
   const auto cases = plan_cases(g.spec);
   const double limit = g.spec.lim.kernel_seconds;
-  say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name, cases.size(),
-                             g.backend.identity.device));
+  if (!known) {
+    say(g.options, fmt::format("{}: running {} cases (2 runs each) on {}", kernel.name,
+                               cases.size(), g.backend.identity.device));
+  }
   const std::string backend_name(reports::to_string(g.backend.kind));
-  std::vector<case_outcome> outcomes;
+  std::vector<case_outcome> outcomes = known.value_or(std::vector<case_outcome>{});
   double remaining = limit;
   for (int part = 0; outcomes.size() < cases.size(); ++part) {
     const std::vector<graded_case> rest(cases.begin() + static_cast<long>(outcomes.size()),
@@ -186,11 +193,51 @@ struct checked_kernel {
 };
 
 checked_kernel check_kernel(grading& g, const spec::kernel_spec& kernel,
-                            const build::build_outcome& built, const std::filesystem::path& work) {
+                            const build::build_outcome& built, const std::filesystem::path& work,
+                            std::optional<std::vector<case_outcome>> known) {
   const auto started = std::chrono::steady_clock::now();
-  checked_kernel c{grade_kernel(g, kernel, built, work), {}};
+  checked_kernel c{grade_kernel(g, kernel, built, work, std::move(known)), {}};
   c.stages.push_back({"correctness", kernel.name, seconds_since(started), {}});
   return c;
+}
+
+// On the GPU, the correctness of `kernels` in one runner first (one CUDA start, not one per
+// kernel: one_runner.h): the outcomes of each kernel whose part of it is whole, nothing for the
+// others (they run alone). Fails only when the runner cannot be started.
+result<std::vector<std::optional<std::vector<case_outcome>>>>
+run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
+             const build::build_outcome& built, const std::filesystem::path& work_dir) {
+  std::vector<std::optional<std::vector<case_outcome>>> known(kernels.size());
+  if (g.backend.kind != reports::backend_kind::gpu || kernels.size() < 2) {
+    return known;
+  }
+  const auto cases = plan_cases(g.spec);
+  std::vector<std::string> names;
+  for (const auto* k : kernels) {
+    names.push_back(k->name);
+  }
+  say(g.options, fmt::format("running {} cases (2 runs each) of {} in one runner on {}",
+                             cases.size(), fmt::join(names, ", "), g.backend.identity.device));
+  // A folder name no launcher can have ('.' is not in a C identifier).
+  auto plan = make_plan(g.spec.problem, names.front(), built.library,
+                        work_dir / "every-kernel.correctness", cases, 2);
+  plan.more_launchers.assign(names.begin() + 1, names.end());
+  auto run = timed_stage(g, "correctness", "", [&] {
+    return run_kernel_on_device(g, plan, g.spec.lim.kernel_seconds);
+  });
+  if (!run) {
+    return fail(run.error());
+  }
+  const auto& problem = problems::get(g.spec.problem);
+  for (std::size_t j = 0; j < kernels.size(); ++j) {
+    if (const auto share = launcher_share(run->log, j, cases.size(), plan.runs)) {
+      runner_exit clean;
+      clean.time_limit_seconds = g.spec.lim.kernel_seconds;
+      clean.launcher = names[j];
+      known[j] = evaluate_cases(problem, cases, *share, plan.output_dir, clean);
+    }
+  }
+  return known;
 }
 
 // Runs every job, at once when `parallel` (each job's processes are its own), else in order;
@@ -301,6 +348,16 @@ grade_outcome grade_submission(grading& g) {
   }
   // Correctness of every kernel first; on the GPU the kernels run at once, each in its own
   // runners, sharing the device as correctness runs may.
+  std::vector<const spec::kernel_spec*> runnable;
+  for (const auto& kernel : g.spec.kernels) {
+    if (wanted(g.options, kernel.name) && !blocked_kernel(g, kernel, *built)) {
+      runnable.push_back(&kernel);
+    }
+  }
+  auto together = run_together(g, runnable, *built, work.path());
+  if (!together) {
+    return not_gradable(g.report, together.error());
+  }
   std::vector<std::function<checked_kernel()>> checks;
   for (const auto& kernel : g.spec.kernels) {
     if (!wanted(g.options, kernel.name)) {
@@ -310,8 +367,10 @@ grade_outcome grade_submission(grading& g) {
       checks.emplace_back([k = std::move(*blocked)] { return checked_kernel{k, {}}; });
       continue;
     }
-    checks.emplace_back(
-        [&g, &kernel, &built, &work] { return check_kernel(g, kernel, *built, work.path()); });
+    const auto at = std::find(runnable.begin(), runnable.end(), &kernel) - runnable.begin();
+    checks.emplace_back([&g, &kernel, &built, &work, known = (*together)[at]] {
+      return check_kernel(g, kernel, *built, work.path(), known);
+    });
   }
   auto checked = run_all(checks, gpu.has_value());
   for (auto& c : checked) {
