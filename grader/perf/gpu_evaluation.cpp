@@ -184,7 +184,13 @@ result<cached_reference_setup> gpu_evaluator::cached_setup() {
   return c;
 }
 
-result<fs::path> gpu_evaluator::compute_sanitizer() const {
+// Like correctness runs, sanitizer runs may share the GPU with each other, not with timing.
+result<process::device_lock> gpu_evaluator::hold_shared() const {
+  return process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
+                                       [this](std::string_view m) { say(std::string(m)); });
+}
+
+result<gpu_evaluator::sanitizer_turn> gpu_evaluator::take_sanitizer_turn() const {
   const auto sanitizer = find_compute_sanitizer(m_nvcc);
   if (!sanitizer) {
     return fail("the assignment asks for compute-sanitizer checks but compute-sanitizer is not "
@@ -193,31 +199,22 @@ result<fs::path> gpu_evaluator::compute_sanitizer() const {
                 " and on PATH); install the "
                 "CUDA toolkit's compute-sanitizer or set \"sanitizer\": {\"enabled\": false}");
   }
-  return *sanitizer;
-}
-
-// Like correctness runs, sanitizer runs may share the GPU with each other, not with timing.
-result<process::device_lock> gpu_evaluator::hold_shared() const {
-  return process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
-                                       [this](std::string_view m) { say(std::string(m)); });
-}
-
-sanitizer_setup gpu_evaluator::sanitizer_tools(const fs::path& sanitizer) const {
-  return {sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300};
-}
-
-result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, const fs::path& library,
-                                                 const std::vector<std::string>& tools) {
-  const auto sanitizer = compute_sanitizer();
-  if (!sanitizer) {
-    return fail(sanitizer.error());
-  }
   auto lock = hold_shared();
   if (!lock) {
     return fail(lock.error());
   }
+  return sanitizer_turn{{*sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300},
+                        std::move(*lock)};
+}
+
+result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, const fs::path& library,
+                                                 const std::vector<std::string>& tools) {
+  const auto turn = take_sanitizer_turn();
+  if (!turn) {
+    return fail(turn.error());
+  }
   say(k.name + ": compute-sanitizer " + fmt::format("{}", fmt::join(tools, ", ")));
-  auto outcome = run_sanitizer(m_spec, tools, k.name, library, sanitizer_tools(*sanitizer));
+  auto outcome = run_sanitizer(m_spec, tools, k.name, library, turn->tools);
   if (!outcome) {
     return fail(outcome.error());
   }
@@ -237,13 +234,9 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, cons
 result<std::vector<std::string>>
 gpu_evaluator::sanitizer_pass(const std::vector<reports::kernel_report*>& kernels,
                               const fs::path& library) {
-  const auto sanitizer = compute_sanitizer();
-  if (!sanitizer) {
-    return fail(sanitizer.error());
-  }
-  auto lock = hold_shared();
-  if (!lock) {
-    return fail(lock.error());
+  const auto turn = take_sanitizer_turn();
+  if (!turn) {
+    return fail(turn.error());
   }
   std::vector<std::string> launchers;
   for (const auto* k : kernels) {
@@ -251,7 +244,7 @@ gpu_evaluator::sanitizer_pass(const std::vector<reports::kernel_report*>& kernel
   }
   say("compute-sanitizer " + fmt::format("{}", fmt::join(m_spec.sanitizer.tools, ", ")) +
       ", one run each over " + fmt::format("{}", fmt::join(launchers, ", ")));
-  return run_sanitizer_pass(m_spec, launchers, library, sanitizer_tools(*sanitizer));
+  return run_sanitizer_pass(m_spec, launchers, library, turn->tools);
 }
 
 result<std::vector<reference_side>>
@@ -374,8 +367,7 @@ gpu_evaluator::start_ahead(const std::vector<reports::kernel_report*>& kernels,
   if (m_options.precise) {
     return ahead; // A B B A rounds alternate two libraries in the hold
   }
-  auto shared = process::device_lock::acquire(gpu_key(), process::lock_mode::shared,
-                                              [this](std::string_view m) { say(std::string(m)); });
+  auto shared = hold_shared();
   if (!shared) {
     return fail(shared.error());
   }

@@ -114,9 +114,13 @@ public:
 
 private:
   void say(const std::string& message) const;
-  [[nodiscard]] result<std::filesystem::path> compute_sanitizer() const;
   [[nodiscard]] result<process::device_lock> hold_shared() const;
-  [[nodiscard]] sanitizer_setup sanitizer_tools(const std::filesystem::path& sanitizer) const;
+  /// What every compute-sanitizer run needs: the tool found, and the GPU held shared.
+  struct sanitizer_turn {
+    sanitizer_setup tools;
+    process::device_lock lock;
+  };
+  [[nodiscard]] result<sanitizer_turn> take_sanitizer_turn() const;
   result<void> run_sanitizer_checks(reports::kernel_report& k, const std::filesystem::path& library,
                                     const std::vector<std::string>& tools);
   /// One run of each tool over every one of `kernels`; gives the tools that found nothing.

@@ -36,6 +36,11 @@ protocol::plan sanitizer_plan(const spec::assignment_spec& spec,
   return p;
 }
 
+// Where `tool` saves its report for a run whose folder is `dir`.
+fs::path report_file(const fs::path& dir, const std::string& tool) {
+  return dir / (tool + ".xml");
+}
+
 // One runner of `launchers` under `tool`, its report saved in `dir`, on this thread's GPU.
 std::future<result<runner_outcome>> start_tool(const spec::assignment_spec& spec,
                                                const std::string& tool,
@@ -43,7 +48,7 @@ std::future<result<runner_outcome>> start_tool(const spec::assignment_spec& spec
                                                const fs::path& library, const fs::path& dir,
                                                const sanitizer_setup& setup) {
   const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
-                                         "--save", (dir / (tool + ".xml")).string()};
+                                         "--save", report_file(dir, tool).string()};
   const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
   return std::async(std::launch::async,
                     [&setup, &spec, launchers, library, dir, wrapper, devices] {
@@ -107,10 +112,12 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
                                         const sanitizer_setup& setup) {
   // The tools run at once, each in its own runner (they share the GPU as correctness runs do):
   // a kernel's three checks take about as long as its slowest.
+  const auto dir = [&](const std::string& tool) {
+    return setup.work_dir / (launcher + "-sanitizer-" + tool);
+  };
   std::vector<std::future<result<runner_outcome>>> runs;
   for (const auto& tool : tools) {
-    runs.push_back(start_tool(spec, tool, {launcher}, library,
-                              setup.work_dir / (launcher + "-sanitizer-" + tool), setup));
+    runs.push_back(start_tool(spec, tool, {launcher}, library, dir(tool), setup));
   }
   sanitizer_outcome out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -119,7 +126,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     if (!run) {
       return fail(run.error());
     }
-    const auto text = read_file(setup.work_dir / (launcher + "-sanitizer-" + tool) / (tool + ".xml"));
+    const auto text = read_file(report_file(dir(tool), tool));
     if (!text && killed_by_submission(*run)) {
       out.stopped_by_submission =
           "compute-sanitizer " + tool + " was killed while " + launcher + " ran (" +
@@ -177,7 +184,7 @@ result<std::vector<std::string>> run_sanitizer_pass(const spec::assignment_spec&
     if (!run) {
       return fail(run.error());
     }
-    const auto text = read_file(dir(tool) / (tool + ".xml"));
+    const auto text = read_file(report_file(dir(tool), tool));
     if (text && pass_found_nothing(*run, expected_runs, read_sanitizer_xml(*text, tool))) {
       clean.push_back(tool);
     }
