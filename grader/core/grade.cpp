@@ -346,30 +346,34 @@ grade_outcome grade_submission(grading& g) {
     gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
                 g.options.progress, evaluation);
   }
-  // Correctness of every kernel first; on the GPU the kernels run at once, each in its own
-  // runners, sharing the device as correctness runs may.
+  // Correctness of every kernel first. On the GPU the kernels first share one runner
+  // (run_together); those it leaves to run alone then run at once, each in its own runners,
+  // sharing the device as correctness runs may.
+  std::vector<std::pair<const spec::kernel_spec*, std::optional<reports::kernel_report>>> asked;
   std::vector<const spec::kernel_spec*> runnable;
   for (const auto& kernel : g.spec.kernels) {
-    if (wanted(g.options, kernel.name) && !blocked_kernel(g, kernel, *built)) {
+    if (!wanted(g.options, kernel.name)) {
+      continue;
+    }
+    auto blocked = blocked_kernel(g, kernel, *built);
+    if (!blocked) {
       runnable.push_back(&kernel);
     }
+    asked.emplace_back(&kernel, std::move(blocked));
   }
   auto together = run_together(g, runnable, *built, work.path());
   if (!together) {
     return not_gradable(g.report, together.error());
   }
   std::vector<std::function<checked_kernel()>> checks;
-  for (const auto& kernel : g.spec.kernels) {
-    if (!wanted(g.options, kernel.name)) {
-      continue;
-    }
-    if (auto blocked = blocked_kernel(g, kernel, *built)) {
+  auto known = together->begin(); // in the order of `runnable`
+  for (auto& [kernel, blocked] : asked) {
+    if (blocked) {
       checks.emplace_back([k = std::move(*blocked)] { return checked_kernel{k, {}}; });
       continue;
     }
-    const auto at = std::find(runnable.begin(), runnable.end(), &kernel) - runnable.begin();
-    checks.emplace_back([&g, &kernel, &built, &work, known = (*together)[at]] {
-      return check_kernel(g, kernel, *built, work.path(), known);
+    checks.emplace_back([&g, kernel = kernel, &built, &work, outcomes = *known++] {
+      return check_kernel(g, *kernel, *built, work.path(), outcomes);
     });
   }
   auto checked = run_all(checks, gpu.has_value());
