@@ -170,15 +170,6 @@ result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
   return out;
 }
 
-// One byte each way on the gate; false when the other side is gone.
-bool send_byte(int fd, char byte) {
-  ssize_t done = 0;
-  do {
-    done = ::send(fd, &byte, 1, MSG_NOSIGNAL);
-  } while (done < 0 && errno == EINTR);
-  return done == 1;
-}
-
 } // namespace
 
 result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
@@ -243,7 +234,8 @@ bool gated_runner::wait_ready(double seconds) {
 
 result<runner_outcome> gated_runner::go() {
   m_clock->start();
-  send_byte(m_gate, protocol::gate_go); // a runner that already ended says how in its outcome
+  // A runner that already ended says how in its outcome.
+  (void)protocol::send_gate_byte(m_gate, protocol::gate_go);
   return m_run.get();
 }
 

@@ -82,6 +82,9 @@ inline constexpr const char* events_file_name = "events.jsonl";
 /// plan, anything else or the grader's end closing cancels it (harness/runner/gate.h).
 inline constexpr char gate_ready = 'r';
 inline constexpr char gate_go = 'g';
+/// Sends one byte of the gate (either side); false when the other side is gone. Never raises
+/// SIGPIPE.
+[[nodiscard]] bool send_gate_byte(int fd, char byte);
 
 /// What happened in one run of one case.
 struct run_record {

@@ -2,7 +2,6 @@
 
 #include "harness/protocol/protocol.h"
 
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,13 +9,9 @@
 namespace cugrade::runner {
 
 bool wait_at_gate(int fd) {
-  ssize_t done = 0;
-  do {
-    done = ::send(fd, &protocol::gate_ready, 1, MSG_NOSIGNAL);
-  } while (done < 0 && errno == EINTR);
   char answer = 0;
   ssize_t got = 0;
-  if (done == 1) {
+  if (protocol::send_gate_byte(fd, protocol::gate_ready)) {
     do {
       got = ::read(fd, &answer, 1);
     } while (got < 0 && errno == EINTR);
