@@ -61,6 +61,16 @@ fs::path roofline_cache_path(const fs::path& cache_dir, std::string_view device)
   return cache_dir / "roofline" / (roofline::sanitised_device_name(device) + ".json");
 }
 
+std::optional<roofline::device_roofline> cached_roofline(const fs::path& cache_dir,
+                                                         std::string_view device,
+                                                         const std::vector<std::string>& keys) {
+  auto cached = read_cache(roofline_cache_path(cache_dir, device));
+  if (!cached || cached->device != device || !missing_keys(cached, keys).empty()) {
+    return std::nullopt;
+  }
+  return cached;
+}
+
 result<roofline::device_roofline> load_roofline(const fs::path& program, const fs::path& cache_dir,
                                                 std::string_view device,
                                                 const std::vector<std::string>& keys,

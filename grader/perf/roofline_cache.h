@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,12 @@ namespace cugrade::perf {
 /// <cache_dir>/roofline/<sanitised device>.json
 [[nodiscard]] std::filesystem::path roofline_cache_path(const std::filesystem::path& cache_dir,
                                                         std::string_view device);
+
+/// The cached roofline of `device` when it has a library figure for every case key in `keys`;
+/// nullopt when a case is missing or the cache is absent or damaged. Reading it needs no GPU.
+[[nodiscard]] std::optional<roofline::device_roofline>
+cached_roofline(const std::filesystem::path& cache_dir, std::string_view device,
+                const std::vector<std::string>& keys);
 
 /// The roofline of `device` with a library figure for every case key in `keys`: from the cache
 /// when it has them all, else measured by `program` (cases missing only) and cached. Fails when

@@ -604,6 +604,22 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   EXPECT_EQ(again.performance.front().reference_source, "cache");
 }
 
+// A cached roofline is read without the GPU: the grading does not wait for it alone (in a batch
+// that wait drains every other grading's runs from the GPU) to read a file.
+TEST_F(GpuEvaluator, ReadsACachedRooflineWithoutWaitingForTheGpu) {
+  gpu_evaluator measuring(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  ASSERT_NE(measuring.roof(), nullptr); // measured by the stand-in and cached
+  auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::shared);
+  ASSERT_TRUE(held.ok()) << held.error();
+  std::optional<process::device_lock> other(std::move(*held));
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  auto read = std::async(std::launch::async, [&] { return e.roof() != nullptr; });
+  const auto status = read.wait_for(std::chrono::seconds(20));
+  other.reset(); // lets a grading that waits for the GPU go, so the test ends either way
+  EXPECT_EQ(status, std::future_status::ready) << "it waited for the GPU to read its cache";
+  EXPECT_TRUE(read.get());
+}
+
 // The runners of this test waiting at their gate (started ahead, not yet let go), from /proc.
 int runners_at_gate(const fs::path& bin) {
   int found = 0;
