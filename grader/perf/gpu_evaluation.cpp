@@ -54,6 +54,17 @@ std::string student_folder(const std::string& launcher) {
   return launcher + "-student";
 }
 
+std::string joined(const std::vector<std::string>& names, const std::string& between) {
+  return fmt::format("{}", fmt::join(names, between));
+}
+
+// The launchers a started runner times, in order.
+std::vector<std::string> plan_launchers_of(const started_launcher& s) {
+  std::vector<std::string> names{s.target.launcher};
+  names.insert(names.end(), s.target.more_launchers.begin(), s.target.more_launchers.end());
+  return names;
+}
+
 double seconds_until(std::chrono::steady_clock::time_point when) {
   return std::chrono::duration<double>(when - std::chrono::steady_clock::now()).count();
 }
@@ -280,42 +291,6 @@ gpu_evaluator::compare_precise(const comparison_setup& s, const std::string& lau
   return refs;
 }
 
-// The student's round and the control: runner processes only, under the exclusive hold (taken
-// here unless the caller holds it already, as time_all() does for every kernel of a grading).
-result<void> gpu_evaluator::run_with_cache(timed_runs& t, const fs::path& library,
-                                           const fs::path& reference, started_runs* ahead) {
-  auto c = cached_setup();
-  if (!c) {
-    return fail(c.error());
-  }
-  t.cached = load_cached_reference(*c, t.launcher);
-  t.cache = std::move(*c);
-  auto lock = hold_exclusive();
-  if (!lock) {
-    return fail(lock.error());
-  }
-  auto* first = ahead != nullptr && ahead->student ? &*ahead->student : nullptr;
-  auto started = std::chrono::steady_clock::now();
-  auto student = run_with_retries(t.setup, t.launcher, {library, "student"}, m_options.noise,
-                                  student_folder(t.launcher), first);
-  add_part("student runs", started);
-  if (!student) {
-    return fail(student.error());
-  }
-  t.runs = {std::move(*student)};
-  if (t.runs.front().finished() && every_case_cached(t.cached)) {
-    auto* control = ahead != nullptr && ahead->control ? &*ahead->control : nullptr;
-    started = std::chrono::steady_clock::now();
-    auto measured = run_control(*t.cache, t.launcher, reference, control);
-    add_part("control", started);
-    if (!measured) {
-      return fail(measured.error());
-    }
-    t.control = std::move(*measured);
-  }
-  return {};
-}
-
 // The checks of the timed calls (CPU work: reading hundreds of megabytes of saved outputs and
 // comparing them with the reference) run after the lock is let go, so other gradings use the GPU
 // meanwhile. Only a missing cache entry or a control that moved takes the GPU again, to time the
@@ -360,76 +335,177 @@ result<std::vector<reference_side>> gpu_evaluator::check_with_cache(timed_runs& 
   return measured;
 }
 
-// Every timed kernel's first student round and control, started while the GPU is shared (the
-// lock held shared, as for correctness runs): each makes its CUDA context, the slow and
-// machine-wide serialised part of a start, and waits at its gate with nothing of the submission
-// loaded. The exclusive hold then covers what they run once let go. A runner not ready in time is
-// cancelled; its round starts in the hold as before.
-result<std::vector<gpu_evaluator::started_runs>>
-gpu_evaluator::start_ahead(const std::vector<reports::kernel_report*>& kernels,
-                           const fs::path& library, const fs::path& reference) {
+// Every timed kernel's first student round (one runner) and the controls (another), started
+// while the GPU is shared (the lock held shared, as for correctness runs): each makes its CUDA
+// context, the slow and machine-wide serialised part of a start, and waits at its gate with
+// nothing of the submission loaded. The exclusive hold then covers what they run once let go. A
+// runner not ready in time is cancelled; its rounds start in the hold.
+result<gpu_evaluator::started_rounds>
+gpu_evaluator::start_ahead(const std::vector<timed_runs>& ts, const fs::path& library,
+                           const fs::path& reference) {
   constexpr double ready_limit_seconds = 120;
-  std::vector<started_runs> ahead(kernels.size());
-  if (m_options.precise) {
-    return ahead; // A B B A rounds alternate two libraries in the hold
-  }
+  started_rounds ahead;
   auto shared = hold_shared();
   if (!shared) {
     return fail(shared.error());
   }
-  auto c = cached_setup();
-  if (!c) {
-    return fail(c.error());
-  }
-  const auto s = setup();
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto& launcher = kernels[i]->name;
-    if (auto student = start_first_round(s, launcher, {library, "student"},
-                                         student_folder(launcher))) {
-      ahead[i].student = std::move(*student);
+  std::vector<std::string> launchers;
+  for (const auto& t : ts) {
+    launchers.push_back(t.launcher);
+    if (every_case_cached(t.cached)) {
+      ahead.controlled.push_back(t.launcher);
     }
-    if (every_case_cached(load_cached_reference(*c, launcher))) {
-      if (auto control = start_control(*c, launcher, reference)) {
-        ahead[i].control = std::move(*control);
-      }
+  }
+  if (auto students = start_first_rounds(ts.front().setup, launchers, {library, "student"},
+                                         student_folder(joined(launchers, "+")))) {
+    ahead.students = std::move(*students);
+  }
+  if (!ahead.controlled.empty()) {
+    if (auto controls = start_controls(*ts.front().cache, ahead.controlled, reference)) {
+      ahead.controls = std::move(*controls);
     }
   }
   const auto until =
       std::chrono::steady_clock::now() +
       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
           std::chrono::duration<double>(ready_limit_seconds));
-  for (auto& a : ahead) {
-    for (auto* started : {&a.student, &a.control}) {
-      if (*started && !(*started)->runner->wait_ready(seconds_until(until))) {
-        started->reset(); // cancelled; that round starts in the hold
-      }
+  for (auto* started : {&ahead.students, &ahead.controls}) {
+    if (*started && !(*started)->runner->wait_ready(seconds_until(until))) {
+      started->reset(); // cancelled; its rounds start in the hold
     }
   }
   return ahead;
 }
 
-// The GPU half of a comparison: with --precise the whole A B B A comparison (verified inside the
-// hold), otherwise the student's round and the control, checked later by finish_timing().
-result<gpu_evaluator::timed_runs> gpu_evaluator::run_timing(const std::string& launcher,
-                                                            const fs::path& library,
-                                                            started_runs* ahead) {
+// Each kernel's first round is its share of the runner started ahead; a kernel without one (the
+// runner was not started ahead, or stopped before the kernel finished) times in a runner of its
+// own, and a noisy kernel times again in its own runners.
+result<void> gpu_evaluator::run_student_rounds(std::vector<timed_runs>& ts, const fs::path& library,
+                                               started_rounds& ahead) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::optional<launcher_run>> firsts(ts.size());
+  if (ahead.students) {
+    say(joined(plan_launchers_of(*ahead.students), ", ") +
+        (ts.size() > 1 ? ": timing the student launchers in one runner"
+                       : ": timing the student launcher"));
+    auto run = run_started_launcher(*ahead.students);
+    ahead.students.reset();
+    if (!run) {
+      return fail(run.error());
+    }
+    firsts = launcher_shares(*run);
+  }
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    auto& t = ts[i];
+    auto* first = firsts[i] ? &*firsts[i] : nullptr;
+    auto student = run_with_retries(t.setup, t.launcher, {library, "student"}, m_options.noise,
+                                    student_folder(t.launcher), first);
+    if (!student) {
+      return fail(student.error());
+    }
+    t.runs = {std::move(*student)};
+  }
+  add_part("student runs", started);
+  return {};
+}
+
+// The control of each kernel whose student round finished and whose reference time is cached:
+// its share of the control runner started ahead, else a control runner of its own.
+result<void> gpu_evaluator::run_controls(std::vector<timed_runs>& ts, const fs::path& reference,
+                                         started_rounds& ahead) {
+  std::vector<timed_runs*> wanted;
+  for (auto& t : ts) {
+    if (t.runs.front().finished() && every_case_cached(t.cached)) {
+      wanted.push_back(&t);
+    }
+  }
+  if (wanted.empty()) {
+    return {}; // a control started ahead is cancelled with `ahead`
+  }
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::optional<launcher_run>> shares(ahead.controlled.size());
+  if (ahead.controls) {
+    say(joined(ahead.controlled, ", ") + ": control measurement of the cached reference time");
+    auto run = run_started_launcher(*ahead.controls);
+    ahead.controls.reset();
+    if (!run) {
+      return fail(run.error());
+    }
+    shares = launcher_shares(*run);
+  }
+  for (auto* t : wanted) {
+    const auto at = static_cast<std::size_t>(
+        std::find(ahead.controlled.begin(), ahead.controlled.end(), t->launcher) -
+        ahead.controlled.begin());
+    if (at < shares.size() && shares[at]) {
+      t->control = std::move(*shares[at]);
+      continue;
+    }
+    auto measured = run_control(*t->cache, t->launcher, reference);
+    if (!measured) {
+      return fail(measured.error());
+    }
+    t->control = std::move(*measured);
+  }
+  add_part("control", started);
+  return {};
+}
+
+result<std::vector<gpu_evaluator::timed_runs>>
+gpu_evaluator::run_timing(const std::vector<std::string>& launchers, const fs::path& library,
+                          bool start_early) {
   auto ref = reference();
   if (!ref) {
     return fail(ref.error());
   }
-  timed_runs t;
-  t.launcher = launcher;
-  t.setup = setup();
-  if (m_options.precise) {
-    auto sides = compare_precise(t.setup, launcher, library, *ref, t.runs);
-    if (!sides) {
-      return fail(sides.error());
-    }
-    t.sides = std::move(*sides);
-  } else if (auto ran = run_with_cache(t, library, *ref, ahead); !ran) {
-    return fail(ran.error());
+  std::vector<timed_runs> ts(launchers.size());
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    ts[i].launcher = launchers[i];
+    ts[i].setup = setup();
   }
-  return t;
+  if (m_options.precise) {
+    auto lock = hold_exclusive();
+    if (!lock) {
+      return fail(lock.error());
+    }
+    for (auto& t : ts) {
+      auto sides = compare_precise(t.setup, t.launcher, library, *ref, t.runs);
+      if (!sides) {
+        return fail(sides.error());
+      }
+      t.sides = std::move(*sides);
+    }
+    return ts;
+  }
+  const auto starting = std::chrono::steady_clock::now();
+  auto c = cached_setup();
+  if (!c) {
+    return fail(c.error());
+  }
+  for (auto& t : ts) {
+    t.cached = load_cached_reference(*c, t.launcher);
+    t.cache = *c;
+  }
+  started_rounds ahead; // what is left of it is cancelled after the hold is let go
+  if (start_early) {
+    auto early = start_ahead(ts, library, *ref);
+    if (!early) {
+      return fail(early.error());
+    }
+    ahead = std::move(*early);
+    add_part("runner start-up", starting);
+  }
+  auto lock = hold_exclusive();
+  if (!lock) {
+    return fail(lock.error());
+  }
+  if (auto r = run_student_rounds(ts, library, ahead); !r) {
+    return fail(r.error());
+  }
+  if (auto r = run_controls(ts, *ref, ahead); !r) {
+    return fail(r.error());
+  }
+  return ts;
 }
 
 // The CPU half: the checks, the control's verdict (a full measurement of the reference where it
@@ -486,12 +562,13 @@ result<std::vector<reports::performance_entry>>
 gpu_evaluator::compare(const std::string& launcher, const fs::path& library,
                        std::vector<launcher_run>& runs) {
   auto ahead = prepare_checks_ahead();
-  auto t = run_timing(launcher, library);
-  if (!t) {
-    return fail(t.error());
+  // Not started ahead: `cugrade bench` holds the GPU for its whole run already.
+  auto ts = run_timing({launcher}, library, /*start_early=*/false);
+  if (!ts) {
+    return fail(ts.error());
   }
-  auto entries = finish_timing(*t);
-  runs = std::move(t->runs);
+  auto entries = finish_timing(ts->front());
+  runs = std::move(ts->front().runs);
   return entries;
 }
 
@@ -521,69 +598,43 @@ result<void> gpu_evaluator::score_timing(reports::kernel_report& k,
 }
 
 // Every kernel's runner processes under one exclusive hold, then every kernel's checks with the
-// GPU let go. Each kernel's stage is its share of both halves (the lock wait is the first's).
+// GPU let go. With several kernels the runs in the hold are a stage of their own (no kernel).
 result<std::vector<reports::stage_timing>>
 gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
                         const fs::path& library) {
   std::vector<reports::kernel_report*> timed;
+  std::vector<std::string> launchers;
   for (auto* k : kernels) {
     if (times(*k)) {
       timed.push_back(k);
+      launchers.push_back(k->name);
     }
   }
   std::vector<reports::stage_timing> stages;
   if (timed.empty()) {
     return stages;
   }
-  auto ref = reference(); // built before the hold: nvcc needs no GPU
-  if (!ref) {
-    return fail(ref.error());
-  }
   auto checks_ahead = prepare_checks_ahead();
   const auto starting = std::chrono::steady_clock::now();
   m_parts.clear();
-  auto ahead = start_ahead(timed, library, *ref);
-  if (!ahead) {
-    return fail(ahead.error());
+  auto ran = run_timing(launchers, library, /*start_early=*/!m_options.precise);
+  if (!ran) {
+    return fail(ran.error());
   }
-  add_part("runner start-up", starting);
-  std::vector<timed_runs> ran;
-  {
-    // Held until every kernel's runners are done; run_timing's own holds share it.
-    std::shared_ptr<process::device_lock> hold;
-    for (std::size_t i = 0; i < timed.size(); ++i) {
-      const auto kernel_started = i == 0 ? starting : std::chrono::steady_clock::now();
-      if (i > 0) {
-        m_parts.clear();
-      }
-      if (!hold) {
-        auto lock = hold_exclusive();
-        if (!lock) {
-          return fail(lock.error());
-        }
-        hold = *lock;
-      }
-      auto t = run_timing(timed[i]->name, library, &(*ahead)[i]);
-      if (!t) {
-        return fail(t.error());
-      }
-      stages.push_back({"timing", timed[i]->name, seconds_since(kernel_started), take_parts()});
-      ran.push_back(std::move(*t));
-    }
+  const bool shared = timed.size() > 1;
+  if (shared) {
+    stages.push_back({"timing", "", seconds_since(starting), take_parts()});
   }
-  ahead->clear(); // a control not needed (the student's round did not finish) is cancelled
   for (std::size_t i = 0; i < timed.size(); ++i) {
-    const auto started = std::chrono::steady_clock::now();
-    m_parts = std::move(stages[i].parts);
-    auto entries = finish_timing(ran[i]);
+    const auto started = shared ? std::chrono::steady_clock::now() : starting;
+    auto entries = finish_timing((*ran)[i]);
     if (!entries) {
       return fail(entries.error());
     }
-    if (auto scored = score_timing(*timed[i], std::move(*entries), ran[i].runs); !scored) {
+    if (auto scored = score_timing(*timed[i], std::move(*entries), (*ran)[i].runs); !scored) {
       return fail(scored.error());
     }
-    stages[i].seconds += seconds_since(started);
-    stages[i].parts = take_parts();
+    stages.push_back({"timing", timed[i]->name, seconds_since(started), take_parts()});
   }
   return stages;
 }

@@ -72,8 +72,11 @@ public:
   /// false. time_all() times each of `kernels` that times() accepts, with the GPU held
   /// exclusively once for every kernel's runner processes, then each kernel's checks with the
   /// GPU let go: in a batch a grading waits once, not once per kernel, for the other gradings'
-  /// shared runs to drain. Gives each timed kernel's stage (its share of both halves; the lock
-  /// wait is the first's).
+  /// shared runs to drain. One runner times every kernel's first student round, one every
+  /// kernel's control (two CUDA starts, not two per kernel); a kernel whose round in it could
+  /// not be used (launcher_shares) runs in a runner of its own. Gives the stages: with one timed
+  /// kernel, its stage; with several, the runs in the hold (no kernel), then each kernel's
+  /// checks.
   [[nodiscard]] result<void> sanitize(reports::kernel_report& k,
                                       const std::filesystem::path& student_library);
   /// The sanitizer checks of several kernels at once: each tool runs once over every kernel that
@@ -137,17 +140,27 @@ private:
     std::optional<launcher_run> control;
     std::optional<std::vector<reference_side>> sides; ///< known already with --precise
   };
-  /// One kernel's runners started before the exclusive hold: the student's first round and the
-  /// control (when the reference's time is cached). Either may be missing: it starts in the hold.
-  struct started_runs {
-    std::optional<started_launcher> student;
-    std::optional<started_launcher> control;
+  /// Every timed kernel's runners, started before the exclusive hold: one times the first
+  /// student round of every kernel, one the control of every kernel whose reference time is
+  /// cached (`controlled`). Either may be missing: those rounds start in the hold.
+  struct started_rounds {
+    std::optional<started_launcher> students;
+    std::optional<started_launcher> controls;
+    std::vector<std::string> controlled;
   };
-  result<std::vector<started_runs>> start_ahead(const std::vector<reports::kernel_report*>& kernels,
-                                                const std::filesystem::path& library,
-                                                const std::filesystem::path& reference);
-  result<timed_runs> run_timing(const std::string& launcher, const std::filesystem::path& library,
-                                started_runs* ahead = nullptr);
+  result<started_rounds> start_ahead(const std::vector<timed_runs>& ts,
+                                     const std::filesystem::path& library,
+                                     const std::filesystem::path& reference);
+  /// The GPU half of timing `launchers`: with --precise each one's A B B A comparison (verified
+  /// inside the hold), otherwise every one's student round(s) and control under one exclusive
+  /// hold, their runners started ahead when `start_early`; checked later by finish_timing().
+  result<std::vector<timed_runs>> run_timing(const std::vector<std::string>& launchers,
+                                             const std::filesystem::path& library,
+                                             bool start_early);
+  result<void> run_student_rounds(std::vector<timed_runs>& ts, const std::filesystem::path& library,
+                                  started_rounds& ahead);
+  result<void> run_controls(std::vector<timed_runs>& ts, const std::filesystem::path& reference,
+                            started_rounds& ahead);
   result<std::vector<reports::performance_entry>> finish_timing(timed_runs& t);
   result<void> score_timing(reports::kernel_report& k,
                             std::vector<reports::performance_entry> entries,
@@ -158,8 +171,6 @@ private:
                                                       const std::filesystem::path& library,
                                                       const std::filesystem::path& reference,
                                                       std::vector<launcher_run>& runs);
-  result<void> run_with_cache(timed_runs& t, const std::filesystem::path& library,
-                              const std::filesystem::path& reference, started_runs* ahead);
   result<std::vector<reference_side>> check_with_cache(timed_runs& t,
                                                        const std::filesystem::path& reference);
   void add_part(const std::string& name, std::chrono::steady_clock::time_point since);

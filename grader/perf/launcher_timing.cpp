@@ -57,18 +57,19 @@ std::string launcher_run::first_problem() const {
 
 namespace {
 
-// The run's cases, each with what the runner reported of it.
+// The run's cases, each with what the runner reported of it: every launcher's, numbered on.
 launcher_run collect_run(const timing_target& target, const std::vector<problems::test_case>& cases,
                          runner_outcome outcome, double seconds) {
   launcher_run run;
   run.runner_seconds = seconds;
   run.outcome = std::move(outcome);
   run.target = target;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  const std::size_t launchers = 1 + target.more_launchers.size();
+  for (std::size_t index = 0; index < launchers * cases.size(); ++index) {
     case_run c;
-    c.tc = cases[i];
+    c.tc = cases[index % cases.size()];
     for (const auto& t : run.outcome.log.timings) {
-      if (t.case_index == i) {
+      if (t.case_index == index) {
         c.record = t;
       }
     }
@@ -77,15 +78,65 @@ launcher_run collect_run(const timing_target& target, const std::vector<problems
   return run;
 }
 
+protocol::plan plan_of(problems::kind problem, const timing_target& target,
+                       const std::vector<problems::test_case>& cases,
+                       const protocol::timing_request& request) {
+  auto plan =
+      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
+  plan.more_launchers = target.more_launchers;
+  return plan;
+}
+
+double time_limit_of(const timing_target& target, const protocol::timing_request& request,
+                     std::size_t cases) {
+  return timing_time_limit(request, cases * (1 + target.more_launchers.size()));
+}
+
+// Launcher j's part of a shared run: its cases, and of the log only its timings (so removing its
+// saved outputs removes only its own).
+launcher_run share_of(const launcher_run& run, const std::string& launcher, std::size_t j,
+                      std::size_t n) {
+  launcher_run share;
+  share.runner_seconds = run.runner_seconds;
+  share.outcome = run.outcome;
+  share.target = run.target;
+  share.target.launcher = launcher;
+  share.target.more_launchers.clear();
+  share.cases.assign(run.cases.begin() + static_cast<std::ptrdiff_t>(j * n),
+                     run.cases.begin() + static_cast<std::ptrdiff_t>((j + 1) * n));
+  std::erase_if(share.outcome.log.timings, [&](const protocol::timing_record& t) {
+    return t.case_index < j * n || t.case_index >= (j + 1) * n;
+  });
+  return share;
+}
+
 } // namespace
+
+std::vector<std::optional<launcher_run>> launcher_shares(const launcher_run& run) {
+  std::vector<std::string> names{run.target.launcher};
+  names.insert(names.end(), run.target.more_launchers.begin(), run.target.more_launchers.end());
+  std::vector<std::optional<launcher_run>> shares(names.size());
+  const std::size_t n = run.cases.size() / names.size();
+  const bool readable = run.outcome.log.started && run.outcome.log.tampering.empty();
+  for (std::size_t j = 0; readable && n > 0 && j < names.size(); ++j) {
+    auto share = share_of(run, names[j], j, n);
+    const bool finished = share.finished();
+    if (finished || run.outcome.timed_out) {
+      shares[j] = std::move(share);
+    }
+    if (!finished) {
+      break;
+    }
+  }
+  return shares;
+}
 
 result<launcher_run> run_timed_launcher(problems::kind problem, const timing_target& target,
                                         const std::vector<problems::test_case>& cases,
                                         const protocol::timing_request& request) {
-  const auto plan =
-      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
   const auto started = std::chrono::steady_clock::now();
-  auto outcome = run_runner(target.runner, plan, timing_time_limit(request, cases.size()));
+  auto outcome = run_runner(target.runner, plan_of(problem, target, cases, request),
+                            time_limit_of(target, request, cases.size()));
   if (!outcome) {
     return fail(outcome.error());
   }
@@ -95,10 +146,8 @@ result<launcher_run> run_timed_launcher(problems::kind problem, const timing_tar
 result<started_launcher> start_timed_launcher(problems::kind problem, const timing_target& target,
                                               const std::vector<problems::test_case>& cases,
                                               const protocol::timing_request& request) {
-  const auto plan =
-      timing_plan(problem, target.launcher, target.library, target.output_dir, cases, request);
-  auto runner =
-      gated_runner::start(target.runner, plan, timing_time_limit(request, cases.size()));
+  auto runner = gated_runner::start(target.runner, plan_of(problem, target, cases, request),
+                                    time_limit_of(target, request, cases.size()));
   if (!runner) {
     return fail(runner.error());
   }

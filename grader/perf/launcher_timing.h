@@ -2,7 +2,9 @@
 /// \file
 /// Timing one launcher of one library on every benchmark case in one runner process, then
 /// checking its timed calls (timed_verification.h). One such run is one round of the A B B A
-/// comparison (comparison.h).
+/// comparison (comparison.h). A runner may also time several launchers of one library one after
+/// another (one CUDA start for every timed kernel of a grading); launcher_shares() then gives each
+/// launcher its part, as a run of that launcher alone would have.
 
 #include "grader/perf/output_check.h"
 #include "grader/perf/runner_call.h"
@@ -23,6 +25,9 @@ struct timing_target {
   std::filesystem::path runner; ///< cugrade-runner-gpu
   std::filesystem::path library;
   std::string launcher;
+  /// Launchers timed after `launcher` by the same runner over the same cases, their cases
+  /// numbered on (protocol::plan::more_launchers). Empty for a run of one launcher.
+  std::vector<std::string> more_launchers;
   std::filesystem::path output_dir; ///< fresh for each run
   bool keep_outputs = false; ///< keep the saved outputs after checking them (they can be large)
 };
@@ -35,6 +40,7 @@ struct case_run {
 };
 
 struct launcher_run {
+  /// Every launcher's cases in order (with more_launchers, launcher j's case i is j * n + i).
   std::vector<case_run> cases;
   runner_outcome outcome;
   timing_target target;        ///< what was timed, and where its saved outputs lie
@@ -76,6 +82,16 @@ start_timed_launcher(problems::kind problem, const timing_target& target,
 /// Lets a started runner go and waits for it: what run_timed_launcher would have given, its
 /// runner_seconds counted from the go.
 [[nodiscard]] result<launcher_run> run_started_launcher(started_launcher& started);
+
+/// The part of each launcher of a run that timed several (timing_target::more_launchers), in
+/// order, each as a run of that launcher alone: its cases, the runner's timings of them (their
+/// case numbers and saved output files as the runner numbered them), its target without more
+/// launchers. Launchers before the first one that did not finish take their part. That first one
+/// takes its part only when the runner ran out of time (it was the launcher running: a second
+/// wait would cost its whole time limit again); after a fault, a crash or an unreadable log it
+/// gets nullopt, as does every launcher after it: each must run again in a fresh runner, so that
+/// no launcher's result depends on a fault another left behind.
+[[nodiscard]] std::vector<std::optional<launcher_run>> launcher_shares(const launcher_run& run);
 
 /// Checks every case of `run` (timed_verification.h) and removes its saved outputs unless the
 /// target keeps them: CPU work that needs no GPU, so the exclusive lock can be let go first.

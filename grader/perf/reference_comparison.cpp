@@ -85,25 +85,28 @@ double max_rsd(const launcher_run& run) {
   return worst;
 }
 
-result<started_launcher> start_first_round(const comparison_setup& setup,
-                                           const std::string& launcher, const timed_side& side,
-                                           const std::string& folder) {
-  return start_timed_launcher(setup.problem, target_of(setup, launcher, side, try_folder(folder, 0)),
-                              setup.cases, setup.request);
+result<started_launcher> start_first_rounds(const comparison_setup& setup,
+                                            const std::vector<std::string>& launchers,
+                                            const timed_side& side, const std::string& folder) {
+  auto target = target_of(setup, launchers.front(), side, try_folder(folder, 0));
+  target.more_launchers.assign(launchers.begin() + 1, launchers.end());
+  return start_timed_launcher(setup.problem, target, setup.cases, setup.request);
 }
 
 result<launcher_run> run_with_retries(const comparison_setup& setup, const std::string& launcher,
                                       const timed_side& side, const noise_rule& rule,
-                                      const std::string& folder, started_launcher* first) {
+                                      const std::string& folder, launcher_run* first) {
   std::optional<launcher_run> best;
   for (int attempt = 0; attempt <= rule.retries; ++attempt) {
-    say(setup,
-        fmt::format("{}: timing the {} launcher{}", launcher, side.label,
-                    attempt == 0 ? ""
-                                 : fmt::format(" (try {} of {})", attempt + 1, rule.retries + 1)));
-    auto run = attempt == 0 && first != nullptr
-                   ? run_started_launcher(*first)
-                   : run_once(setup, launcher, side, setup.request, try_folder(folder, attempt));
+    const bool given = attempt == 0 && first != nullptr;
+    if (!given) {
+      say(setup, fmt::format("{}: timing the {} launcher{}", launcher, side.label,
+                             attempt == 0 ? ""
+                                          : fmt::format(" (try {} of {})", attempt + 1,
+                                                        rule.retries + 1)));
+    }
+    auto run = given ? result<launcher_run>(std::move(*first))
+                     : run_once(setup, launcher, side, setup.request, try_folder(folder, attempt));
     if (!run) {
       return fail(run.error());
     }
@@ -151,21 +154,22 @@ bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached)
   return !cached.empty();
 }
 
-result<started_launcher> start_control(const cached_reference_setup& s, const std::string& launcher,
-                                       const std::filesystem::path& reference_library) {
-  return start_timed_launcher(
-      s.timing.problem,
-      target_of(s.timing, launcher, {reference_library, "reference"}, control_folder(launcher)),
-      s.timing.cases, s.control);
+result<started_launcher> start_controls(const cached_reference_setup& s,
+                                        const std::vector<std::string>& launchers,
+                                        const std::filesystem::path& reference_library) {
+  std::string names = launchers.front();
+  for (std::size_t j = 1; j < launchers.size(); ++j) {
+    names += "+" + launchers[j];
+  }
+  auto target = target_of(s.timing, launchers.front(), {reference_library, "reference"},
+                          control_folder(names));
+  target.more_launchers.assign(launchers.begin() + 1, launchers.end());
+  return start_timed_launcher(s.timing.problem, target, s.timing.cases, s.control);
 }
 
 result<launcher_run> run_control(const cached_reference_setup& s, const std::string& launcher,
-                                 const std::filesystem::path& reference_library,
-                                 started_launcher* started) {
+                                 const std::filesystem::path& reference_library) {
   say(s.timing, launcher + ": control measurement of the cached reference time");
-  if (started != nullptr) {
-    return run_started_launcher(*started);
-  }
   return run_once(s.timing, launcher, {reference_library, "reference"}, s.control,
                   control_folder(launcher));
 }

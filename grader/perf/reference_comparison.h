@@ -32,18 +32,20 @@ struct noise_rule {
 /// Times `side` in one round, again while a case is noisy (up to rule.retries more rounds), and
 /// keeps the least noisy round, without checking its timed calls: the GPU's share, done holding
 /// the GPU exclusively. A round that did not finish (a fault, a time-out) ends the tries. The
-/// first round is `first` when given (its runner started ahead by start_first_round).
+/// first round is `first` when given (already run: a launcher's share of the runner of
+/// start_first_rounds); the other rounds run alone, in folders named from `folder`.
 [[nodiscard]] result<launcher_run> run_with_retries(const comparison_setup& setup,
                                                     const std::string& launcher,
                                                     const timed_side& side, const noise_rule& rule,
                                                     const std::string& folder,
-                                                    started_launcher* first = nullptr);
+                                                    launcher_run* first = nullptr);
 
-/// The runner of run_with_retries' first round, started ahead of the exclusive hold.
-[[nodiscard]] result<started_launcher> start_first_round(const comparison_setup& setup,
-                                                         const std::string& launcher,
-                                                         const timed_side& side,
-                                                         const std::string& folder);
+/// One runner for the first round of every one of `launchers` (one after another), started
+/// ahead of the exclusive hold; run_started_launcher() and launcher_shares() give each its round.
+[[nodiscard]] result<started_launcher> start_first_rounds(const comparison_setup& setup,
+                                                          const std::vector<std::string>& launchers,
+                                                          const timed_side& side,
+                                                          const std::string& folder);
 
 /// run_with_retries, then the checks of the kept round.
 [[nodiscard]] result<launcher_run> time_with_retries(const comparison_setup& setup,
@@ -79,16 +81,16 @@ struct cached_reference_setup {
 load_cached_reference(const cached_reference_setup& setup, const std::string& launcher);
 [[nodiscard]] bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached);
 
-/// The control: a short round of the reference itself (setup.control), unchecked; `started`
-/// when its runner was started ahead (start_control).
+/// The control: a short round of the reference itself (setup.control), unchecked, in a runner of
+/// its own.
 [[nodiscard]] result<launcher_run> run_control(const cached_reference_setup& setup,
                                                const std::string& launcher,
-                                               const std::filesystem::path& reference_library,
-                                               started_launcher* started = nullptr);
-/// The control's runner, started ahead of the exclusive hold.
-[[nodiscard]] result<started_launcher> start_control(const cached_reference_setup& setup,
-                                                     const std::string& launcher,
-                                                     const std::filesystem::path& reference_library);
+                                               const std::filesystem::path& reference_library);
+/// One runner for the controls of every one of `launchers`, started ahead of the exclusive hold;
+/// run_started_launcher() and launcher_shares() give each its control.
+[[nodiscard]] result<started_launcher>
+start_controls(const cached_reference_setup& setup, const std::vector<std::string>& launchers,
+               const std::filesystem::path& reference_library);
 /// The control's timed-call checks (CPU only).
 void check_control(const cached_reference_setup& setup, launcher_run& control);
 

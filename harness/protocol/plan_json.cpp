@@ -94,9 +94,6 @@ result<plan> plan_from_json_text(const std::string& text) {
     if (j.contains("timing")) {
       p.timing = timing_from(j.at("timing"));
     }
-    if (p.timing.enabled && !p.more_launchers.empty()) {
-      return fail("plan: a timing plan times one launcher; \"more_launchers\" must be empty");
-    }
     return p;
   } catch (const json::exception& e) {
     return fail(std::string("plan: malformed plan file: ") + e.what());

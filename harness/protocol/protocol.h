@@ -53,9 +53,9 @@ struct plan {
   problems::kind problem = problems::kind::matmul;
   std::string launcher;
   /// Launchers run after `launcher`, each over the same cases, in this one process: a sanitizer
-  /// pass checks every kernel of a submission at the cost of one CUDA start (docs/timing.md,
-  /// section 7). Their cases number on: further launcher j's case i is case (j + 1) * n + i of n
-  /// cases. Never with timing.
+  /// pass checks every kernel of a submission, a timing round times every timed kernel, at the
+  /// cost of one CUDA start (docs/timing.md, sections 7 and 3). Their cases number on: further
+  /// launcher j's case i is case (j + 1) * n + i of n cases.
   std::vector<std::string> more_launchers;
   std::filesystem::path library;    ///< the student's (or reference's) compiled shared object
   std::filesystem::path output_dir; ///< events.jsonl and case outputs go here

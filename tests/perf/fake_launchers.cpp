@@ -1,9 +1,11 @@
 // Host launchers with the histogram contract, for the fake runner: FAKE_SPIN_US is how long a
 // call "works" (it spins), FAKE_BEHAVIOUR what it does wrong: 0 nothing, 1 stops writing its
 // output after five calls, 2 answers from a cache keyed by the input pointer, 3 modifies its
-// input, 4 spins for a random 100 to 150% of FAKE_SPIN_US (a noisy machine).
+// input, 4 spins for a random 100 to 150% of FAKE_SPIN_US (a noisy machine), 5 crashes in
+// histogram_interleaved (histogram_privatized works).
 
 #include <array>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -70,5 +72,8 @@ extern "C" void histogram_privatized(const unsigned char* input, long n, unsigne
 
 // A second launcher (the same work), so a grading can time two kernels (time_all).
 extern "C" void histogram_interleaved(const unsigned char* input, long n, unsigned int* bins) {
+  if (FAKE_BEHAVIOUR == 5) {
+    std::raise(SIGSEGV);
+  }
   histogram_privatized(input, n, bins);
 }

@@ -573,15 +573,16 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   const auto stages =
       e.time_all({&interleaved, &failed, &privatized}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(stages.ok()) << stages.error();
-  ASSERT_EQ(stages->size(), 2u);
-  EXPECT_EQ((*stages)[0].kernel, "histogram_interleaved");
-  EXPECT_EQ((*stages)[1].kernel, "histogram_privatized");
+  ASSERT_EQ(stages->size(), 3u);
+  EXPECT_EQ((*stages)[0].kernel, ""); // the runs in the hold, every kernel's
+  EXPECT_EQ((*stages)[1].kernel, "histogram_interleaved");
+  EXPECT_EQ((*stages)[2].kernel, "histogram_privatized");
   using names = std::vector<std::string>;
+  EXPECT_EQ(part_names((*stages)[0]), (names{"runner start-up", "lock wait", "student runs"}));
   // Nothing cached yet: each kernel's reference is measured in full after its checks, taking the
-  // GPU again (each launcher has its own cache entries); the first kernel's two waits add up.
-  EXPECT_EQ(part_names((*stages)[0]),
-            (names{"runner start-up", "lock wait", "student runs", "checks", "reference"}));
-  EXPECT_EQ(part_names((*stages)[1]), (names{"student runs", "checks", "lock wait", "reference"}));
+  // GPU again (each launcher has its own cache entries).
+  EXPECT_EQ(part_names((*stages)[1]), (names{"checks", "lock wait", "reference"}));
+  EXPECT_EQ(part_names((*stages)[2]), (names{"checks", "lock wait", "reference"}));
   for (const auto* k : {&interleaved, &privatized}) {
     EXPECT_FALSE(k->performance.empty()) << k->name;
     EXPECT_GT(k->speedup_geomean.value_or(0), 0.0) << k->name;
@@ -597,11 +598,94 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   gpu_evaluator second(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
   const auto cached = second.time_all({&again, &again2}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(cached.ok()) << cached.error();
-  ASSERT_EQ(cached->size(), 2u);
+  ASSERT_EQ(cached->size(), 3u);
   EXPECT_EQ(part_names((*cached)[0]),
-            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
-  EXPECT_EQ(part_names((*cached)[1]), (names{"student runs", "control", "checks"}));
+            (names{"runner start-up", "lock wait", "student runs", "control"}));
+  EXPECT_EQ(part_names((*cached)[1]), (names{"checks"}));
+  EXPECT_EQ(part_names((*cached)[2]), (names{"checks"}));
   EXPECT_EQ(again.performance.front().reference_source, "cache");
+}
+
+// The folders the timing runners of a grading wrote in (one per runner process).
+std::vector<std::string> runner_folders(const fs::path& work) {
+  std::vector<std::string> found;
+  for (const auto& f : fs::directory_iterator(work / "timing")) {
+    found.push_back(f.path().filename().string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// The cases a runner reported timings of, as it numbered them.
+std::vector<std::size_t> timed_cases(const fs::path& folder) {
+  std::vector<std::size_t> cases;
+  for (const auto& t : protocol::read_events(folder / protocol::events_file_name).timings) {
+    cases.push_back(t.case_index);
+  }
+  return cases;
+}
+
+// Two CUDA starts for a grading's timing, whatever its number of kernels: one runner times every
+// kernel's student round, one every kernel's control.
+TEST_F(GpuEvaluator, OneRunnerTimesEveryKernelAndOneTheirControls) {
+  evaluate("libperf_fake_fast.so"); // caches histogram_privatized's reference time
+  auto cache_other = passed_kernel("histogram_interleaved");
+  gpu_evaluator first(m_spec, m_layout, m_nvcc, m_device, m_dir / "work1", {}, m_options);
+  ASSERT_TRUE(first.time_all({&cache_other}, fakes / "libperf_fake_fast.so").ok());
+  auto privatized = passed_kernel("histogram_privatized");
+  auto interleaved = passed_kernel("histogram_interleaved");
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  const auto stages = e.time_all({&privatized, &interleaved}, fakes / "libperf_fake_fast.so");
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_EQ(runner_folders(m_dir / "work2"),
+            (std::vector<std::string>{
+                "histogram_privatized+histogram_interleaved-reference-control",
+                "histogram_privatized+histogram_interleaved-student-try-0"}));
+  // One benchmark case: the student's runner timed privatized's as case 0, interleaved's as 1.
+  EXPECT_EQ(timed_cases(m_dir / "work2" / "timing" /
+                        "histogram_privatized+histogram_interleaved-student-try-0"),
+            (std::vector<std::size_t>{0, 1}));
+  for (const auto* k : {&privatized, &interleaved}) {
+    ASSERT_EQ(k->performance.size(), 1u) << k->name;
+    EXPECT_EQ(k->performance.front().reference_source, "cache") << k->name;
+    ASSERT_TRUE(k->performance.front().control_ratio.has_value()) << k->name;
+    EXPECT_GT(k->speedup_geomean.value_or(0), 1.0) << k->name; // 400 us against 1000 us
+  }
+}
+
+// A kernel that crashes in the shared runner: the kernels before it keep their rounds there; it
+// and every kernel after it time again in runners of their own, so the crash costs no other
+// kernel its points.
+TEST_F(GpuEvaluator, AKernelThatCrashesInTheSharedRunnerCostsNoOtherKernelItsPoints) {
+  auto privatized = passed_kernel("histogram_privatized");
+  auto interleaved = passed_kernel("histogram_interleaved");
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  ASSERT_TRUE(
+      e.time_all({&privatized, &interleaved}, fakes / "libperf_fake_crashing.so").ok());
+  EXPECT_EQ(runner_folders(m_dir / "work"),
+            (std::vector<std::string>{"histogram_interleaved-student-try-0",
+                                      "histogram_privatized+histogram_interleaved-student-try-0",
+                                      "histogram_privatized-reference-try-0"}));
+  EXPECT_FALSE(privatized.performance.empty());
+  EXPECT_TRUE(privatized.diagnosis.empty());
+  EXPECT_TRUE(interleaved.performance.empty());
+  EXPECT_TRUE(has_hint(interleaved, reports::hint_code::wrong_result, "did not finish"));
+
+  // The crashing kernel first: the one after it gets a runner of its own and its points (and a
+  // control: its reference time is cached now, interleaved's is not).
+  auto privatized2 = passed_kernel("histogram_privatized");
+  auto interleaved2 = passed_kernel("histogram_interleaved");
+  gpu_evaluator again(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  ASSERT_TRUE(
+      again.time_all({&interleaved2, &privatized2}, fakes / "libperf_fake_crashing.so").ok());
+  EXPECT_EQ(runner_folders(m_dir / "work2"),
+            (std::vector<std::string>{"histogram_interleaved+histogram_privatized-student-try-0",
+                                      "histogram_interleaved-student-try-0",
+                                      "histogram_privatized-reference-control",
+                                      "histogram_privatized-student-try-0"}));
+  EXPECT_FALSE(privatized2.performance.empty());
+  EXPECT_GT(privatized2.speedup_geomean.value_or(0), 1.0);
+  EXPECT_TRUE(interleaved2.performance.empty());
 }
 
 // A cached roofline is read without the GPU: the grading does not wait for it alone (in a batch

@@ -41,8 +41,12 @@ protected:
   void TearDown() override { fs::remove_all(m_dir); }
 
   timing_target target() const {
-    return {fakes / "perf_fake_runner", fakes / "libperf_fake_fast.so", "histogram_privatized",
-            m_dir / "run", false};
+    timing_target t;
+    t.runner = fakes / "perf_fake_runner";
+    t.library = fakes / "libperf_fake_fast.so";
+    t.launcher = "histogram_privatized";
+    t.output_dir = m_dir / "run";
+    return t;
   }
   std::vector<problems::test_case> cases() const {
     return {{"20000/uniform", problems::kind::histogram, {.n = 20000}, "uniform", 7}};
