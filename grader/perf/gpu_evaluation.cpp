@@ -58,13 +58,6 @@ std::string joined(const std::vector<std::string>& names, const std::string& bet
   return fmt::format("{}", fmt::join(names, between));
 }
 
-// The launchers a started runner times, in order.
-std::vector<std::string> plan_launchers_of(const started_launcher& s) {
-  std::vector<std::string> names{s.target.launcher};
-  names.insert(names.end(), s.target.more_launchers.begin(), s.target.more_launchers.end());
-  return names;
-}
-
 double seconds_until(std::chrono::steady_clock::time_point when) {
   return std::chrono::duration<double>(when - std::chrono::steady_clock::now()).count();
 }
@@ -230,7 +223,7 @@ result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, cons
   if (!turn) {
     return fail(turn.error());
   }
-  say(k.name + ": compute-sanitizer " + fmt::format("{}", fmt::join(tools, ", ")));
+  say(k.name + ": compute-sanitizer " + joined(tools, ", "));
   auto outcome = run_sanitizer(m_spec, tools, k.name, library, turn->tools);
   if (!outcome) {
     return fail(outcome.error());
@@ -259,8 +252,8 @@ gpu_evaluator::sanitizer_pass(const std::vector<reports::kernel_report*>& kernel
   for (const auto* k : kernels) {
     launchers.push_back(k->name);
   }
-  say("compute-sanitizer " + fmt::format("{}", fmt::join(m_spec.sanitizer.tools, ", ")) +
-      ", one run each over " + fmt::format("{}", fmt::join(launchers, ", ")));
+  say("compute-sanitizer " + joined(m_spec.sanitizer.tools, ", ") + ", one run each over " +
+      joined(launchers, ", "));
   return run_sanitizer_pass(m_spec, launchers, library, turn->tools);
 }
 
@@ -385,7 +378,7 @@ result<void> gpu_evaluator::run_student_rounds(std::vector<timed_runs>& ts, cons
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::optional<launcher_run>> firsts(ts.size());
   if (ahead.students) {
-    say(joined(plan_launchers_of(*ahead.students), ", ") +
+    say(joined(ahead.students->target.launchers(), ", ") +
         (ts.size() > 1 ? ": timing the student launchers in one runner"
                        : ": timing the student launcher"));
     auto run = run_started_launcher(*ahead.students);

@@ -22,6 +22,12 @@ void remove_saved_outputs(const protocol::runner_log& log, const std::filesystem
 
 } // namespace
 
+std::vector<std::string> timing_target::launchers() const {
+  std::vector<std::string> all{launcher};
+  all.insert(all.end(), more_launchers.begin(), more_launchers.end());
+  return all;
+}
+
 bool launcher_run::finished() const {
   for (const auto& c : cases) {
     if (!c.record) {
@@ -113,8 +119,7 @@ launcher_run share_of(const launcher_run& run, const std::string& launcher, std:
 } // namespace
 
 std::vector<std::optional<launcher_run>> launcher_shares(const launcher_run& run) {
-  std::vector<std::string> names{run.target.launcher};
-  names.insert(names.end(), run.target.more_launchers.begin(), run.target.more_launchers.end());
+  const auto names = run.target.launchers();
   std::vector<std::optional<launcher_run>> shares(names.size());
   const std::size_t n = run.cases.size() / names.size();
   const bool readable = run.outcome.log.started && run.outcome.log.tampering.empty();

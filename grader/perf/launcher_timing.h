@@ -30,6 +30,8 @@ struct timing_target {
   std::vector<std::string> more_launchers;
   std::filesystem::path output_dir; ///< fresh for each run
   bool keep_outputs = false; ///< keep the saved outputs after checking them (they can be large)
+  /// Every launcher the runner times, in order: `launcher`, then more_launchers.
+  [[nodiscard]] std::vector<std::string> launchers() const;
 };
 
 /// One case of one run.

@@ -157,12 +157,8 @@ bool every_case_cached(const std::vector<std::optional<pooled_samples>>& cached)
 result<started_launcher> start_controls(const cached_reference_setup& s,
                                         const std::vector<std::string>& launchers,
                                         const std::filesystem::path& reference_library) {
-  std::string names = launchers.front();
-  for (std::size_t j = 1; j < launchers.size(); ++j) {
-    names += "+" + launchers[j];
-  }
   auto target = target_of(s.timing, launchers.front(), {reference_library, "reference"},
-                          control_folder(names));
+                          control_folder(fmt::format("{}", fmt::join(launchers, "+"))));
   target.more_launchers.assign(launchers.begin() + 1, launchers.end());
   return start_timed_launcher(s.timing.problem, target, s.timing.cases, s.control);
 }
