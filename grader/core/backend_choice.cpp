@@ -44,9 +44,7 @@ result<protocol::device_identity> probe_gpu(const layout& l) {
   process::spawn_options opts;
   opts.argv = {runner.string(), "--probe"};
   opts.time_limit_seconds = 60;
-  if (const auto& pinned = perf::pinned_devices::current(); !pinned.empty()) {
-    opts.env_add.emplace_back("CUDA_VISIBLE_DEVICES", pinned); // the device batch pinned
-  }
+  opts.env_add = perf::runner_environment(); // the device a batch pinned, one work queue
   const auto r = process::run_process(opts);
   if (!r) {
     return fail(r.error());

@@ -1,5 +1,6 @@
 #include "grader/perf/roofline_cache.h"
 
+#include "grader/perf/runner_call.h"
 #include "grader/process/process.h"
 #include "harness/core/file_io.h"
 
@@ -38,6 +39,7 @@ result<roofline::device_roofline> measure(const fs::path& program,
     opts.argv.push_back(k);
   }
   opts.time_limit_seconds = limit;
+  opts.env_add = runner_environment(); // the GPU this thread's grading is pinned to
   const auto run = process::run_process(opts);
   if (!run) {
     return fail("cannot start " + program.string() + ": " + run.error());

@@ -87,6 +87,15 @@ const std::string& pinned_devices::current() {
   return t_pinned_devices;
 }
 
+std::vector<std::pair<std::string, std::string>> runner_environment() {
+  std::vector<std::pair<std::string, std::string>> env{
+      {"CUDA_DEVICE_MAX_CONNECTIONS", runner_cuda_connections}};
+  if (!t_pinned_devices.empty()) {
+    env.emplace_back("CUDA_VISIBLE_DEVICES", t_pinned_devices);
+  }
+  return env;
+}
+
 bool runner_outcome::clean() const {
   return log.started && log.finished && !timed_out && term_signal == 0 && exit_code == 0;
 }
@@ -146,9 +155,7 @@ result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
   opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
-  if (!t_pinned_devices.empty()) {
-    opts.env_add.emplace_back("CUDA_VISIBLE_DEVICES", t_pinned_devices);
-  }
+  opts.env_add = runner_environment();
   const auto view = runner_view(runner, plan, !wrapper.empty());
   auto box = sandbox::confine(view, opts);
   if (!box) {

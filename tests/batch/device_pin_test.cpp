@@ -14,10 +14,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A stand-in runner that prints the CUDA_VISIBLE_DEVICES it was given to stderr.
+// A stand-in runner that prints the CUDA_VISIBLE_DEVICES and CUDA_DEVICE_MAX_CONNECTIONS it was
+// given to stderr.
 fs::path echo_runner(const fs::path& dir) {
   const auto path = dir / "echo-runner";
-  std::ofstream(path) << "#!/bin/sh\necho \"devices=[${CUDA_VISIBLE_DEVICES-unset}]\" >&2\n";
+  std::ofstream(path) << "#!/bin/sh\necho \"devices=[${CUDA_VISIBLE_DEVICES-unset}]\" >&2\n"
+                      << "echo \"queues=[${CUDA_DEVICE_MAX_CONNECTIONS-unset}]\" >&2\n";
   fs::permissions(path, fs::perms::owner_all);
   return path;
 }
@@ -52,6 +54,25 @@ TEST(PinnedDevices, RunnersOfThePinningThreadGetTheDevice) {
   }
   EXPECT_EQ(pinned_devices::current(), "");
   EXPECT_NE(devices_seen(dir, "after").find("devices=[unset]"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Each CUDA work queue is set up and torn down under a lock the machine shares, and a runner
+// launches on the default stream only: every runner asks for one queue, whatever the grader's
+// own environment says, pinned or not.
+TEST(RunnerEnvironment, EveryRunnerAsksForOneWorkQueue) {
+  const auto dir =
+      fs::temp_directory_path() / ("cugrade-queues-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
+  EXPECT_NE(devices_seen(dir, "unpinned").find("queues=[1]"), std::string::npos);
+  {
+    const pinned_devices pin("1");
+    const auto seen = devices_seen(dir, "pinned");
+    EXPECT_NE(seen.find("queues=[1]"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("devices=[1]"), std::string::npos) << seen;
+  }
+  ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
   fs::remove_all(dir);
 }
 
