@@ -118,7 +118,7 @@ int run(const char* plan_path, const descriptors& fds) {
   auto preparing = std::async(std::launch::async, [&plan] {
     try {
       return cugrade::runner::prepared_inputs::prepare(cugrade::problems::get(plan->problem),
-                                                       *plan);
+                                                      *plan);
     } catch (const std::bad_alloc&) {
       return cugrade::runner::prepared_inputs{}; // generated in the hold instead
     }

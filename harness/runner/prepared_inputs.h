@@ -27,9 +27,8 @@ inline constexpr std::size_t prepared_inputs_budget = std::size_t{512} << 20;
 class prepared_inputs {
 public:
   /// Generates, case by case and set by set (each case's `input_sets` sets, then its
-  /// fresh-contents set when the plan saves outputs for the grader's check), the inputs of every
-  /// distinct case of a timing plan while their total stays within `budget_bytes`. A plan that does
-  /// not time prepares nothing.
+  /// fresh-contents set when the plan saves outputs for the grader's check), the inputs of every distinct case of a timing plan while their total
+  /// stays within `budget_bytes`. A plan that does not time prepares nothing.
   static prepared_inputs prepare(const problems::problem& problem, const protocol::plan& plan,
                                  std::size_t budget_bytes = prepared_inputs_budget);
 

@@ -21,9 +21,8 @@ using steady = std::chrono::steady_clock;
 struct case_timing {
   case_timing(const problems::problem& p, const protocol::plan& pl, std::size_t i, void* l,
               backends::backend& be, const prepared_inputs* pr)
-      : problem(p), plan(pl), index(i), launcher(l), b(be),
-        prepared(pr), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
-                         pl.cases[i].seed} {}
+      : problem(p), plan(pl), index(i), launcher(l), b(be), prepared(pr), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
+                  pl.cases[i].seed} {}
 
   const problems::problem& problem;
   const protocol::plan& plan;
@@ -289,8 +288,8 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
       b, output_spec.count * problems::element_size(output_spec.type));
   for (int set = 0; set < sets; ++set) {
     std::vector<problems::buffer> generated;
-    c.sets.push_back(
-        std::make_unique<timed_set>(b, set_inputs(c, set, sets, generated), output_spec, output));
+    c.sets.push_back(std::make_unique<timed_set>(b, set_inputs(c, set, sets, generated),
+                                                 output_spec, output));
   }
   c.gated = plan.timing.gate_launches;
   warm_up(c);
