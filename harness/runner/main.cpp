@@ -16,7 +16,6 @@
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/gate.h"
-#include "harness/runner/prepared_inputs.h"
 #include "harness/runner/refuse_tracing.h"
 #include "harness/runner/runner.h"
 
@@ -24,7 +23,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <future>
 #include <malloc.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -112,23 +110,11 @@ int run(const char* plan_path, const descriptors& fds) {
       fds.events
           ? cugrade::protocol::event_writer(*fds.events)
           : cugrade::protocol::event_writer(plan->output_dir / cugrade::protocol::events_file_name);
-  // A timing plan's benchmark inputs are generated while the device context is made and the
-  // runner waits at its gate, not in the exclusive hold (prepared_inputs.h). The thread ends
-  // before the submission's library is opened.
-  auto preparing = std::async(std::launch::async, [&plan] {
-    try {
-      return cugrade::runner::prepared_inputs::prepare(cugrade::problems::get(plan->problem),
-                                                      *plan);
-    } catch (const std::bad_alloc&) {
-      return cugrade::runner::prepared_inputs{}; // generated in the hold instead
-    }
-  });
   const auto backend = cugrade::backends::make_backend();
   if (fds.gate && !cugrade::runner::wait_at_gate(*fds.gate)) {
     return 0; // cancelled before anything ran
   }
-  const auto prepared = preparing.get();
-  return cugrade::runner::run_plan(*plan, *backend, events, &prepared) ? 0 : exit_infrastructure;
+  return cugrade::runner::run_plan(*plan, *backend, events) ? 0 : exit_infrastructure;
 }
 
 } // namespace

@@ -9,8 +9,7 @@
 
 namespace cugrade::runner {
 
-bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_writer& events,
-              const prepared_inputs* prepared) {
+bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_writer& events) {
   exact_buffers() = p.exact_buffers;
   events.started(b.identity());
   b.set_fault_fd(events.fd());
@@ -36,7 +35,7 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
     }
     for (std::size_t i = 0; i < p.cases.size(); ++i, ++index) {
       const bool device_usable =
-          p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events, prepared)
+          p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events)
                            : run_case(problem, numbered, index, launcher, b, events);
       if (!device_usable) {
         events.finished(); // a sticky fault: later cases cannot run on this context

@@ -5,14 +5,11 @@
 
 #include "harness/backends/backend.h"
 #include "harness/protocol/protocol.h"
-#include "harness/runner/prepared_inputs.h"
 
 namespace cugrade::runner {
 
 /// Runs every case of `p` against the launcher in `p.library`; faults are recorded as events,
-/// not thrown. Returns false when the runner could not do its job (infrastructure). A timing
-/// plan's cases take their input sets from `prepared` where they are there.
-bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_writer& events,
-              const prepared_inputs* prepared = nullptr);
+/// not thrown. Returns false when the runner could not do its job (infrastructure).
+bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_writer& events);
 
 } // namespace cugrade::runner

@@ -21,7 +21,7 @@ protocol::sample_check check_of(int set, const backends::output_fingerprint& f) 
 
 } // namespace
 
-timed_set::timed_set(backends::backend& b, const std::vector<problems::buffer>& inputs,
+timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
                      const problems::buffer_spec& output_spec,
                      std::shared_ptr<device_buffer> output)
     : m_backend(&b), m_output(std::move(output)),
@@ -32,14 +32,14 @@ timed_set::timed_set(backends::backend& b, const std::vector<problems::buffer>& 
     m_pristine.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
     m_input_ptrs.push_back(m_inputs.back()->get());
   }
-  if (!upload(inputs)) {
+  if (!upload(std::move(inputs))) {
     CUGRADE_THROW("the device refused the upload of a benchmark input");
   }
 }
 
 // The input goes up as it is (no padded host copy of a 1 GiB input), then its padding, then a
 // device copy to compare with after the calls.
-bool timed_set::upload(const std::vector<problems::buffer>& inputs) {
+bool timed_set::upload(std::vector<problems::buffer> inputs) {
   for (std::size_t i = 0; i < m_inputs.size(); ++i) {
     auto& in = *m_inputs[i];
     const auto& bytes = inputs[i].bytes;

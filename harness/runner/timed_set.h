@@ -27,11 +27,11 @@ class timed_set {
 public:
   /// Allocates device buffers for `inputs` and uploads them; calls write to `output`, a buffer
   /// for `output_spec`.
-  timed_set(backends::backend& b, const std::vector<problems::buffer>& inputs,
+  timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
             const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
 
   /// Replaces the inputs' contents (same sizes, same addresses); false if the device refused.
-  [[nodiscard]] bool upload(const std::vector<problems::buffer>& inputs);
+  [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
   /// Fingerprints the output of the call just made on this set (as input set `set`); the set's

@@ -20,8 +20,9 @@ using steady = std::chrono::steady_clock;
 // Everything one case's timing accumulates; samples in the order they were taken.
 struct case_timing {
   case_timing(const problems::problem& p, const protocol::plan& pl, std::size_t i, void* l,
-              backends::backend& be, const prepared_inputs* pr)
-      : problem(p), plan(pl), index(i), launcher(l), b(be), prepared(pr), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
+              backends::backend& be)
+      : problem(p), plan(pl), index(i), launcher(l),
+        b(be), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
                   pl.cases[i].seed} {}
 
   const problems::problem& problem;
@@ -29,7 +30,6 @@ struct case_timing {
   std::size_t index;
   void* launcher;
   backends::backend& b;
-  const prepared_inputs* prepared; ///< may be null
   problems::test_case tc;
   std::vector<std::unique_ptr<timed_set>> sets;
   std::vector<double> event_ms, host_ms, clock_mhz;
@@ -40,19 +40,6 @@ struct case_timing {
 
 int set_count(const protocol::timing_request& t) {
   return std::max(1, t.input_sets);
-}
-
-// Input set `set` (of `sets`; set `sets` is the fresh-contents set): prepared before the gate
-// opened where it was, else generated now into `generated`.
-const std::vector<problems::buffer>& set_inputs(const case_timing& c, int set, int sets,
-                                                std::vector<problems::buffer>& generated) {
-  if (c.prepared != nullptr) {
-    if (const auto* found = c.prepared->find(c.tc, set)) {
-      return *found;
-    }
-  }
-  generated = protocol::input_set_inputs(c.problem, c.tc, set, sets);
-  return generated;
 }
 
 void invoke(case_timing& c, const timed_set& s) {
@@ -234,8 +221,7 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
 std::optional<backends::call_outcome> fresh_call(case_timing& c) {
   const int fresh = static_cast<int>(c.sets.size());
   auto& s = *c.sets[0];
-  std::vector<problems::buffer> generated;
-  if (!s.upload(set_inputs(c, fresh, fresh, generated))) {
+  if (!s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh))) {
     return device_refused("the upload of the fresh inputs");
   }
   if (auto fault = checked_call(c, s, fresh, protocol::output_role::fresh)) {
@@ -272,11 +258,10 @@ bool report_fault(case_timing& c, const backends::call_outcome& fault, const cha
 } // namespace
 
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-               void* launcher, backends::backend& b, protocol::event_writer& events,
-               const prepared_inputs* prepared) {
+               void* launcher, backends::backend& b, protocol::event_writer& events) {
   const auto started = steady::now();
   const auto& planned = plan.cases[index];
-  case_timing c(problem, plan, index, launcher, b, prepared);
+  case_timing c(problem, plan, index, launcher, b);
   c.rec.case_index = index;
   const int sets = set_count(plan.timing);
   // One output buffer for every set: where the output lies decides which L2 slices serve a
@@ -287,9 +272,8 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   const auto output = std::make_shared<device_buffer>(
       b, output_spec.count * problems::element_size(output_spec.type));
   for (int set = 0; set < sets; ++set) {
-    std::vector<problems::buffer> generated;
-    c.sets.push_back(std::make_unique<timed_set>(b, set_inputs(c, set, sets, generated),
-                                                 output_spec, output));
+    c.sets.push_back(std::make_unique<timed_set>(
+        b, protocol::input_set_inputs(problem, c.tc, set, sets), output_spec, output));
   }
   c.gated = plan.timing.gate_launches;
   warm_up(c);

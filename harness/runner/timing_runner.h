@@ -9,16 +9,13 @@
 #include "harness/backends/backend.h"
 #include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
-#include "harness/runner/prepared_inputs.h"
 
 #include <cstddef>
 
 namespace cugrade::runner {
 
 /// Times case `index` of a timing plan; returns false when the device is unusable afterwards.
-/// Input sets found in `prepared` are uploaded as they are; the others are generated here.
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-               void* launcher, backends::backend& b, protocol::event_writer& events,
-               const prepared_inputs* prepared = nullptr);
+               void* launcher, backends::backend& b, protocol::event_writer& events);
 
 } // namespace cugrade::runner

@@ -83,10 +83,8 @@ struct timed {
   [[nodiscard]] const protocol::timing_record& rec() const { return log.timings.at(0); }
 };
 
-// `prepared` (may be null) holds input sets made before the gate (prepared_inputs.h).
 timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::timing_request& t,
-          problems::shape dims, const std::string& distribution,
-          const prepared_inputs* prepared = nullptr) {
+          problems::shape dims, const std::string& distribution) {
   static std::atomic<int> counter{0};
   timed out;
   out.dir = fs::temp_directory_path() /
@@ -101,7 +99,7 @@ timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::tim
   p.timing = t;
   {
     protocol::event_writer events(out.dir / protocol::events_file_name);
-    out.device_usable = time_case(problems::get(k), p, 0, launcher, b, events, prepared);
+    out.device_usable = time_case(problems::get(k), p, 0, launcher, b, events);
   }
   out.log = protocol::read_events(out.dir / protocol::events_file_name);
   EXPECT_EQ(out.log.timings.size(), 1u);
@@ -264,32 +262,6 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   EXPECT_EQ(roles["fresh"], 1);
   EXPECT_FALSE(r.rec().input_modified);
   EXPECT_EQ(b.plain_calls, t.input_sets + 1); // each set's last call, then the fresh call
-}
-
-// The sets prepared before the gate are the ones uploaded: set 1 and the fresh set are given
-// as all zero bytes here (every element lands in bin 0); the others are generated in the hold.
-TEST(TimingRunner, UploadsTheInputSetsPreparedBeforeTheGate) {
-  fake_backend b;
-  const auto t = quick();
-  const problems::test_case tc{"bench", problems::kind::histogram, small, "uniform", seed};
-  prepared_inputs prepared;
-  for (const int set : {1, t.input_sets}) {
-    auto zeros = protocol::input_set_inputs(problems::get(tc.problem), tc, set, t.input_sets);
-    std::fill(zeros[0].bytes.begin(), zeros[0].bytes.end(), std::byte{0});
-    prepared.add(tc, set, std::move(zeros));
-  }
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform",
-                     &prepared);
-  std::vector<std::uint32_t> all_in_bin_0(256, 0);
-  all_in_bin_0[0] = static_cast<std::uint32_t>(small.n);
-  ASSERT_EQ(r.rec().saved.size(), static_cast<std::size_t>(2 * t.input_sets + 1));
-  for (const auto& s : r.rec().saved) {
-    const bool given = s.set == 1 || s.set == t.input_sets;
-    EXPECT_EQ(read_words(r.dir / s.file),
-              given ? all_in_bin_0 : expected_bins(tc, s.set, t.input_sets))
-        << s.file;
-  }
-  EXPECT_FALSE(r.rec().input_modified);
 }
 
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
