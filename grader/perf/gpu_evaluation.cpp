@@ -343,18 +343,19 @@ gpu_evaluator::start_ahead(const std::vector<timed_runs>& ts, const fs::path& li
     return fail(shared.error());
   }
   std::vector<std::string> launchers;
+  std::vector<std::string> controlled; // the kernels whose reference time is cached
   for (const auto& t : ts) {
     launchers.push_back(t.launcher);
     if (every_case_cached(t.cached)) {
-      ahead.controlled.push_back(t.launcher);
+      controlled.push_back(t.launcher);
     }
   }
   if (auto students = start_first_rounds(ts.front().setup, launchers, {library, "student"},
                                          student_folder(joined(launchers, "+")))) {
     ahead.students = std::move(*students);
   }
-  if (!ahead.controlled.empty()) {
-    if (auto controls = start_controls(*ts.front().cache, ahead.controlled, reference)) {
+  if (!controlled.empty()) {
+    if (auto controls = start_controls(*ts.front().cache, controlled, reference)) {
       ahead.controls = std::move(*controls);
     }
   }
@@ -370,27 +371,37 @@ gpu_evaluator::start_ahead(const std::vector<timed_runs>& ts, const fs::path& li
   return ahead;
 }
 
+// Lets a runner started ahead go, when there is one, and splits its run into each of its
+// launchers' shares (launcher_shares); none when it was not started or was cancelled. The runner
+// is used up either way.
+result<std::vector<std::optional<launcher_run>>>
+gpu_evaluator::let_go(std::optional<started_launcher>& started, std::string_view doing) {
+  if (!started) {
+    return std::vector<std::optional<launcher_run>>{};
+  }
+  say(joined(started->target.launchers(), ", ") + ": " + std::string(doing));
+  auto run = run_started_launcher(*started);
+  started.reset();
+  if (!run) {
+    return fail(run.error());
+  }
+  return launcher_shares(*run);
+}
+
 // Each kernel's first round is its share of the runner started ahead; a kernel without one (the
 // runner was not started ahead, or stopped before the kernel finished) times in a runner of its
 // own, and a noisy kernel times again in its own runners.
 result<void> gpu_evaluator::run_student_rounds(std::vector<timed_runs>& ts, const fs::path& library,
                                                started_rounds& ahead) {
   const auto started = std::chrono::steady_clock::now();
-  std::vector<std::optional<launcher_run>> firsts(ts.size());
-  if (ahead.students) {
-    say(joined(ahead.students->target.launchers(), ", ") +
-        (ts.size() > 1 ? ": timing the student launchers in one runner"
-                       : ": timing the student launcher"));
-    auto run = run_started_launcher(*ahead.students);
-    ahead.students.reset();
-    if (!run) {
-      return fail(run.error());
-    }
-    firsts = launcher_shares(*run);
+  auto firsts = let_go(ahead.students, ts.size() > 1 ? "timing the student launchers in one runner"
+                                                     : "timing the student launcher");
+  if (!firsts) {
+    return fail(firsts.error());
   }
   for (std::size_t i = 0; i < ts.size(); ++i) {
     auto& t = ts[i];
-    auto* first = firsts[i] ? &*firsts[i] : nullptr;
+    auto* first = i < firsts->size() && (*firsts)[i] ? &*(*firsts)[i] : nullptr;
     auto student = run_with_retries(t.setup, t.launcher, {library, "student"}, m_options.noise,
                                     student_folder(t.launcher), first);
     if (!student) {
@@ -416,22 +427,17 @@ result<void> gpu_evaluator::run_controls(std::vector<timed_runs>& ts, const fs::
     return {}; // a control started ahead is cancelled with `ahead`
   }
   const auto started = std::chrono::steady_clock::now();
-  std::vector<std::optional<launcher_run>> shares(ahead.controlled.size());
-  if (ahead.controls) {
-    say(joined(ahead.controlled, ", ") + ": control measurement of the cached reference time");
-    auto run = run_started_launcher(*ahead.controls);
-    ahead.controls.reset();
-    if (!run) {
-      return fail(run.error());
-    }
-    shares = launcher_shares(*run);
+  const auto controlled =
+      ahead.controls ? ahead.controls->target.launchers() : std::vector<std::string>{};
+  auto shares = let_go(ahead.controls, "control measurement of the cached reference time");
+  if (!shares) {
+    return fail(shares.error());
   }
   for (auto* t : wanted) {
     const auto at = static_cast<std::size_t>(
-        std::find(ahead.controlled.begin(), ahead.controlled.end(), t->launcher) -
-        ahead.controlled.begin());
-    if (at < shares.size() && shares[at]) {
-      t->control = std::move(*shares[at]);
+        std::find(controlled.begin(), controlled.end(), t->launcher) - controlled.begin());
+    if (at < shares->size() && (*shares)[at]) {
+      t->control = std::move(*(*shares)[at]);
       continue;
     }
     auto measured = run_control(*t->cache, t->launcher, reference);

@@ -142,11 +142,10 @@ private:
   };
   /// Every timed kernel's runners, started before the exclusive hold: one times the first
   /// student round of every kernel, one the control of every kernel whose reference time is
-  /// cached (`controlled`). Either may be missing: those rounds start in the hold.
+  /// cached (its target's launchers). Either may be missing: those rounds start in the hold.
   struct started_rounds {
     std::optional<started_launcher> students;
     std::optional<started_launcher> controls;
-    std::vector<std::string> controlled;
   };
   result<started_rounds> start_ahead(const std::vector<timed_runs>& ts,
                                      const std::filesystem::path& library,
@@ -157,6 +156,8 @@ private:
   result<std::vector<timed_runs>> run_timing(const std::vector<std::string>& launchers,
                                              const std::filesystem::path& library,
                                              bool start_early);
+  result<std::vector<std::optional<launcher_run>>> let_go(std::optional<started_launcher>& started,
+                                                          std::string_view doing);
   result<void> run_student_rounds(std::vector<timed_runs>& ts, const std::filesystem::path& library,
                                   started_rounds& ahead);
   result<void> run_controls(std::vector<timed_runs>& ts, const std::filesystem::path& reference,
