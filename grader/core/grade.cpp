@@ -222,19 +222,29 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
   auto plan = make_plan(g.spec.problem, names.front(), built.library,
                         work_dir / "every-kernel.correctness", cases, 2);
   plan.more_launchers.assign(names.begin() + 1, names.end());
+  // A kernel's limit, and room for the runner's start and the kernels before it: a kernel that
+  // hangs here then had its whole limit, so its timeout counts and it does not hang again alone.
+  const double limit = g.spec.lim.kernel_seconds;
   auto run = timed_stage(g, "correctness", "", [&] {
-    return run_kernel_on_device(g, plan, g.spec.lim.kernel_seconds);
+    return run_kernel_on_device(g, plan, limit + std::max(2.0, 0.1 * limit));
   });
   if (!run) {
     return fail(run.error());
   }
   const auto& problem = problems::get(g.spec.problem);
+  runner_exit exit; // what the kernel's own runner would have ended with
+  exit.time_limit_seconds = limit;
   for (std::size_t j = 0; j < kernels.size(); ++j) {
+    exit.launcher = names[j];
     if (const auto share = launcher_share(run->log, j, cases.size(), plan.runs)) {
-      runner_exit clean;
-      clean.time_limit_seconds = g.spec.lim.kernel_seconds;
-      clean.launcher = names[j];
-      known[j] = evaluate_cases(problem, cases, *share, plan.output_dir, clean);
+      exit.timed_out = false;
+      known[j] = evaluate_cases(problem, cases, *share, plan.output_dir, exit);
+    } else if (const auto stopped =
+                   run->exit.timed_out ? stopped_launcher_share(run->log, j, cases.size(),
+                                                                plan.runs, run->wall_seconds - limit)
+                                       : std::nullopt) {
+      exit.timed_out = true;
+      known[j] = evaluate_cases(problem, cases, *stopped, plan.output_dir, exit);
     }
   }
   return known;

@@ -1,6 +1,7 @@
 #include "harness/protocol/protocol.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -161,6 +162,13 @@ private:
     }
     m_log.open_case = j.value("case", std::size_t{0});
     m_log.open_run = j.value("run", 0);
+    if (j.contains("t")) { // runners before the clock was added wrote none
+      const auto& t = j["t"];
+      if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0) {
+        return "a case_begin whose time is not a number of seconds";
+      }
+      m_log.began_seconds.try_emplace(*m_log.open_case, t.get<double>());
+    }
     return "";
   }
 

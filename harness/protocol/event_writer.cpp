@@ -94,7 +94,9 @@ void event_writer::started(const device_identity& id) {
 }
 
 void event_writer::case_begin(std::size_t case_index, int run) {
-  write_line(json{{"event", "case_begin"}, {"case", case_index}, {"run", run}}.dump());
+  const std::chrono::duration<double> t = std::chrono::steady_clock::now() - m_since;
+  write_line(
+      json{{"event", "case_begin"}, {"case", case_index}, {"run", run}, {"t", t.count()}}.dump());
 }
 
 void event_writer::case_end(const run_record& r) {

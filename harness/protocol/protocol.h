@@ -12,7 +12,9 @@
 #include "reports/fault_kind.h"
 
 #include <cstdint>
+#include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -155,6 +157,10 @@ struct runner_log {
   bool finished = false;
   std::optional<std::size_t> open_case; ///< a case that began and never ended (crash, timeout)
   int open_run = 0;
+  /// The runner's clock at the first case_begin of each case: seconds since it began writing
+  /// events, before it made its CUDA context. Written by the process that runs student code, so
+  /// only ever used where a false value can cost no one but that submission.
+  std::map<std::size_t, double> began_seconds;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
   std::optional<reports::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
@@ -214,6 +220,7 @@ public:
 
 private:
   void write_line(const std::string& line);
+  std::chrono::steady_clock::time_point m_since = std::chrono::steady_clock::now(); // case_begin's "t"
   int m_fd = -1;
   std::size_t m_written = 0; // bytes this writer appended
   bool m_regular = false;    // a regular file (a pipe has no size to check)

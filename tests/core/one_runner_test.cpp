@@ -90,5 +90,53 @@ TEST(LauncherShare, NothingOfALogThatIsNotWholeIsBelieved) {
   EXPECT_FALSE(launcher_share(shared_log(2), 0, 0, runs).has_value());
 }
 
+// Launcher 1 of `launchers` hung in its second case's first run after `began` seconds of the
+// runner's clock; its first case completed both runs.
+protocol::runner_log hung_log(std::size_t launchers, double began) {
+  auto log = shared_log(launchers);
+  log.runs.resize(runs * (cases + 1));
+  log.open_case = cases + 1;
+  log.open_run = 0;
+  log.finished = false;
+  log.began_seconds = {{0, 0.4}, {1, 0.5}, {cases, began}, {cases + 1, began + 0.1}};
+  return log;
+}
+
+TEST(StoppedLauncherShare, AKernelThatHungWithItsWholeLimitKeepsItsTimeout) {
+  const auto log = hung_log(3, 0.8);
+  const auto share = stopped_launcher_share(log, 1, cases, runs, 2.0);
+  ASSERT_TRUE(share.has_value());
+  EXPECT_TRUE(share->started);
+  EXPECT_FALSE(share->finished);
+  EXPECT_EQ(share->open_case, std::size_t{1}); // its own second case
+  EXPECT_EQ(share->open_run, 0);
+  ASSERT_EQ(share->runs.size(), static_cast<std::size_t>(runs)); // its first case, both runs
+  EXPECT_EQ(share->runs.front().case_index, 0u);
+  EXPECT_EQ(share->runs.front().output_file, protocol::output_file_name(cases, 0));
+  // Neither the launcher before it (it finished: launcher_share) nor the one after it (it never
+  // ran) is the one the limit stopped.
+  EXPECT_FALSE(stopped_launcher_share(log, 0, cases, runs, 2.0).has_value());
+  EXPECT_FALSE(stopped_launcher_share(log, 2, cases, runs, 2.0).has_value());
+  EXPECT_TRUE(launcher_share(log, 0, cases, runs).has_value());
+}
+
+TEST(StoppedLauncherShare, AKernelThatBeganLateRunsAloneWithItsWholeLimit) {
+  // The launchers before it took 2.5 s of the runner's 2 s beyond the limit.
+  EXPECT_FALSE(stopped_launcher_share(hung_log(2, 2.5), 1, cases, runs, 2.0).has_value());
+  auto untimed = hung_log(2, 0.8);
+  untimed.began_seconds.clear(); // a runner that wrote no clock
+  EXPECT_FALSE(stopped_launcher_share(untimed, 1, cases, runs, 2.0).has_value());
+}
+
+TEST(StoppedLauncherShare, OnlyAHangInAWholeLogAfterCleanRunsCounts) {
+  auto faulted = hung_log(2, 0.8);
+  faulted.runs[runs * cases].error_kind = reports::fault_kind::illegal_address;
+  EXPECT_FALSE(stopped_launcher_share(faulted, 1, cases, runs, 2.0).has_value());
+  auto tampered = hung_log(2, 0.8);
+  tampered.tampering = "a second start line";
+  EXPECT_FALSE(stopped_launcher_share(tampered, 1, cases, runs, 2.0).has_value());
+  EXPECT_FALSE(stopped_launcher_share(shared_log(2), 1, cases, runs, 2.0).has_value()); // finished
+}
+
 } // namespace
 } // namespace cugrade::grader

@@ -29,20 +29,24 @@ protected:
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(m_dir);
     fs::create_directories(m_dir);
-    auto spec = spec::load_assignment("matmul", CUGRADE_SOURCE_DIR);
+    use("matmul");
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  void use(const std::string& assignment) {
+    auto spec = spec::load_assignment(assignment, CUGRADE_SOURCE_DIR);
     ASSERT_TRUE(spec.ok()) << spec.error();
     m_spec = *spec;
     m_cases = plan_cases(m_spec);
     ASSERT_FALSE(m_cases.empty());
   }
-  void TearDown() override { fs::remove_all(m_dir); }
 
   // Runs `names` of `library` in one runner; nullopt (and a test failure) when it cannot start.
   std::optional<kernel_run> run(const fs::path& library, const std::vector<std::string>& names,
-                                const std::string& folder) {
+                                const std::string& folder, double limit = 300) {
     auto plan = make_plan(m_spec.problem, names.front(), library, m_dir / folder, m_cases, 2);
     plan.more_launchers.assign(names.begin() + 1, names.end());
-    auto r = run_kernel(EMU_RUNNER, plan, 300);
+    auto r = run_kernel(EMU_RUNNER, plan, limit);
     EXPECT_TRUE(r.ok()) << r.error();
     return r ? std::optional<kernel_run>(std::move(*r)) : std::nullopt;
   }
@@ -57,8 +61,9 @@ protected:
   }
 
   // The outcome of each case of `launcher` in its own runner.
-  std::vector<reports::test_status> alone(const fs::path& library, const std::string& launcher) {
-    const auto r = run(library, {launcher}, "alone-" + launcher);
+  std::vector<reports::test_status> alone(const fs::path& library, const std::string& launcher,
+                                          double limit = 300) {
+    const auto r = run(library, {launcher}, "alone-" + launcher, limit);
     return r ? statuses(r->log, m_dir / ("alone-" + launcher), r->exit)
              : std::vector<reports::test_status>{};
   }
@@ -98,6 +103,32 @@ TEST_F(SharedRunner, AKernelThatFaultsAndEveryOneAfterItRunAlone) {
   // Alone, the faulting kernel's first fault is an error, as its fixture expects.
   const auto tiled = alone(library, "matmul_tiled");
   EXPECT_NE(std::find(tiled.begin(), tiled.end(), reports::test_status::error), tiled.end());
+}
+
+TEST_F(SharedRunner, AKernelThatHangsWithItsWholeLimitTakesItsTimeoutFromThere) {
+  // reduce_convergent never ends; reduce_interleaved, before it, passes.
+  use("reduction");
+  const fs::path library = fs::path(EMU_TEST_MODULE_DIR) / "emu_fixture_grade_infinite_loop.so";
+  constexpr double limit = 3;
+  constexpr double room = 10; // the runner's start and reduce_interleaved's cases
+  const auto shared = run(library, {"reduce_interleaved", "reduce_convergent"}, "shared",
+                          limit + room);
+  ASSERT_TRUE(shared.has_value());
+  ASSERT_TRUE(shared->exit.timed_out);
+  const std::size_t n = m_cases.size();
+  EXPECT_TRUE(launcher_share(shared->log, 0, n, 2).has_value());
+  const auto stopped = stopped_launcher_share(shared->log, 1, n, 2, shared->wall_seconds - limit);
+  ASSERT_TRUE(stopped.has_value()) << "reduce_convergent began "
+                                   << shared->log.began_seconds.at(n) << " s in";
+  runner_exit exit = shared->exit;
+  exit.time_limit_seconds = limit;
+  exit.launcher = "reduce_convergent";
+  const auto mine = statuses(*stopped, m_dir / "shared", exit);
+  ASSERT_FALSE(mine.empty());
+  EXPECT_EQ(mine.front(), reports::test_status::timeout);
+  EXPECT_EQ(mine, alone(library, "reduce_convergent", limit));
+  // Had the runner no room beyond the limit, the kernel before it would have used some of it.
+  EXPECT_FALSE(stopped_launcher_share(shared->log, 1, n, 2, 0.0).has_value());
 }
 
 } // namespace

@@ -93,6 +93,43 @@ TEST(EventForgery, AGarbledLineInTheMiddleIsTamperingButATruncatedLastLineIsNot)
   EXPECT_EQ(log.open_case, std::size_t{0});
 }
 
+TEST(EventForgery, ACaseBeginsTimeIsANumberOfSecondsOrTheLogIsTampered) {
+  const auto log = read_lines({start_line, R"({"event":"case_begin","case":0,"run":0,"t":1.5})"});
+  EXPECT_TRUE(log.tampering.empty()) << log.tampering;
+  ASSERT_EQ(log.began_seconds.count(0), 1u);
+  EXPECT_DOUBLE_EQ(log.began_seconds.at(0), 1.5);
+  EXPECT_TRUE(read_lines({start_line, begin_line}).began_seconds.empty()); // an older runner
+  for (const std::string t : {R"("soon")", "-1", "null"}) {
+    SCOPED_TRACE(t);
+    const auto bad =
+        read_lines({start_line, R"({"event":"case_begin","case":0,"run":0,"t":)" + t + "}"});
+    EXPECT_FALSE(bad.tampering.empty());
+  }
+}
+
+TEST(EventWriter, EachCaseBeginCarriesTheRunnersClockAndTheFirstRunsIsKept) {
+  const process::temp_dir dir("writer");
+  const auto path = dir.path() / events_file_name;
+  {
+    event_writer writer(path);
+    writer.started({"emu", "d", "x", "y", "", ""});
+    run_record r;
+    r.completed = true;
+    writer.case_begin(0, 0);
+    writer.case_end(r);
+    ::usleep(20000);
+    r.run = 1;
+    writer.case_begin(0, 1);
+    writer.case_end(r);
+    writer.finished();
+  }
+  const auto log = read_events(path);
+  ASSERT_TRUE(log.tampering.empty()) << log.tampering;
+  ASSERT_EQ(log.began_seconds.count(0), 1u);
+  EXPECT_GE(log.began_seconds.at(0), 0.0);
+  EXPECT_LT(log.began_seconds.at(0), 0.02); // the first run's begin, not the second's
+}
+
 TEST(EventWriter, NoticesLinesItDidNotWrite) {
   const process::temp_dir dir("writer");
   const auto path = dir.path() / events_file_name;
