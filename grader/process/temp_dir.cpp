@@ -8,6 +8,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -51,6 +53,36 @@ std::string owned_prefix(std::string_view prefix) {
   return std::string(prefix) + "-" + std::to_string(::getpid());
 }
 
+namespace {
+
+std::string command_line(const std::filesystem::path& proc_entry) {
+  std::ifstream in(proc_entry / "cmdline", std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Stops what a killed grading left running in `dir`: a sandbox (bwrap) or a runner whose command
+// line names a path inside it. bubblewrap's --die-with-parent misses a parent killed while the
+// sandbox starts (bubblewrap issue #633): the sandbox's first process then waits for it forever.
+void stop_leftovers(const std::filesystem::path& dir) {
+  const std::string inside = dir.string() + "/";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const std::string line = command_line(entry.path());
+    const std::string program =
+        std::filesystem::path(line.substr(0, line.find('\0'))).filename().string();
+    if ((program == "bwrap" || program.rfind("cugrade-runner", 0) == 0) &&
+        line.find(inside) != std::string::npos) {
+      ::kill(static_cast<pid_t>(std::stol(pid)), SIGKILL);
+    }
+  }
+}
+
+} // namespace
+
 std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::string_view prefix) {
   std::size_t removed = 0;
   std::error_code error;
@@ -67,6 +99,7 @@ std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::strin
     }
     const auto pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
     if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      stop_leftovers(entry.path());
       std::error_code ignored;
       removed += std::filesystem::remove_all(entry.path(), ignored) > 0 ? 1 : 0;
     }

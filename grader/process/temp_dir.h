@@ -38,7 +38,8 @@ private:
 [[nodiscard]] std::string owned_prefix(std::string_view prefix);
 
 /// Removes folders under `parent` named "<prefix>-<pid>-..." whose process no longer exists:
-/// what a killed grading left behind. Returns how many it removed.
+/// what a killed grading left behind, first stopping any sandbox (bwrap) or cugrade runner still
+/// running with a path inside one in its command line. Returns how many folders it removed.
 std::size_t remove_orphaned_dirs(const std::filesystem::path& parent, std::string_view prefix);
 
 } // namespace cugrade::process

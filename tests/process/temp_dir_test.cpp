@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <fstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using cugrade::process::temp_dir;
 
@@ -61,6 +67,54 @@ TEST(TempDir, OrphanedFoldersOfDeadProcessesAreRemoved) {
   EXPECT_FALSE(std::filesystem::exists(orphan));
   EXPECT_TRUE(std::filesystem::exists(mine));
   EXPECT_TRUE(std::filesystem::exists(other));
+}
+
+// A process whose program is named `program` and whose command line names `path`; it runs
+// until killed (its shell loop's last sleep ends within 0.2 s of the shell).
+pid_t start_naming(const std::string& program, const std::filesystem::path& path) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", program.c_str(), "-c", "while :; do sleep 0.2; done", "--bind",
+            path.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Whether `pid` (a child) was killed by SIGKILL within a few seconds.
+bool killed_soon(pid_t pid) {
+  for (int i = 0; i < 50; ++i) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+TEST(TempDir, ASandboxAKilledGradingLeftInItsFolderIsStopped) {
+  const temp_dir parent("orphans");
+  const auto orphan = parent.path() / "cugrade-grade-4194305-abc123";
+  const auto mine = parent.path() / (owned_prefix("cugrade-grade") + "-def456");
+  for (const auto& dir : {orphan, mine}) {
+    std::filesystem::create_directories(dir / "part-0");
+  }
+  const pid_t left = start_naming("/usr/bin/bwrap", orphan / "part-0");
+  const pid_t runner = start_naming("/opt/cugrade/bin/cugrade-runner-emu", orphan / "part-0");
+  const pid_t reader = start_naming("less", orphan / "part-0"); // a TA looking: not ours to stop
+  const pid_t live = start_naming("/usr/bin/bwrap", mine / "part-0"); // this process's grading
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // each has exec'd
+  EXPECT_EQ(remove_orphaned_dirs(parent.path(), "cugrade-grade"), 1u);
+  EXPECT_TRUE(killed_soon(left));
+  EXPECT_TRUE(killed_soon(runner));
+  EXPECT_EQ(::waitpid(reader, nullptr, WNOHANG), 0) << "a process not of cugrade was stopped";
+  EXPECT_EQ(::waitpid(live, nullptr, WNOHANG), 0) << "a live grading's sandbox was stopped";
+  for (const pid_t pid : {left, runner, reader, live}) { // whatever is still running
+    if (::kill(pid, SIGKILL) == 0) {
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
 }
 
 } // namespace
