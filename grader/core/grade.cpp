@@ -232,19 +232,18 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
     return fail(run.error());
   }
   const auto& problem = problems::get(g.spec.problem);
-  runner_exit exit; // what the kernel's own runner would have ended with
-  exit.time_limit_seconds = limit;
   for (std::size_t j = 0; j < kernels.size(); ++j) {
+    runner_exit exit; // what the kernel's own runner would have ended with
+    exit.time_limit_seconds = limit;
     exit.launcher = names[j];
-    if (const auto share = launcher_share(run->log, j, cases.size(), plan.runs)) {
-      exit.timed_out = false;
+    auto share = launcher_share(run->log, j, cases.size(), plan.runs);
+    if (!share && run->exit.timed_out) {
+      share = stopped_launcher_share(run->log, j, cases.size(), plan.runs,
+                                     run->wall_seconds - limit);
+      exit.timed_out = share.has_value();
+    }
+    if (share) {
       known[j] = evaluate_cases(problem, cases, *share, plan.output_dir, exit);
-    } else if (const auto stopped =
-                   run->exit.timed_out ? stopped_launcher_share(run->log, j, cases.size(),
-                                                                plan.runs, run->wall_seconds - limit)
-                                       : std::nullopt) {
-      exit.timed_out = true;
-      known[j] = evaluate_cases(problem, cases, *stopped, plan.output_dir, exit);
     }
   }
   return known;

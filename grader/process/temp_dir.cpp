@@ -1,6 +1,7 @@
 #include "grader/process/temp_dir.h"
 
 #include "harness/core/error.h"
+#include "harness/core/file_io.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -8,8 +9,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -55,11 +54,6 @@ std::string owned_prefix(std::string_view prefix) {
 
 namespace {
 
-std::string command_line(const std::filesystem::path& proc_entry) {
-  std::ifstream in(proc_entry / "cmdline", std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Stops what a killed grading left running in `dir`: a sandbox (bwrap) or a runner whose command
 // line names a path inside it. bubblewrap's --die-with-parent misses a parent killed while the
 // sandbox starts (bubblewrap issue #633): the sandbox's first process then waits for it forever.
@@ -71,11 +65,14 @@ void stop_leftovers(const std::filesystem::path& dir) {
     if (pid.find_first_not_of("0123456789") != std::string::npos) {
       continue;
     }
-    const std::string line = command_line(entry.path());
+    const auto line = read_file(entry.path() / "cmdline"); // gone meanwhile: not ours to stop
+    if (!line) {
+      continue;
+    }
     const std::string program =
-        std::filesystem::path(line.substr(0, line.find('\0'))).filename().string();
+        std::filesystem::path(line->substr(0, line->find('\0'))).filename().string();
     if ((program == "bwrap" || program.rfind("cugrade-runner", 0) == 0) &&
-        line.find(inside) != std::string::npos) {
+        line->find(inside) != std::string::npos) {
       ::kill(static_cast<pid_t>(std::stol(pid)), SIGKILL);
     }
   }
