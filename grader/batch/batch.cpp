@@ -63,7 +63,6 @@ run_measures measures(pipeline& p, const grader::backend_choice& backend, double
   for (double busy : p.places.gpu_busy_seconds()) {
     m.gpu_busy_fraction.push_back(wall > 0 ? busy / wall : 0);
   }
-  m.gpu_moves = p.places.moves();
   m.fetch_seconds = p.fetch_seconds;
   m.build_seconds = p.build_seconds;
   m.run_seconds = p.run_seconds;

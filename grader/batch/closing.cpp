@@ -44,9 +44,6 @@ void print_throughput(const run_measures& m) {
     busy += fmt::format("{}GPU {} busy {:.0f}%", i == 0 ? "" : ", ", m.gpus[i],
                         100 * m.gpu_busy_fraction[i]);
   }
-  if (m.gpus.size() > 1) {
-    busy += fmt::format("; {} moved to an idler GPU between stages", m.gpu_moves);
-  }
   std::cout << "gpus: " << (busy.empty() ? "NA (emulation)" : busy) << "\n";
 }
 

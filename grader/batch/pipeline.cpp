@@ -8,8 +8,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <functional>
-#include <optional>
 
 namespace cugrade::batch {
 
@@ -35,21 +33,6 @@ public:
     release_cpu();
     m_gpu = m_slots.take_gpu();
     return *m_gpu;
-  }
-
-  // Moves to a GPU with at least two gradings fewer, one that `may_move(from, to)` accepts;
-  // returns its index.
-  std::optional<std::size_t>
-  move_to_idler(const std::function<bool(std::size_t, std::size_t)>& may_move) {
-    if (!m_gpu) {
-      return std::nullopt;
-    }
-    const auto from = *m_gpu;
-    const auto to = m_slots.move_to_idler(from, [&](std::size_t t) { return may_move(from, t); });
-    if (to) {
-      m_gpu = to;
-    }
-    return to;
   }
 
 private:
@@ -103,37 +86,6 @@ grader::grade_options grading_options(const pipeline& p, const roster_entry& e) 
   return g;
 }
 
-grader::device_pin pin_of(const pipeline& p, std::size_t gpu) {
-  return {p.places.gpus()[gpu],
-          gpu < p.gpu_identities.size() ? p.gpu_identities[gpu] : std::nullopt};
-}
-
-// Whether a grading begun on GPU `from` may go on on GPU `to`: both probed, one model.
-bool interchangeable(const pipeline& p, std::size_t from, std::size_t to) {
-  const auto& ids = p.gpu_identities;
-  return from < ids.size() && to < ids.size() && ids[from] && ids[to] &&
-         protocol::same_model(*ids[from], *ids[to]);
-}
-
-// A grading takes the least busy GPU when its build is done, and moves to an idler one of the
-// same model before its sanitizer checks and its timing where that evens the GPUs out.
-void pin_to_gpus(pipeline& p, const roster_entry& e, held_places& places, grader::grade_hooks& h) {
-  h.before_runs = [&p, &e, &places] {
-    const auto gpu = places.move_to_gpu();
-    p.shown.doing(e.student, "GPU " + p.places.gpus()[gpu]);
-    return pin_of(p, gpu);
-  };
-  h.before_gpu_stage = [&p, &e, &places]() -> std::optional<grader::device_pin> {
-    const auto to = places.move_to_idler(
-        [&p](std::size_t from, std::size_t t) { return interchangeable(p, from, t); });
-    if (!to) {
-      return std::nullopt;
-    }
-    p.shown.doing(e.student, "GPU " + p.places.gpus()[*to] + " (moved)");
-    return pin_of(p, *to);
-  };
-}
-
 reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& times) {
   held_places places(p.places);
   auto g = grading_options(p, e);
@@ -145,7 +97,13 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
     p.shown.doing(e.student, fetched ? "building" : "running");
   };
   if (!p.places.gpus().empty()) {
-    pin_to_gpus(p, e, places, g.hooks);
+    g.hooks.before_runs = [&] {
+      const auto gpu = places.move_to_gpu();
+      const auto& device = p.places.gpus()[gpu];
+      p.shown.doing(e.student, "GPU " + device);
+      return grader::device_pin{device, gpu < p.gpu_identities.size() ? p.gpu_identities[gpu]
+                                                                      : std::nullopt};
+    };
   }
   p.shown.doing(e.student, "fetching");
   try {

@@ -57,49 +57,20 @@ std::size_t slots::take_gpu() {
   };
   m_changed.wait(lock, [&] { return m_on_gpu[least_busy()] < m_per_gpu; });
   const auto gpu = least_busy();
-  enter(gpu);
+  if (m_on_gpu[gpu]++ == 0) {
+    m_busy_since[gpu] = now_seconds();
+  }
   return gpu;
 }
 
 void slots::give_gpu(std::size_t gpu) {
   {
     const std::lock_guard lock(m_mutex);
-    leave(gpu);
+    if (--m_on_gpu[gpu] == 0) {
+      m_busy_seconds[gpu] += now_seconds() - m_busy_since[gpu];
+    }
   }
   m_changed.notify_all();
-}
-
-std::optional<std::size_t> slots::move_to_idler(std::size_t from,
-                                                const std::function<bool(std::size_t)>& may_take) {
-  std::optional<std::size_t> idler;
-  {
-    const std::lock_guard lock(m_mutex);
-    for (std::size_t gpu = 0; gpu < m_on_gpu.size(); ++gpu) {
-      if (gpu != from && (!idler || m_on_gpu[gpu] < m_on_gpu[*idler]) && may_take(gpu)) {
-        idler = gpu;
-      }
-    }
-    if (!idler || m_on_gpu[*idler] + 2 > m_on_gpu[from]) {
-      return std::nullopt;
-    }
-    leave(from);
-    enter(*idler);
-    ++m_moves;
-  }
-  m_changed.notify_all(); // `from` has a free slot now
-  return idler;
-}
-
-void slots::enter(std::size_t gpu) {
-  if (m_on_gpu[gpu]++ == 0) {
-    m_busy_since[gpu] = now_seconds();
-  }
-}
-
-void slots::leave(std::size_t gpu) {
-  if (--m_on_gpu[gpu] == 0) {
-    m_busy_seconds[gpu] += now_seconds() - m_busy_since[gpu];
-  }
 }
 
 std::size_t slots::concurrency() const {
@@ -116,11 +87,6 @@ std::vector<double> slots::gpu_busy_seconds() const {
     }
   }
   return out;
-}
-
-std::size_t slots::moves() const {
-  const std::lock_guard lock(m_mutex);
-  return m_moves;
 }
 
 std::vector<std::string> visible_gpus(const std::vector<std::string>& requested) {

@@ -3,15 +3,11 @@
 /// Where gradings may run: `jobs` CPU tokens for fetching and building (and, in emulation, for
 /// the whole grading, since emulated kernels run on the CPU too), and on a GPU machine a few
 /// slots per GPU for the runs. A grading holds a CPU token until its build is done, then waits
-/// for the least busy GPU. Before its sanitizer checks and before its timing it may move to a
-/// GPU with at least two gradings fewer (move_to_idler): at a class's end one GPU would
-/// otherwise idle while the other finishes the gradings it was given. Fair timing between
-/// gradings sharing a GPU is the per-GPU lock's job inside the grading code, not this
-/// scheduler's.
+/// for the least busy GPU. Fair timing between gradings sharing a GPU is the per-GPU lock's job
+/// inside the grading code, not this scheduler's.
 
 #include <condition_variable>
 #include <cstddef>
-#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,19 +25,12 @@ public:
   /// Blocks until a GPU has a free slot; returns its index in `gpus`.
   [[nodiscard]] std::size_t take_gpu();
   void give_gpu(std::size_t gpu);
-  /// Moves a grading's slot from GPU `from` to the GPU with the fewest gradings among those
-  /// `may_take` accepts, when that GPU has at least two fewer than `from` (counting the one
-  /// moving), so the move evens the two out; never waits. Returns the GPU moved to, or nothing.
-  [[nodiscard]] std::optional<std::size_t>
-  move_to_idler(std::size_t from, const std::function<bool(std::size_t)>& may_take);
 
   [[nodiscard]] const std::vector<std::string>& gpus() const { return m_gpus; }
   /// Gradings that may be in flight at once (the number of worker threads to start).
   [[nodiscard]] std::size_t concurrency() const;
   /// Seconds each GPU had at least one grading on it so far.
   [[nodiscard]] std::vector<double> gpu_busy_seconds() const;
-  /// How many times move_to_idler moved a grading.
-  [[nodiscard]] std::size_t moves() const;
 
 private:
   mutable std::mutex m_mutex;
@@ -52,10 +41,6 @@ private:
   std::vector<std::size_t> m_on_gpu;
   std::vector<double> m_busy_seconds;
   std::vector<double> m_busy_since;
-  std::size_t m_moves = 0;
-
-  void enter(std::size_t gpu);
-  void leave(std::size_t gpu);
 };
 
 /// The GPUs to use: `requested` when given, else CUDA_VISIBLE_DEVICES's entries, else the

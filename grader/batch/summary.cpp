@@ -90,7 +90,6 @@ ordered_json summary_json(const roster& r, const std::map<std::string, journal_e
             {"submissions_per_hour", per_hour(m)},
             {"gpu_busy_fraction",
              m.gpus.empty() ? ordered_json(nullptr) : ordered_json(m.gpu_busy_fraction)},
-            {"gpu_moves", m.gpus.empty() ? ordered_json(nullptr) : ordered_json(m.gpu_moves)},
             {"stages", stages(m)}}}};
 }
 

@@ -30,8 +30,6 @@ struct run_measures {
   std::vector<std::string> gpus;
   /// Per GPU, the fraction of the wall time it had a grading on it (none in emulation).
   std::vector<double> gpu_busy_fraction;
-  /// Times a grading moved to an idler GPU between its GPU stages (slots::move_to_idler).
-  std::size_t gpu_moves = 0;
   /// Sum over this run's gradings of each stage's seconds.
   double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
 };

@@ -77,26 +77,6 @@ std::string devices_for_runs(grading& g) {
   return pin.cuda_visible_devices;
 }
 
-// Between GPU stages a batch may move the grading to another GPU of the same model, one with
-// fewer gradings; the runners that follow are pinned there (`moved` replaces the last move).
-void move_if_asked(grading& g, perf::gpu_evaluator& gpu,
-                   std::optional<perf::pinned_devices>& moved) {
-  if (!g.options.hooks.before_gpu_stage) {
-    return;
-  }
-  auto pin = g.options.hooks.before_gpu_stage();
-  if (!pin || !pin->identity) {
-    return;
-  }
-  if (auto r = gpu.move_to(*pin->identity); !r) {
-    say(g.options, "staying on this GPU: " + r.error());
-    return;
-  }
-  g.backend.identity = *pin->identity;
-  moved.emplace(pin->cuda_visible_devices);
-  say(g.options, "moved to GPU " + pin->cuda_visible_devices + " (" + pin->identity->uuid + ")");
-}
-
 result<fetch::fetched_submission> fetch_for(const grading& g) {
   fetch::fetch_request req;
   req.source = g.options.submission;
@@ -420,14 +400,11 @@ grade_outcome grade_submission(grading& g) {
     for (auto& c : checked) {
       kernels.push_back(&*c.report);
     }
-    std::optional<perf::pinned_devices> moved;
-    move_if_asked(g, *gpu, moved);
     auto sanitized = gpu->sanitize_all(kernels, built->library);
     if (!sanitized) {
       return not_gradable(g.report, "performance evaluation failed: " + sanitized.error());
     }
     g.report.stages.insert(g.report.stages.end(), sanitized->begin(), sanitized->end());
-    move_if_asked(g, *gpu, moved);
     auto timed = gpu->time_all(kernels, built->library);
     if (!timed) {
       return not_gradable(g.report, "performance evaluation failed: " + timed.error());

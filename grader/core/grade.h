@@ -36,10 +36,6 @@ struct grade_hooks {
   /// Called after a successful build, before the first runner starts; may block (batch waits
   /// there for a GPU slot). Returns the device this grading's runners are pinned to.
   std::function<device_pin()> before_runs;
-  /// Called on the GPU before the sanitizer checks and before timing: a device to move the
-  /// grading's later runners to, of the same model as its own (protocol::same_model), or nothing
-  /// to stay. Batch moves a grading to a GPU with fewer gradings at a class's end.
-  std::function<std::optional<device_pin>()> before_gpu_stage;
 };
 
 struct grade_options {

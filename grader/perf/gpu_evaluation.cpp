@@ -87,18 +87,6 @@ void gpu_evaluator::say(const std::string& message) const {
   }
 }
 
-result<void> gpu_evaluator::move_to(const protocol::device_identity& device) {
-  if (!protocol::same_model(m_device, device)) {
-    return fail("cannot move a grading from a " + m_device.device + " to a " + device.device +
-                ": only between GPUs of one model, architecture and driver");
-  }
-  if (!m_exclusive.expired()) {
-    return fail("cannot move to another GPU while holding " + gpu_key() + " exclusively");
-  }
-  m_device = device;
-  return {};
-}
-
 std::string gpu_evaluator::gpu_key() const {
   return m_device.uuid.empty() ? m_device.device : m_device.uuid;
 }

@@ -94,11 +94,6 @@ public:
   [[nodiscard]] bool checks(const reports::kernel_report& k) const;
   [[nodiscard]] bool times(const reports::kernel_report& k) const;
 
-  /// Runs what follows on `device` instead (its lock, its cached reference timings), a GPU of
-  /// the same model (protocol::same_model), between stages: not while the GPU is held
-  /// exclusively. The caller pins the runners to it (pinned_devices). Fails for another model.
-  [[nodiscard]] result<void> move_to(const protocol::device_identity& device);
-
   /// The reference library (built on first use).
   [[nodiscard]] result<std::filesystem::path> reference();
   /// Times `library`'s `launcher` against the reference (cached and controlled, or A B B A with

@@ -196,10 +196,6 @@ struct device_identity {
   std::string arch; ///< compute capability without the dot, e.g. "90" (what to compile for)
 };
 
-/// Whether work begun on one of two GPUs may finish on the other with the same words in its
-/// report and the same build: the same model, architecture and driver (the UUID may differ).
-[[nodiscard]] bool same_model(const device_identity& a, const device_identity& b);
-
 /// Appends events to events.jsonl with one write(2) per line, so each line is whole even if the
 /// runner dies right after. The file descriptor stays open for fault reports from signal handlers.
 class event_writer {

@@ -549,69 +549,6 @@ reports::kernel_report passed_kernel(const std::string& name) {
   return k;
 }
 
-// A batch moves a grading to an idler GPU of the same model between stages: from then on its
-// lock, and its cached reference time, are that GPU's.
-TEST_F(GpuEvaluator, MovedToAnotherGpuOfTheSameModelItTimesThereUnderThatGpusLock) {
-  (void)evaluate("libperf_fake_fast.so"); // GPU 0001's reference time is cached
-  auto other = m_device;
-  other.uuid = "GPU-fake-0002";
-  // Another grading holds GPU 0001 exclusively (let go only if the moved grading waits for it).
-  std::optional<process::device_lock> held;
-  {
-    auto first = process::device_lock::acquire(m_device.uuid, process::lock_mode::exclusive);
-    ASSERT_TRUE(first.ok()) << first.error();
-    held.emplace(std::move(*first));
-  }
-  const auto moved_and_timed = [&] {
-    return std::async(std::launch::async, [&] {
-      reports::kernel_report k = passed_kernel("histogram_privatized");
-      gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
-      const auto moved = e.move_to(other);
-      EXPECT_TRUE(moved.ok()) << moved.error();
-      const auto r = e.evaluate(k, fakes / "libperf_fake_fast.so");
-      EXPECT_TRUE(r.ok()) << r.error();
-      return k;
-    });
-  };
-  auto run = moved_and_timed();
-  const bool finished = run.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
-  if (!finished) {
-    held.reset();
-  }
-  ASSERT_TRUE(finished) << "the moved grading waited for the GPU it left";
-  const auto k = run.get();
-  ASSERT_EQ(k.performance.size(), 1u);
-  EXPECT_EQ(k.performance[0].reference_source, "measured") << "GPU 0002 had no cached time";
-  EXPECT_EQ(cached_reference_files().size(), 2u);
-  auto again = moved_and_timed();
-  ASSERT_EQ(again.wait_for(std::chrono::seconds(60)), std::future_status::ready);
-  EXPECT_EQ(again.get().performance.at(0).reference_source, "cache");
-}
-
-TEST_F(GpuEvaluator, MovesOnlyToAGpuOfTheSameModelAndNotWhileHoldingItsOwn) {
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
-  for (auto change : {+[](protocol::device_identity& d) { d.device = "Other GPU"; },
-                      +[](protocol::device_identity& d) { d.arch = "80"; },
-                      +[](protocol::device_identity& d) { d.driver = "575.0"; }}) {
-    auto other = m_device;
-    other.uuid = "GPU-fake-0002";
-    change(other);
-    const auto r = e.move_to(other);
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("only between GPUs of one model"), std::string::npos) << r.error();
-  }
-  auto other = m_device;
-  other.uuid = "GPU-fake-0002";
-  {
-    const auto held = e.hold_exclusive();
-    ASSERT_TRUE(held.ok()) << held.error();
-    const auto r = e.move_to(other);
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("while holding GPU-fake-0001"), std::string::npos) << r.error();
-  }
-  EXPECT_TRUE(e.move_to(other).ok());
-}
-
 // A grading's kernels are timed under one exclusive hold: the lock is waited for once, and each
 // kernel's timed calls are checked after it is let go (another grading gets the GPU meanwhile).
 TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
