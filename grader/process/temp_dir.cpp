@@ -1,7 +1,7 @@
 #include "grader/process/temp_dir.h"
 
+#include "grader/process/process_table.h"
 #include "harness/core/error.h"
-#include "harness/core/file_io.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -59,21 +59,15 @@ namespace {
 // sandbox starts (bubblewrap issue #633): the sandbox's first process then waits for it forever.
 void stop_leftovers(const std::filesystem::path& dir) {
   const std::string inside = dir.string() + "/";
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const auto line = read_file(entry.path() / "cmdline"); // gone meanwhile: not ours to stop
+  for (const pid_t pid : running_pids()) {
+    const auto line = command_line(pid); // gone meanwhile: not ours to stop
     if (!line) {
       continue;
     }
-    const std::string program =
-        std::filesystem::path(line->substr(0, line->find('\0'))).filename().string();
+    const std::string program = program_name(*line);
     if ((program == "bwrap" || program.rfind("cugrade-runner", 0) == 0) &&
         line->find(inside) != std::string::npos) {
-      ::kill(static_cast<pid_t>(std::stol(pid)), SIGKILL);
+      ::kill(pid, SIGKILL);
     }
   }
 }

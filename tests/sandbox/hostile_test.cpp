@@ -3,6 +3,7 @@
 // by the real cugrade in emulation, confined; then the harm is looked for on the host, and the
 // reference (an honest submission) must still grade with full marks.
 
+#include "grader/process/process_table.h"
 #include "tests/e2e/e2e_support.h"
 
 #include <gtest/gtest.h>
@@ -72,22 +73,21 @@ std::vector<std::string> surviving_runners() {
           .parent_path()
           .string();
   std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos ||
-        pid == std::to_string(::getpid())) {
+  for (const pid_t pid : process::running_pids()) {
+    auto line = process::command_line(pid);
+    if (pid == ::getpid() || !line) {
       continue;
     }
-    std::string cmdline = text_of(entry.path() / "cmdline");
+    std::string cmdline = *line;
     const std::string program = cmdline.substr(0, cmdline.find('\0'));
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     // By the program run (argv[0]), not by words in a command line: a compiler building this
     // very test has "bwrap" and the build folder in its arguments.
     const bool runner = program.rfind(build_bin + "/cugrade-runner", 0) == 0;
     const bool sandbox =
-        fs::path(program).filename() == "bwrap" && cmdline.find(build_bin) != std::string::npos;
+        process::program_name(*line) == "bwrap" && cmdline.find(build_bin) != std::string::npos;
     if (runner || sandbox) {
-      found.push_back(pid + ": " + cmdline);
+      found.push_back(std::to_string(pid) + ": " + cmdline);
     }
   }
   return found;

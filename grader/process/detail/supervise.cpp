@@ -1,6 +1,8 @@
 #include "grader/process/detail/supervise.h"
 
+#include "grader/process/process_table.h"
 #include "harness/core/error.h"
+#include "harness/core/file_io.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -39,14 +40,9 @@ constexpr int clock_poll_ms = 20;
 std::vector<pid_t> confined_descendants(pid_t root) {
   std::multimap<pid_t, pid_t> children;
   std::map<pid_t, std::string> names;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) {
-      continue;
-    }
-    std::ifstream stat(entry.path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  for (const pid_t pid : running_pids()) {
+    const auto read = read_file("/proc/" + std::to_string(pid) + "/stat");
+    const std::string text = read ? *read : std::string();
     const auto close = text.rfind(')');
     const auto open = text.find('(');
     if (close == std::string::npos || open == std::string::npos) {
@@ -56,7 +52,6 @@ std::vector<pid_t> confined_descendants(pid_t root) {
     char state = 0;
     pid_t parent = 0;
     if (rest >> state >> parent) {
-      const pid_t pid = std::stoi(name);
       children.emplace(parent, pid);
       names[pid] = text.substr(open + 1, close - open - 1);
     }
