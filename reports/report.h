@@ -253,8 +253,8 @@ struct stage_timing {
   std::string stage;  ///< probe, fetch, build, correctness, sanitizer, timing
   std::string kernel; ///< the launcher, for per-kernel stages; empty otherwise
   double seconds = 0;
-  /// Where the stage's time went, when it says (timing: lock wait, student runs, control,
-  /// checks, reference); the parts need not add up to `seconds`.
+  /// Where the stage's time went, when it says (timing: shared lock wait, runner start-up, lock
+  /// wait, student runs, control, checks, reference); the parts need not add up to `seconds`.
   std::vector<stage_part> parts;
 
   bool operator==(const stage_timing&) const = default;

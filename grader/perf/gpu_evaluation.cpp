@@ -338,10 +338,13 @@ gpu_evaluator::start_ahead(const std::vector<timed_runs>& ts, const fs::path& li
                            const fs::path& reference) {
   constexpr double ready_limit_seconds = 120;
   started_rounds ahead;
+  const auto asked = std::chrono::steady_clock::now();
   auto shared = hold_shared();
   if (!shared) {
     return fail(shared.error());
   }
+  add_part("shared lock wait", asked); // behind the exclusive holds taken or asked for before
+  const auto starting = std::chrono::steady_clock::now();
   std::vector<std::string> launchers;
   std::vector<std::string> controlled; // the kernels whose reference time is cached
   for (const auto& t : ts) {
@@ -368,6 +371,7 @@ gpu_evaluator::start_ahead(const std::vector<timed_runs>& ts, const fs::path& li
       started->reset(); // cancelled; its rounds start in the hold
     }
   }
+  add_part("runner start-up", starting);
   return ahead;
 }
 
@@ -476,7 +480,6 @@ gpu_evaluator::run_timing(const std::vector<std::string>& launchers, const fs::p
     }
     return ts;
   }
-  const auto starting = std::chrono::steady_clock::now();
   auto c = cached_setup();
   if (!c) {
     return fail(c.error());
@@ -492,7 +495,6 @@ gpu_evaluator::run_timing(const std::vector<std::string>& launchers, const fs::p
       return fail(early.error());
     }
     ahead = std::move(*early);
-    add_part("runner start-up", starting);
   }
   auto lock = hold_exclusive();
   if (!lock) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <thread>
 #include <future>
@@ -514,10 +515,10 @@ TEST_F(GpuEvaluator, SaysWhereTheTimingStageSpentItsTime) {
   };
   // First grading on this GPU: nothing cached, so the reference is measured in full.
   EXPECT_EQ(part_names(timing_stage()),
-            (names{"runner start-up", "lock wait", "student runs", "checks", "reference"}));
+            (names{"shared lock wait", "runner start-up", "lock wait", "student runs", "checks", "reference"}));
   // Then the cache and a control.
   EXPECT_EQ(part_names(timing_stage()),
-            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
+            (names{"shared lock wait", "runner start-up", "lock wait", "student runs", "control", "checks"}));
 }
 
 TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
@@ -578,7 +579,7 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   EXPECT_EQ((*stages)[1].kernel, "histogram_interleaved");
   EXPECT_EQ((*stages)[2].kernel, "histogram_privatized");
   using names = std::vector<std::string>;
-  EXPECT_EQ(part_names((*stages)[0]), (names{"runner start-up", "lock wait", "student runs"}));
+  EXPECT_EQ(part_names((*stages)[0]), (names{"shared lock wait", "runner start-up", "lock wait", "student runs"}));
   // Nothing cached yet: each kernel's reference is measured in full after its checks, taking the
   // GPU again (each launcher has its own cache entries).
   EXPECT_EQ(part_names((*stages)[1]), (names{"checks", "lock wait", "reference"}));
@@ -600,7 +601,7 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   ASSERT_TRUE(cached.ok()) << cached.error();
   ASSERT_EQ(cached->size(), 3u);
   EXPECT_EQ(part_names((*cached)[0]),
-            (names{"runner start-up", "lock wait", "student runs", "control"}));
+            (names{"shared lock wait", "runner start-up", "lock wait", "student runs", "control"}));
   EXPECT_EQ(part_names((*cached)[1]), (names{"checks"}));
   EXPECT_EQ(part_names((*cached)[2]), (names{"checks"}));
   EXPECT_EQ(again.performance.front().reference_source, "cache");
@@ -748,9 +749,36 @@ TEST_F(GpuEvaluator, StartsItsTimingRunnersWhileTheGpuIsShared) {
   ASSERT_EQ(stages->size(), 1u);
   using names = std::vector<std::string>;
   EXPECT_EQ(part_names((*stages)[0]),
-            (names{"runner start-up", "lock wait", "student runs", "control", "checks"}));
+            (names{"shared lock wait", "runner start-up", "lock wait", "student runs", "control", "checks"}));
   ASSERT_FALSE(k.performance.empty());
   EXPECT_EQ(k.performance.front().reference_source, "cache");
+}
+
+// Another grading holds the GPU alone: this one's timing runners wait to start until it may share
+// the GPU, and that wait is counted as such, not as the runners' start.
+TEST_F(GpuEvaluator, CountsTheWaitToShareTheGpuApartFromTheRunnersStart) {
+  evaluate("libperf_fake_fast.so"); // caches the reference, so the next grading has a control
+  auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::exclusive);
+  ASSERT_TRUE(held.ok()) << held.error();
+  std::optional<process::device_lock> other(std::move(*held));
+  auto k = passed_kernel("histogram_privatized");
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  auto timing = std::async(std::launch::async,
+                           [&] { return e.time_all({&k}, fakes / "libperf_fake_fast.so"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  EXPECT_EQ(runners_at_gate(m_dir / "bin"), 0) << "a runner started on a GPU held alone";
+  other.reset();
+  const auto stages = timing.get();
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  ASSERT_EQ(stages->size(), 1u);
+  std::map<std::string, double> parts;
+  for (const auto& p : (*stages)[0].parts) {
+    parts[p.name] = p.seconds;
+  }
+  ASSERT_TRUE(parts.count("shared lock wait") && parts.count("runner start-up"));
+  EXPECT_GE(parts["shared lock wait"], 1.8);
+  EXPECT_LT(parts["runner start-up"], parts["shared lock wait"])
+      << "the wait is not the runners' start";
 }
 
 } // namespace
