@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <future>
@@ -723,52 +724,71 @@ int runners_at_gate(const fs::path& bin) {
   return found;
 }
 
+// A grading that times one kernel (its reference cached first, so with a control) while another
+// grading holds the GPU in some mode until `other` is let go. Members end in reverse order: the
+// other hold first, so a test that stops early does not wait forever for the timing.
+struct timing_beside {
+  reports::kernel_report k = passed_kernel("histogram_privatized");
+  std::optional<gpu_evaluator> evaluator;
+  std::future<result<std::vector<reports::stage_timing>>> timing;
+  std::optional<process::device_lock> other;
+};
+
+class GpuEvaluatorBesideAnother : public GpuEvaluator {
+protected:
+  // Returns once the timing has begun; nullptr when the other grading's hold failed.
+  std::unique_ptr<timing_beside> time_beside_another(process::lock_mode mode) {
+    evaluate("libperf_fake_fast.so");
+    auto held = process::device_lock::acquire(m_device.uuid, mode);
+    EXPECT_TRUE(held.ok()) << (held.ok() ? "" : held.error());
+    if (!held.ok()) {
+      return nullptr;
+    }
+    auto t = std::make_unique<timing_beside>();
+    t->other.emplace(std::move(*held));
+    t->evaluator.emplace(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2",
+                         std::function<void(std::string_view)>{}, m_options);
+    t->timing = std::async(std::launch::async, [t = t.get()] {
+      return t->evaluator->time_all({&t->k}, fakes / "libperf_fake_fast.so");
+    });
+    return t;
+  }
+};
+
 // The student's round and the control make their contexts while another grading shares the GPU;
 // only then does the grading wait for the GPU alone, and they run once it has it.
-TEST_F(GpuEvaluator, StartsItsTimingRunnersWhileTheGpuIsShared) {
-  evaluate("libperf_fake_fast.so"); // caches the reference, so the next grading has a control
-  auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::shared);
-  ASSERT_TRUE(held.ok()) << held.error();
-  std::optional<process::device_lock> other(std::move(*held));
-  auto k = passed_kernel("histogram_privatized");
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
-  auto timing = std::async(std::launch::async,
-                           [&] { return e.time_all({&k}, fakes / "libperf_fake_fast.so"); });
+TEST_F(GpuEvaluatorBesideAnother, StartsItsTimingRunnersWhileTheGpuIsShared) {
+  const auto t = time_beside_another(process::lock_mode::shared);
+  ASSERT_TRUE(t);
   int waiting = 0;
   for (int i = 0; i < 600 && waiting < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     waiting = runners_at_gate(m_dir / "bin");
   }
   EXPECT_EQ(waiting, 2) << "the student's round and the control were not started ahead";
-  EXPECT_EQ(timing.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+  EXPECT_EQ(t->timing.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
       << "it timed while another grading shared the GPU";
-  other.reset();
-  const auto stages = timing.get();
+  t->other.reset();
+  const auto stages = t->timing.get();
   ASSERT_TRUE(stages.ok()) << stages.error();
   EXPECT_EQ(runners_at_gate(m_dir / "bin"), 0);
   ASSERT_EQ(stages->size(), 1u);
   using names = std::vector<std::string>;
-  EXPECT_EQ(part_names((*stages)[0]),
-            (names{"shared lock wait", "runner start-up", "lock wait", "student runs", "control", "checks"}));
-  ASSERT_FALSE(k.performance.empty());
-  EXPECT_EQ(k.performance.front().reference_source, "cache");
+  EXPECT_EQ(part_names((*stages)[0]), (names{"shared lock wait", "runner start-up", "lock wait",
+                                             "student runs", "control", "checks"}));
+  ASSERT_FALSE(t->k.performance.empty());
+  EXPECT_EQ(t->k.performance.front().reference_source, "cache");
 }
 
 // Another grading holds the GPU alone: this one's timing runners wait to start until it may share
 // the GPU, and that wait is counted as such, not as the runners' start.
-TEST_F(GpuEvaluator, CountsTheWaitToShareTheGpuApartFromTheRunnersStart) {
-  evaluate("libperf_fake_fast.so"); // caches the reference, so the next grading has a control
-  auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::exclusive);
-  ASSERT_TRUE(held.ok()) << held.error();
-  std::optional<process::device_lock> other(std::move(*held));
-  auto k = passed_kernel("histogram_privatized");
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
-  auto timing = std::async(std::launch::async,
-                           [&] { return e.time_all({&k}, fakes / "libperf_fake_fast.so"); });
+TEST_F(GpuEvaluatorBesideAnother, CountsTheWaitToShareTheGpuApartFromTheRunnersStart) {
+  const auto t = time_beside_another(process::lock_mode::exclusive);
+  ASSERT_TRUE(t);
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));
   EXPECT_EQ(runners_at_gate(m_dir / "bin"), 0) << "a runner started on a GPU held alone";
-  other.reset();
-  const auto stages = timing.get();
+  t->other.reset();
+  const auto stages = t->timing.get();
   ASSERT_TRUE(stages.ok()) << stages.error();
   ASSERT_EQ(stages->size(), 1u);
   std::map<std::string, double> parts;
