@@ -26,6 +26,7 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
     numbered.cases.insert(numbered.cases.end(), p.cases.begin(), p.cases.end());
   }
   const problems::problem& problem = problems::get(p.problem);
+  read_back_buffer read_back;
   std::size_t index = 0;
   for (const auto& name : names) {
     void* launcher = library->find(name);
@@ -35,7 +36,7 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
     }
     for (std::size_t i = 0; i < p.cases.size(); ++i, ++index) {
       const bool device_usable =
-          p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events)
+          p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events, read_back)
                            : run_case(problem, numbered, index, launcher, b, events);
       if (!device_usable) {
         events.finished(); // a sticky fault: later cases cannot run on this context

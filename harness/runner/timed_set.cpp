@@ -78,15 +78,15 @@ bool timed_set::read_first(std::vector<std::byte>& payload) {
   return m_backend->download(payload.data(), m_first->get(), payload.size());
 }
 
-bool timed_set::capture(int set, captured_output& out) {
-  out.bytes.resize(m_output->total_bytes());
-  if (!m_backend->download(out.bytes.data(), m_output->get(), out.bytes.size())) {
+bool timed_set::capture(int set, std::vector<std::byte>& bytes, protocol::sample_check& check) {
+  bytes.resize(m_output->total_bytes());
+  if (!m_backend->download(bytes.data(), m_output->get(), bytes.size())) {
     return false;
   }
-  const auto d = protocol::digest_of(m_output_spec.type, out.bytes.data(), m_output_spec.count);
-  out.check = {set,          d.sum,
-               d.abs_sum,    d.poison_words,
-               d.non_finite, !canaries_intact(out.bytes, m_output->payload_bytes())};
+  const auto d = protocol::digest_of(m_output_spec.type, bytes.data(), m_output_spec.count);
+  check = {set,          d.sum,
+           d.abs_sum,    d.poison_words,
+           d.non_finite, !canaries_intact(bytes, m_output->payload_bytes())};
   return true;
 }
 

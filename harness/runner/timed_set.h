@@ -17,12 +17,6 @@
 
 namespace cugrade::runner {
 
-/// A timed call's output as read back: the payload followed by the guard region.
-struct captured_output {
-  std::vector<std::byte> bytes;
-  protocol::sample_check check;
-};
-
 class timed_set {
 public:
   /// Allocates device buffers for `inputs` and uploads them; calls write to `output`, a buffer
@@ -37,10 +31,12 @@ public:
   /// Fingerprints the output of the call just made on this set (as input set `set`); the set's
   /// first call's output is also copied on the device.
   [[nodiscard]] bool record_call(int set, protocol::sample_check& check);
-  /// Reads back the kept output of this set's first call (payload only).
+  /// Reads back the kept output of this set's first call (payload only) into `payload`, resized
+  /// to it (its capacity is kept: see read_back_buffer).
   [[nodiscard]] bool read_first(std::vector<std::byte>& payload);
-  /// Reads the output back (payload and guard) and fingerprints it as a call on input set `set`.
-  [[nodiscard]] bool capture(int set, captured_output& out);
+  /// Reads the output back (payload, then guard) into `bytes`, resized to them, and fingerprints
+  /// it as a call on input set `set`.
+  [[nodiscard]] bool capture(int set, std::vector<std::byte>& bytes, protocol::sample_check& check);
   /// True when every input still holds what was uploaded (padding excluded), compared on the
   /// device with a pristine copy taken at the upload.
   [[nodiscard]] bool inputs_unchanged();

@@ -20,10 +20,11 @@ using steady = std::chrono::steady_clock;
 // Everything one case's timing accumulates; samples in the order they were taken.
 struct case_timing {
   case_timing(const problems::problem& p, const protocol::plan& pl, std::size_t i, void* l,
-              backends::backend& be)
-      : problem(p), plan(pl), index(i), launcher(l),
-        b(be), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
-                  pl.cases[i].seed} {}
+              backends::backend& be, read_back_buffer& rb)
+      : problem(p), plan(pl), index(i), launcher(l), b(be),
+        tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
+           pl.cases[i].seed},
+        read_back(rb) {}
 
   const problems::problem& problem;
   const protocol::plan& plan;
@@ -31,6 +32,7 @@ struct case_timing {
   void* launcher;
   backends::backend& b;
   problems::test_case tc;
+  read_back_buffer& read_back;
   std::vector<std::unique_ptr<timed_set>> sets;
   std::vector<double> event_ms, host_ms, clock_mhz;
   std::vector<int> sample_set;
@@ -174,12 +176,12 @@ std::optional<backends::call_outcome> checked_call(case_timing& c, timed_set& s,
   if (!outcome.ok()) {
     return outcome;
   }
-  captured_output out;
-  if (!s.capture(set, out)) {
+  protocol::sample_check check;
+  if (!s.capture(set, c.read_back, check)) {
     return device_refused("to read the output back");
   }
-  c.rec.checks.push_back(out.check);
-  save(c, set, role, out.bytes, s.payload_bytes());
+  c.rec.checks.push_back(check);
+  save(c, set, role, c.read_back, s.payload_bytes());
   return std::nullopt;
 }
 
@@ -203,11 +205,10 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
     if (s.calls() == 0) {
       continue;
     }
-    std::vector<std::byte> payload;
-    if (!s.read_first(payload)) {
+    if (!s.read_first(c.read_back)) {
       return device_refused("to read a kept output back");
     }
-    save(c, static_cast<int>(set), protocol::output_role::first, payload, payload.size());
+    save(c, static_cast<int>(set), protocol::output_role::first, c.read_back, c.read_back.size());
     if (auto fault = checked_call(c, s, static_cast<int>(set), protocol::output_role::last)) {
       return fault;
     }
@@ -258,10 +259,11 @@ bool report_fault(case_timing& c, const backends::call_outcome& fault, const cha
 } // namespace
 
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-               void* launcher, backends::backend& b, protocol::event_writer& events) {
+               void* launcher, backends::backend& b, protocol::event_writer& events,
+               read_back_buffer& read_back) {
   const auto started = steady::now();
   const auto& planned = plan.cases[index];
-  case_timing c(problem, plan, index, launcher, b);
+  case_timing c(problem, plan, index, launcher, b, read_back);
   c.rec.case_index = index;
   const int sets = set_count(plan.timing);
   // One output buffer for every set: where the output lies decides which L2 slices serve a

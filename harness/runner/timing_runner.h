@@ -11,11 +11,19 @@
 #include "harness/protocol/protocol.h"
 
 #include <cstddef>
+#include <vector>
 
 namespace cugrade::runner {
 
+/// Host memory the saved outputs are read back into, one for a runner's every case. A buffer per
+/// output cost, besides the file write, an allocation, the zeroing of every new page (twice: the
+/// kernel's and the vector's), and an unmap: glibc maps every block of 32 MiB or more afresh,
+/// and a 4096x2048 matmul output is 32 MiB. Nothing read from it outlives one saved output.
+using read_back_buffer = std::vector<std::byte>;
+
 /// Times case `index` of a timing plan; returns false when the device is unusable afterwards.
 bool time_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-               void* launcher, backends::backend& b, protocol::event_writer& events);
+               void* launcher, backends::backend& b, protocol::event_writer& events,
+               read_back_buffer& read_back);
 
 } // namespace cugrade::runner

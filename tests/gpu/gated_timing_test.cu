@@ -71,8 +71,9 @@ cugrade::protocol::timing_record time_launcher(void (*launcher)(const float*, lo
   {
     protocol::event_writer events(dir / protocol::events_file_name);
     const auto backend = backends::make_backend();
+    runner::read_back_buffer read_back;
     EXPECT_TRUE(runner::time_case(problems::get(p.problem), p, 0, reinterpret_cast<void*>(launcher),
-                                  *backend, events));
+                                  *backend, events, read_back));
   }
   auto log = protocol::read_events(dir / protocol::events_file_name);
   fs::remove_all(dir);

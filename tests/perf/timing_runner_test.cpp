@@ -8,6 +8,8 @@
 #include "tests/perf/fake_backend.h"
 
 #include <atomic>
+#include <cstring>
+#include <iterator>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -99,7 +101,8 @@ timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::tim
   p.timing = t;
   {
     protocol::event_writer events(out.dir / protocol::events_file_name);
-    out.device_usable = time_case(problems::get(k), p, 0, launcher, b, events);
+    read_back_buffer read_back;
+    out.device_usable = time_case(problems::get(k), p, 0, launcher, b, events, read_back);
   }
   out.log = protocol::read_events(out.dir / protocol::events_file_name);
   EXPECT_EQ(out.log.timings.size(), 1u);
@@ -262,6 +265,70 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   EXPECT_EQ(roles["fresh"], 1);
   EXPECT_FALSE(r.rec().input_modified);
   EXPECT_EQ(b.plain_calls, t.input_sets + 1); // each set's last call, then the fresh call
+}
+
+void matmul_good(const float* m, const float* n, float* p, int j, int k, int l) {
+  for (int i = 0; i < j; ++i) {
+    for (int c = 0; c < l; ++c) {
+      double acc = 0;
+      for (int x = 0; x < k; ++x) {
+        acc += static_cast<double>(m[i * k + x]) * n[x * l + c];
+      }
+      p[i * l + c] = static_cast<float>(acc);
+    }
+  }
+}
+
+std::vector<float> read_floats(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<float> out(bytes.size() / sizeof(float));
+  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(float));
+  return out;
+}
+
+// A runner's cases share one read-back buffer (timing_runner.h); a smaller case after a larger
+// one must save its own outputs only, whole and exact, with nothing of the larger case's left.
+TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
+  fake_backend b;
+  const auto t = quick();
+  const fs::path dir = fs::temp_directory_path() /
+                       ("cugrade-timing-test-" + std::to_string(::getpid()) + "-shared-read-back");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  protocol::plan p;
+  p.problem = problems::kind::matmul;
+  p.launcher = "test";
+  p.output_dir = dir;
+  p.cases.push_back({"large", {.j = 33, .k = 9, .l = 29}, "integer", seed});
+  p.cases.push_back({"small", {.j = 5, .k = 7, .l = 3}, "integer", seed + 1});
+  p.timing = t;
+  read_back_buffer read_back;
+  {
+    protocol::event_writer events(dir / protocol::events_file_name);
+    for (std::size_t i = 0; i < p.cases.size(); ++i) {
+      EXPECT_TRUE(time_case(problems::get(p.problem), p, i, address_of(matmul_good), b, events,
+                            read_back));
+    }
+  }
+  EXPECT_GE(read_back.capacity(), 33u * 29u * sizeof(float)); // grown once, kept
+  const auto log = protocol::read_events(dir / protocol::events_file_name);
+  ASSERT_EQ(log.timings.size(), 2u);
+  const auto& small_case = p.cases[1];
+  const problems::test_case tc{small_case.name, p.problem, small_case.dims,
+                               small_case.distribution, small_case.seed};
+  const auto& problem = problems::get(p.problem);
+  ASSERT_EQ(log.timings[1].saved.size(), 2u * static_cast<std::size_t>(t.input_sets) + 1);
+  for (const auto& saved : log.timings[1].saved) {
+    const auto inputs = protocol::input_set_inputs(problem, tc, saved.set, t.input_sets);
+    const auto expected = problem.reference(tc, inputs);
+    const auto got = read_floats(dir / saved.file);
+    ASSERT_EQ(got.size(), expected.size()) << saved.file; // 5 x 3, not 33 x 29
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      EXPECT_EQ(got[e], static_cast<float>(expected[e])) << saved.file << " element " << e;
+    }
+  }
+  fs::remove_all(dir);
 }
 
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
