@@ -85,20 +85,32 @@ struct timed {
   [[nodiscard]] const protocol::timing_record& rec() const { return log.timings.at(0); }
 };
 
+// An empty folder for one test's events and saved outputs.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("cugrade-timing-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+protocol::plan timing_plan(problems::kind k, const fs::path& dir,
+                           const protocol::timing_request& t) {
+  protocol::plan p;
+  p.problem = k;
+  p.launcher = "test";
+  p.output_dir = dir;
+  p.timing = t;
+  return p;
+}
+
 timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::timing_request& t,
           problems::shape dims, const std::string& distribution) {
   static std::atomic<int> counter{0};
   timed out;
-  out.dir = fs::temp_directory_path() /
-            ("cugrade-timing-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  fs::remove_all(out.dir);
-  fs::create_directories(out.dir);
-  protocol::plan p;
-  p.problem = k;
-  p.launcher = "test";
-  p.output_dir = out.dir;
+  out.dir = fresh_dir(std::to_string(counter++));
+  auto p = timing_plan(k, out.dir, t);
   p.cases.push_back({"bench", dims, distribution, seed});
-  p.timing = t;
   {
     protocol::event_writer events(out.dir / protocol::events_file_name);
     read_back_buffer read_back;
@@ -292,17 +304,10 @@ std::vector<float> read_floats(const fs::path& path) {
 TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   fake_backend b;
   const auto t = quick();
-  const fs::path dir = fs::temp_directory_path() /
-                       ("cugrade-timing-test-" + std::to_string(::getpid()) + "-shared-read-back");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  protocol::plan p;
-  p.problem = problems::kind::matmul;
-  p.launcher = "test";
-  p.output_dir = dir;
+  const auto dir = fresh_dir("shared-read-back");
+  auto p = timing_plan(problems::kind::matmul, dir, t);
   p.cases.push_back({"large", {.j = 33, .k = 9, .l = 29}, "integer", seed});
   p.cases.push_back({"small", {.j = 5, .k = 7, .l = 3}, "integer", seed + 1});
-  p.timing = t;
   read_back_buffer read_back;
   {
     protocol::event_writer events(dir / protocol::events_file_name);
