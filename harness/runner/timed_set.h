@@ -3,8 +3,9 @@
 /// One input set of a benchmark case on the device: its inputs (with padding), the case's output
 /// with guard words (one buffer shared by every set, see time_case), and what the timing protocol
 /// does with them between calls: poison the output, fingerprint it, keep the set's first output
-/// on the device for the grader's check, and compare the inputs with what was uploaded. Everything done per call stays on the device (fills, a digest kernel, device-to-
-/// device copies): a sample costs no transfer of the output (docs/timing.md, "cost").
+/// on the device for the grader's check, and compare the inputs with what was uploaded. Everything
+/// done per call stays on the device (fills, a digest kernel, device-to-device copies): a sample
+/// costs no transfer of the output (docs/timing.md, "cost").
 
 #include "harness/backends/backend.h"
 #include "harness/problems/problem.h"

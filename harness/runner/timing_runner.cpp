@@ -21,9 +21,9 @@ using steady = std::chrono::steady_clock;
 struct case_timing {
   case_timing(const problems::problem& p, const protocol::plan& pl, std::size_t i, void* l,
               backends::backend& be, read_back_buffer& rb)
-      : problem(p), plan(pl), index(i), launcher(l), b(be),
-        tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
-           pl.cases[i].seed},
+      : problem(p), plan(pl), index(i), launcher(l),
+        b(be), tc{pl.cases[i].name, pl.problem, pl.cases[i].dims, pl.cases[i].distribution,
+                  pl.cases[i].seed},
         read_back(rb) {}
 
   const problems::problem& problem;

@@ -9,9 +9,9 @@
 
 #include <atomic>
 #include <cstring>
-#include <iterator>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unistd.h>
@@ -312,8 +312,8 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   {
     protocol::event_writer events(dir / protocol::events_file_name);
     for (std::size_t i = 0; i < p.cases.size(); ++i) {
-      EXPECT_TRUE(time_case(problems::get(p.problem), p, i, address_of(matmul_good), b, events,
-                            read_back));
+      EXPECT_TRUE(
+          time_case(problems::get(p.problem), p, i, address_of(matmul_good), b, events, read_back));
     }
   }
   EXPECT_GE(read_back.capacity(), 33u * 29u * sizeof(float)); // grown once, kept
