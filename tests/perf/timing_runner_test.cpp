@@ -1,6 +1,7 @@
 // The runner's timing protocol on a fake backend (host memory, scripted times and clocks):
 // warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
 
+#include "harness/core/file_io.h"
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 #include "harness/runner/device_buffer.h"
@@ -11,7 +12,6 @@
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <iterator>
 #include <map>
 #include <set>
 #include <unistd.h>
@@ -291,11 +291,13 @@ void matmul_good(const float* m, const float* n, float* p, int j, int k, int l) 
   }
 }
 
+// A saved output's elements; none when the file cannot be read.
 std::vector<float> read_floats(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<float> out(bytes.size() / sizeof(float));
-  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(float));
+  const auto bytes = read_file(path);
+  std::vector<float> out(bytes ? bytes->size() / sizeof(float) : 0);
+  if (bytes) {
+    std::memcpy(out.data(), bytes->data(), out.size() * sizeof(float));
+  }
   return out;
 }
 
