@@ -322,8 +322,8 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   const auto log = protocol::read_events(dir / protocol::events_file_name);
   ASSERT_EQ(log.timings.size(), 2u);
   const auto& small_case = p.cases[1];
-  const problems::test_case tc{small_case.name, p.problem, small_case.dims,
-                               small_case.distribution, small_case.seed};
+  const problems::test_case tc{small_case.name, p.problem, small_case.dims, small_case.distribution,
+                               small_case.seed};
   const auto& problem = problems::get(p.problem);
   ASSERT_EQ(log.timings[1].saved.size(), 2u * static_cast<std::size_t>(t.input_sets) + 1);
   for (const auto& saved : log.timings[1].saved) {
