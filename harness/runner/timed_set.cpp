@@ -62,13 +62,20 @@ bool timed_set::poison() {
                                m_output->guard_bytes() / word_bytes);
 }
 
-bool timed_set::record_call(int set, protocol::sample_check& check) {
+bool timed_set::fingerprint(int set, protocol::sample_check& check) {
   backends::output_fingerprint f;
   if (!m_backend->fingerprint(m_output_spec.type, m_output->get(), m_output_spec.count,
                               m_output->payload_bytes(), m_output->guard_bytes(), f)) {
     return false;
   }
   check = check_of(set, f);
+  return true;
+}
+
+bool timed_set::record_call(int set, protocol::sample_check& check) {
+  if (!fingerprint(set, check)) {
+    return false;
+  }
   return m_calls++ > 0 ||
          m_backend->copy_on_device(m_first->get(), m_output->get(), m_output->payload_bytes());
 }
@@ -78,16 +85,14 @@ bool timed_set::read_first(std::vector<std::byte>& payload) {
   return m_backend->download(payload.data(), m_first->get(), payload.size());
 }
 
-bool timed_set::capture(int set, std::vector<std::byte>& bytes, protocol::sample_check& check) {
-  bytes.resize(m_output->total_bytes());
-  if (!m_backend->download(bytes.data(), m_output->get(), bytes.size())) {
-    return false;
-  }
-  const auto d = protocol::digest_of(m_output_spec.type, bytes.data(), m_output_spec.count);
-  check = {set,          d.sum,
-           d.abs_sum,    d.poison_words,
-           d.non_finite, !canaries_intact(bytes, m_output->payload_bytes())};
-  return true;
+bool timed_set::output_equals_first(bool& equal) {
+  return m_backend->equal_on_device(m_output->get(), m_first->get(), m_output->payload_bytes(),
+                                    equal);
+}
+
+bool timed_set::read_output(std::vector<std::byte>& payload) {
+  payload.resize(m_output->payload_bytes());
+  return m_backend->download(payload.data(), m_output->get(), payload.size());
 }
 
 bool timed_set::inputs_unchanged() {

@@ -29,15 +29,20 @@ public:
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
+  /// Fingerprints, on the device, the output of the call just made on this set (as input set
+  /// `set`): the digest of its payload and whether its guard words still hold the canary.
+  [[nodiscard]] bool fingerprint(int set, protocol::sample_check& check);
   /// Fingerprints the output of the call just made on this set (as input set `set`); the set's
   /// first call's output is also copied on the device.
   [[nodiscard]] bool record_call(int set, protocol::sample_check& check);
   /// Reads back the kept output of this set's first call (payload only) into `payload`, resized
   /// to it (its capacity is kept: see read_back_buffer).
   [[nodiscard]] bool read_first(std::vector<std::byte>& payload);
-  /// Reads the output back (payload, then guard) into `bytes`, resized to them, and fingerprints
-  /// it as a call on input set `set`.
-  [[nodiscard]] bool capture(int set, std::vector<std::byte>& bytes, protocol::sample_check& check);
+  /// Whether the output now equals, byte for byte, the kept output of this set's first call
+  /// (compared on the device); false when the device refused.
+  [[nodiscard]] bool output_equals_first(bool& equal);
+  /// Reads the output's payload back into `payload`, resized to it.
+  [[nodiscard]] bool read_output(std::vector<std::byte>& payload);
   /// True when every input still holds what was uploaded (padding excluded), compared on the
   /// device with a pristine copy taken at the upload.
   [[nodiscard]] bool inputs_unchanged();

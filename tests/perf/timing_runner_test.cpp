@@ -279,6 +279,60 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   EXPECT_EQ(b.plain_calls, t.input_sets + 1); // each set's last call, then the fresh call
 }
 
+// A last output equal to the set's first is compared on the device and names the first's file:
+// no read-back and no file of its own. Every call is still fingerprinted.
+TEST(TimingRunner, ALastOutputEqualToTheFirstNamesTheFirstsFileAndWritesNone) {
+  fake_backend b;
+  const auto t = quick();
+  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  int lasts = 0;
+  for (const auto& s : r.rec().saved) {
+    if (s.role == "last") {
+      ++lasts;
+      EXPECT_EQ(s.file, protocol::timed_output_file_name(0, s.set, protocol::output_role::first));
+    }
+  }
+  EXPECT_EQ(lasts, t.input_sets);
+  for (const auto& entry : fs::directory_iterator(r.dir)) {
+    EXPECT_EQ(entry.path().filename().string().find("-last"), std::string::npos)
+        << entry.path();
+  }
+  EXPECT_EQ(r.rec().checks.size(), r.rec().event_ms.size() +
+                                       static_cast<std::size_t>(r.rec().dropped_throttled) +
+                                       static_cast<std::size_t>(t.input_sets) + 1);
+}
+
+int drifting_calls = 0;
+// Right, except that bin 0 also counts the calls made so far: no two calls agree.
+void histogram_drifting(const unsigned char* in, long n, unsigned* bins) {
+  histogram_good(in, n, bins);
+  bins[0] += static_cast<unsigned>(drifting_calls++);
+}
+
+TEST(TimingRunner, ALastOutputThatDiffersFromTheFirstIsReadBackIntoItsOwnFile) {
+  fake_backend b;
+  drifting_calls = 0;
+  const auto t = quick();
+  const auto r =
+      run(problems::kind::histogram, address_of(histogram_drifting), b, t, small, "uniform");
+  const problems::test_case tc{"bench", problems::kind::histogram, small, "uniform", seed};
+  int lasts = 0;
+  for (const auto& s : r.rec().saved) {
+    if (s.role != "last") {
+      continue;
+    }
+    ++lasts;
+    EXPECT_EQ(s.file, protocol::timed_output_file_name(0, s.set, protocol::output_role::last));
+    const auto words = read_words(r.dir / s.file);
+    auto expected = expected_bins(tc, s.set, t.input_sets);
+    ASSERT_EQ(words.size(), expected.size()) << s.file;
+    EXPECT_GT(words[0], expected[0]) << s.file; // what the last call wrote, drift and all
+    expected[0] = words[0];
+    EXPECT_EQ(words, expected) << s.file;
+  }
+  EXPECT_EQ(lasts, t.input_sets);
+}
+
 void matmul_good(const float* m, const float* n, float* p, int j, int k, int l) {
   for (int i = 0; i < j; ++i) {
     for (int c = 0; c < l; ++c) {

@@ -189,6 +189,37 @@ TEST_F(TimedCase, CatchesAWrongLastOutput) {
   EXPECT_NE(c.message.find("last timed call on input set 1"), std::string::npos) << c.message;
 }
 
+// A set's last output equal to its first (compared on the device by the runner) names the
+// first's file: checked once, as the first, whichever entry the record lists first.
+TEST_F(TimedCase, ALastOutputNamingTheFirstsFileIsCheckedOnceAsTheFirst) {
+  for (auto& s : m_rec.saved) {
+    if (s.role == "last") {
+      fs::remove(m_dir / s.file);
+      s.file = protocol::timed_output_file_name(0, s.set, protocol::output_role::first);
+    }
+  }
+  const auto c = verify();
+  EXPECT_TRUE(c.ok()) << c.message;
+  EXPECT_EQ(c.outputs_checked, 3); // two firsts and the fresh call
+  std::swap(m_rec.saved[0], m_rec.saved[1]); // set 0: "last" listed before "first"
+  m_rec.checks.insert(m_rec.checks.begin() + 2, {0, 1.0, 1.0, 0, 0, false});
+  const auto wrong = verify();
+  EXPECT_EQ(wrong.verdict, timed_verdict::wrong); // the first's digest check still ran
+  EXPECT_NE(wrong.message.find("timed call 3 on input set 0"), std::string::npos)
+      << wrong.message;
+}
+
+TEST_F(TimedCase, ChecksALastOutputNamingAnotherSetsFileAgainstItsOwnSet) {
+  for (auto& s : m_rec.saved) {
+    if (s.role == "last" && s.set == 1) {
+      s.file = protocol::timed_output_file_name(0, 0, protocol::output_role::first);
+    }
+  }
+  const auto c = verify();
+  EXPECT_EQ(c.verdict, timed_verdict::wrong) << c.message;
+  EXPECT_NE(c.message.find("last timed call on input set 1"), std::string::npos) << c.message;
+}
+
 TEST_F(TimedCase, CatchesACallWhoseFingerprintDiffersFromTheVerifiedOutput) {
   m_rec.checks.insert(m_rec.checks.begin() + 2, {0, 1.0, 1.0, 0, 0, false});
   const auto c = verify();
