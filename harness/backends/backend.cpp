@@ -43,6 +43,12 @@ bool backend::do_equal_on_device(const void* a, const void* b, std::size_t bytes
   return true;
 }
 
+bool backend::do_generate(const problems::float_recipe& recipe, void* dst) {
+  std::vector<float> values(recipe.count);
+  problems::fill_on_host(recipe, values);
+  return upload(dst, values.data(), values.size() * sizeof(float));
+}
+
 bool backend::do_fingerprint(problems::element_type type, const void* src, std::size_t count,
                              std::size_t payload_bytes, std::size_t guard_bytes,
                              output_fingerprint& out) {

@@ -81,6 +81,12 @@ public:
   [[nodiscard]] bool copy_on_device(void* device_dst, const void* device_src, std::size_t bytes) {
     return bytes == 0 || do_copy_on_device(device_dst, device_src, bytes);
   }
+  /// Makes `recipe`'s input (recipe.count floats) at `device_dst`, the bytes the host's
+  /// problems::fill_on_host makes. The GPU runs the fill on the device (no host buffer, no
+  /// transfer); the default fills on the host and uploads. False when the device refused.
+  [[nodiscard]] bool generate(const problems::float_recipe& recipe, void* device_dst) {
+    return recipe.count == 0 || do_generate(recipe, device_dst);
+  }
   /// Whether `bytes` at two device addresses are equal (an input after the calls against its
   /// pristine copy); false when the device refused, `equal` says the answer.
   [[nodiscard]] bool equal_on_device(const void* a, const void* b, std::size_t bytes, bool& equal) {
@@ -118,6 +124,7 @@ protected:
   // Defaults go through the host (upload, download, protocol::digest_of); the GPU overrides them.
   [[nodiscard]] virtual bool do_fill_words(void* dst, std::uint32_t word, std::size_t count);
   [[nodiscard]] virtual bool do_copy_on_device(void* dst, const void* src, std::size_t bytes);
+  [[nodiscard]] virtual bool do_generate(const problems::float_recipe& recipe, void* dst);
   [[nodiscard]] virtual bool do_equal_on_device(const void* a, const void* b, std::size_t bytes,
                                                 bool& equal);
   [[nodiscard]] virtual bool do_fingerprint(problems::element_type type, const void* src,

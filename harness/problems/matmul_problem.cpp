@@ -21,23 +21,6 @@ auto sizes(const shape& s) {
                     static_cast<std::size_t>(s.l)};
 }
 
-void fill_real(std::span<float> out, xoshiro256ss& rng) {
-  for (float& x : out) {
-    x = symmetric_unit(rng.next());
-  }
-}
-
-void fill_integer(std::span<float> out, xoshiro256ss& rng) {
-  // Two values per 64 random bits: the low and high halves each pick one of 9 integers.
-  for (std::size_t i = 0; i < out.size(); i += 2) {
-    const std::uint64_t bits = rng.next();
-    out[i] = static_cast<float>(static_cast<int>(scale32(static_cast<std::uint32_t>(bits), 9)) - 4);
-    if (i + 1 < out.size()) {
-      out[i + 1] = static_cast<float>(static_cast<int>(scale32(bits >> 32, 9)) - 4);
-    }
-  }
-}
-
 /// row[0..l) = sum_kk M[i][kk] * N[kk][..] in i-k-j order: N streams row by row, the
 /// accumulator row stays in cache, and every float product is exact in double.
 void accumulate_row(const float* m_row, const float* n, std::size_t k, std::size_t l, double* row) {
@@ -105,18 +88,27 @@ buffer_spec matmul_problem::output(const shape& s) const {
   return {"P", element_type::f32, j * l};
 }
 
-std::vector<buffer> matmul_problem::generate(const test_case& c) const {
+std::optional<std::vector<float_recipe>>
+matmul_problem::float_recipes(const test_case& c) const {
   require_case(*this, c);
-  std::vector<buffer> out;
+  // "real": symmetric_unit; "integer": two values per 64 random bits, the low and high halves
+  // each picking one of 9 integers.
+  const auto fill =
+      c.distribution == "real" ? float_fill::symmetric_unit : float_fill::nine_integers;
+  std::vector<float_recipe> out;
   std::uint64_t index = 0;
   for (const auto& spec : inputs(c.dims)) {
-    buffer b = make_buffer(spec.type, spec.count);
-    const std::uint64_t seed = derive_seed(c.seed, index++);
-    if (c.distribution == "real") {
-      fill_chunked(b.as<float>(), seed, fill_real);
-    } else {
-      fill_chunked(b.as<float>(), seed, fill_integer);
-    }
+    out.push_back({fill, derive_seed(c.seed, index++), spec.count});
+  }
+  return out;
+}
+
+std::vector<buffer> matmul_problem::generate(const test_case& c) const {
+  const auto recipes = float_recipes(c);
+  std::vector<buffer> out;
+  for (const auto& recipe : *recipes) {
+    buffer b = make_buffer(element_type::f32, recipe.count);
+    fill_on_host(recipe, b.as<float>());
     out.push_back(std::move(b));
   }
   return out;

@@ -30,6 +30,8 @@ public:
   [[nodiscard]] std::vector<buffer_spec> inputs(const shape& s) const override;
   [[nodiscard]] buffer_spec output(const shape& s) const override;
   [[nodiscard]] std::vector<buffer> generate(const test_case& c) const override;
+  [[nodiscard]] std::optional<std::vector<float_recipe>>
+  float_recipes(const test_case& c) const override;
   [[nodiscard]] std::vector<double> reference(const test_case& c,
                                               const std::vector<buffer>& inputs) const override;
   [[nodiscard]] comparison compare(const test_case& c, const std::vector<buffer>& inputs,

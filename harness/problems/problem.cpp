@@ -62,6 +62,10 @@ std::vector<shape_param> problem::shape_params() const {
            .example = 1000}};
 }
 
+std::optional<std::vector<float_recipe>> problem::float_recipes(const test_case&) const {
+  return std::nullopt;
+}
+
 std::string problem::shape_words() const {
   return "shapes have n, the number of input elements";
 }

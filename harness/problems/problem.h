@@ -16,6 +16,8 @@
 /// launchers; the grader (which never runs student code) uses it to compute references and
 /// compare.
 
+#include "harness/problems/float_fill.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -192,6 +194,11 @@ public:
 
   /// Deterministic inputs: the same case (seed, shape, distribution) gives the same bytes.
   [[nodiscard]] virtual std::vector<buffer> generate(const test_case& c) const = 0;
+  /// generate()'s inputs as recipes a device can run itself (float_fill.h), one per input, when
+  /// every input is made that way; none otherwise (the default), and the inputs go up from the
+  /// host.
+  [[nodiscard]] virtual std::optional<std::vector<float_recipe>>
+  float_recipes(const test_case& c) const;
   /// The exact answer, one double per output element (double accumulation; integers exact).
   [[nodiscard]] virtual std::vector<double> reference(const test_case& c,
                                                       const std::vector<buffer>& inputs) const = 0;

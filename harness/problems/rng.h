@@ -10,10 +10,18 @@
 #include <cstdint>
 #include <string_view>
 
+/// Marks what the GPU backend's input generation runs on the device too (float_fill.h): under
+/// nvcc both host and device code, elsewhere plain C++.
+#ifdef __CUDACC__
+#define CUGRADE_HOST_DEVICE __host__ __device__
+#else
+#define CUGRADE_HOST_DEVICE
+#endif
+
 namespace cugrade::problems {
 
 /// SplitMix64's output function: a bijective 64-bit mixer (Steele, Lea and Flood, 2014).
-[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
+[[nodiscard]] CUGRADE_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
@@ -25,8 +33,8 @@ inline constexpr std::uint64_t golden_gamma = 0x9e3779b97f4a7c15ULL;
 /// SplitMix64: used only to expand one 64-bit seed into xoshiro's 256-bit state.
 class splitmix64 {
 public:
-  explicit constexpr splitmix64(std::uint64_t seed) noexcept : m_state(seed) {}
-  constexpr std::uint64_t next() noexcept {
+  CUGRADE_HOST_DEVICE explicit constexpr splitmix64(std::uint64_t seed) noexcept : m_state(seed) {}
+  CUGRADE_HOST_DEVICE constexpr std::uint64_t next() noexcept {
     m_state += golden_gamma;
     return mix64(m_state);
   }
@@ -38,8 +46,14 @@ private:
 /// xoshiro256** 1.0 (Blackman and Vigna): fast, 256-bit state, passes BigCrush.
 class xoshiro256ss {
 public:
-  explicit xoshiro256ss(std::uint64_t seed) noexcept;
-  std::uint64_t next() noexcept {
+  CUGRADE_HOST_DEVICE explicit xoshiro256ss(std::uint64_t seed) noexcept {
+    // SplitMix64 outputs are a bijection of distinct counters, so the state is never all zero.
+    splitmix64 expand(seed);
+    for (auto& word : m_s) {
+      word = expand.next();
+    }
+  }
+  CUGRADE_HOST_DEVICE std::uint64_t next() noexcept {
     const std::uint64_t out = rotl(m_s[1] * 5, 7) * 9;
     const std::uint64_t t = m_s[1] << 17;
     m_s[2] ^= m_s[0];
@@ -52,7 +66,7 @@ public:
   }
 
 private:
-  static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept {
+  CUGRADE_HOST_DEVICE static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept {
     return (x << k) | (x >> (64 - k));
   }
   std::uint64_t m_s[4];
@@ -65,17 +79,20 @@ private:
 /// another name's seed.
 [[nodiscard]] std::uint64_t derive_seed(std::uint64_t base, std::string_view name) noexcept;
 /// A seed for sub-stream `index` (a buffer, a chunk) under `base`.
-[[nodiscard]] std::uint64_t derive_seed(std::uint64_t base, std::uint64_t index) noexcept;
+[[nodiscard]] CUGRADE_HOST_DEVICE inline std::uint64_t derive_seed(std::uint64_t base,
+                                                                   std::uint64_t index) noexcept {
+  return mix64(mix64(base ^ 0x5bd1e9955bd1e995ULL) + (index + 1) * golden_gamma);
+}
 
 /// A uniform integer in [0, range) from 32 random bits by multiply-shift (no division; the bias
 /// is below range / 2^32, and the mapping is the same everywhere).
-[[nodiscard]] constexpr std::uint32_t scale32(std::uint32_t bits, std::uint32_t range) noexcept {
+[[nodiscard]] CUGRADE_HOST_DEVICE constexpr std::uint32_t scale32(std::uint32_t bits, std::uint32_t range) noexcept {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(bits) * range) >> 32);
 }
 
 /// A float uniform on the grid m * 2^-23, m in [-2^23, 2^23), i.e. in [-1, 1), from the top
 /// 24 of `bits`. Every value is exactly representable, so no rounding mode can change it.
-[[nodiscard]] constexpr float symmetric_unit(std::uint64_t bits) noexcept {
+[[nodiscard]] CUGRADE_HOST_DEVICE constexpr float symmetric_unit(std::uint64_t bits) noexcept {
   const auto m = static_cast<std::int32_t>(bits >> 40) - (1 << 23);
   return static_cast<float>(m) * 0x1p-23f;
 }

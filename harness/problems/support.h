@@ -29,10 +29,6 @@ void require_output(const problem& p, const test_case& c, const std::vector<doub
 void require_pointers(const problem& p, const shape& s, const std::vector<void*>& inputs,
                       const void* output);
 
-/// Elements per independently seeded chunk: generation runs on any number of threads and still
-/// produces the same bytes, because chunk c always draws from derive_seed(seed, c).
-inline constexpr std::size_t generation_chunk = std::size_t{1} << 16;
-
 /// Fills `out` with fill(chunk_span, rng), one fresh generator per chunk.
 template <class T, class Fill> void fill_chunked(std::span<T> out, std::uint64_t seed, Fill fill) {
   const std::size_t chunks = (out.size() + generation_chunk - 1) / generation_chunk;

@@ -28,6 +28,18 @@ std::vector<problems::buffer> input_set_inputs(const problems::problem& problem,
   return inputs;
 }
 
+std::optional<std::vector<problems::float_recipe>>
+input_set_recipes(const problems::problem& problem, const problems::test_case& benchmark, int set,
+                  int input_sets) {
+  problems::test_case tc = benchmark;
+  tc.seed = input_set_seed(benchmark.seed, set);
+  auto recipes = problem.float_recipes(tc);
+  if (recipes && set == input_sets && !recipes->empty()) {
+    recipes->front().negate = true; // every input of a recipe is a float input
+  }
+  return recipes;
+}
+
 std::string_view to_string(output_role r) {
   switch (r) {
   case output_role::first:

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,11 @@ namespace cugrade::protocol {
 [[nodiscard]] std::vector<problems::buffer> input_set_inputs(const problems::problem& problem,
                                                              const problems::test_case& benchmark,
                                                              int set, int input_sets);
+/// The same inputs as recipes a device can run (problems::float_recipe), the fresh set's first
+/// input negated; none when the problem's inputs are not made that way.
+[[nodiscard]] std::optional<std::vector<problems::float_recipe>>
+input_set_recipes(const problems::problem& problem, const problems::test_case& benchmark, int set,
+                  int input_sets);
 
 /// Which timed call a saved output comes from.
 enum class output_role { first, last, fresh };

@@ -21,33 +21,87 @@ protocol::sample_check check_of(int set, const backends::output_fingerprint& f) 
 
 } // namespace
 
-timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
+namespace {
+
+std::vector<std::size_t> byte_sizes(const std::vector<problems::buffer>& inputs) {
+  std::vector<std::size_t> sizes;
+  for (const auto& in : inputs) {
+    sizes.push_back(in.bytes.size());
+  }
+  return sizes;
+}
+
+std::vector<std::size_t> byte_sizes(const std::vector<problems::float_recipe>& recipes) {
+  std::vector<std::size_t> sizes;
+  for (const auto& r : recipes) {
+    sizes.push_back(r.count * sizeof(float));
+  }
+  return sizes;
+}
+
+} // namespace
+
+timed_set::timed_set(backends::backend& b, const std::vector<std::size_t>& input_bytes,
                      const problems::buffer_spec& output_spec,
                      std::shared_ptr<device_buffer> output)
     : m_backend(&b), m_output(std::move(output)),
       m_first(std::make_unique<device_buffer>(b, m_output->payload_bytes())),
       m_output_spec(output_spec) {
-  for (const auto& in : inputs) {
-    m_inputs.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
-    m_pristine.push_back(std::make_unique<device_buffer>(b, in.bytes.size()));
+  for (const auto bytes : input_bytes) {
+    m_inputs.push_back(std::make_unique<device_buffer>(b, bytes));
+    m_pristine.push_back(std::make_unique<device_buffer>(b, bytes));
     m_input_ptrs.push_back(m_inputs.back()->get());
   }
+}
+
+timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
+                     const problems::buffer_spec& output_spec,
+                     std::shared_ptr<device_buffer> output)
+    : timed_set(b, byte_sizes(inputs), output_spec, std::move(output)) {
   if (!upload(std::move(inputs))) {
     CUGRADE_THROW("the device refused the upload of a benchmark input");
   }
+}
+
+timed_set::timed_set(backends::backend& b, const std::vector<problems::float_recipe>& recipes,
+                     const problems::buffer_spec& output_spec,
+                     std::shared_ptr<device_buffer> output)
+    : timed_set(b, byte_sizes(recipes), output_spec, std::move(output)) {
+  if (!generate(recipes)) {
+    CUGRADE_THROW("the device refused to make a benchmark input");
+  }
+}
+
+bool timed_set::keep_pristine(std::size_t i, std::size_t bytes) {
+  return m_backend->copy_on_device(m_pristine[i]->get(), m_inputs[i]->get(), bytes);
 }
 
 // The input goes up as it is (no padded host copy of a 1 GiB input), then its padding, then a
 // device copy to compare with after the calls.
 bool timed_set::upload(std::vector<problems::buffer> inputs) {
   for (std::size_t i = 0; i < m_inputs.size(); ++i) {
-    auto& in = *m_inputs[i];
+    auto* in = static_cast<std::byte*>(m_inputs[i]->get());
     const auto& bytes = inputs[i].bytes;
-    const auto padding = input_padding(inputs[i], in.guard_bytes());
-    if (!m_backend->upload(in.get(), bytes.data(), bytes.size()) ||
-        !m_backend->upload(static_cast<std::byte*>(in.get()) + bytes.size(), padding.data(),
-                           padding.size()) ||
-        !m_backend->copy_on_device(m_pristine[i]->get(), in.get(), bytes.size())) {
+    const auto padding = input_padding(inputs[i], m_inputs[i]->guard_bytes());
+    if (!m_backend->upload(in, bytes.data(), bytes.size()) ||
+        !m_backend->upload(in + bytes.size(), padding.data(), padding.size()) ||
+        !keep_pristine(i, bytes.size())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Made on the device, padded there with the float padding word (every backend's guard region is
+// whole words), then kept as the pristine copy.
+bool timed_set::generate(const std::vector<problems::float_recipe>& recipes) {
+  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+    auto* in = static_cast<std::byte*>(m_inputs[i]->get());
+    const std::size_t bytes = recipes[i].count * sizeof(float);
+    if (!m_backend->generate(recipes[i], in) ||
+        !m_backend->fill_words(in + bytes, problems::input_padding_word,
+                               m_inputs[i]->guard_bytes() / sizeof(std::uint32_t)) ||
+        !keep_pristine(i, bytes)) {
       return false;
     }
   }

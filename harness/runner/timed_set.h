@@ -25,8 +25,16 @@ public:
   timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
             const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
 
+  /// The same with inputs made on the device from `recipes` (problems::float_recipe), one per
+  /// input: nothing generated on the host, nothing uploaded but the padding.
+  timed_set(backends::backend& b, const std::vector<problems::float_recipe>& recipes,
+            const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
+
   /// Replaces the inputs' contents (same sizes, same addresses); false if the device refused.
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
+  /// Replaces the inputs' contents with `recipes`' (same sizes, same addresses), made on the
+  /// device; false if the device refused.
+  [[nodiscard]] bool generate(const std::vector<problems::float_recipe>& recipes);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
   /// Fingerprints, on the device, the output of the call just made on this set (as input set
@@ -54,6 +62,11 @@ public:
   [[nodiscard]] int calls() const { return m_calls; }
 
 private:
+  timed_set(backends::backend& b, const std::vector<std::size_t>& input_bytes,
+            const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
+  /// Copies input `i`'s first `bytes` on the device, to compare with after the calls.
+  [[nodiscard]] bool keep_pristine(std::size_t i, std::size_t bytes);
+
   backends::backend* m_backend;
   std::vector<std::unique_ptr<device_buffer>> m_inputs;
   std::vector<std::unique_ptr<device_buffer>> m_pristine; ///< each input as uploaded

@@ -70,6 +70,19 @@ void save(case_timing& c, int set, protocol::output_role role, const std::vector
   c.rec.saved.push_back({set, std::string(protocol::to_string(role)), name});
 }
 
+// Input set `set` on the device: made there when the problem's inputs are recipes a device can
+// run (problems::float_recipe), else generated on the host and uploaded.
+std::unique_ptr<timed_set> make_set(const case_timing& c, int set,
+                                    const problems::buffer_spec& output_spec,
+                                    const std::shared_ptr<device_buffer>& output) {
+  const int sets = set_count(c.plan.timing);
+  if (const auto recipes = protocol::input_set_recipes(c.problem, c.tc, set, sets)) {
+    return std::make_unique<timed_set>(c.b, *recipes, output_spec, output);
+  }
+  return std::make_unique<timed_set>(c.b, protocol::input_set_inputs(c.problem, c.tc, set, sets),
+                                     output_spec, output);
+}
+
 // At least `warmup_calls` calls and `warmup_seconds`, over every input set in turn, so module
 // loading, first-touch allocation and clock ramp-up stay out of the samples.
 void warm_up(case_timing& c) {
@@ -238,7 +251,9 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
 std::optional<backends::call_outcome> fresh_call(case_timing& c) {
   const int fresh = static_cast<int>(c.sets.size());
   auto& s = *c.sets[0];
-  if (!s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh))) {
+  const auto recipes = protocol::input_set_recipes(c.problem, c.tc, fresh, fresh);
+  if (!(recipes ? s.generate(*recipes)
+                : s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh)))) {
     return device_refused("the upload of the fresh inputs");
   }
   if (auto fault = checked_call(c, s, fresh, protocol::output_role::fresh)) {
@@ -290,8 +305,7 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   const auto output = std::make_shared<device_buffer>(
       b, output_spec.count * problems::element_size(output_spec.type));
   for (int set = 0; set < sets; ++set) {
-    c.sets.push_back(std::make_unique<timed_set>(
-        b, protocol::input_set_inputs(problem, c.tc, set, sets), output_spec, output));
+    c.sets.push_back(make_set(c, set, output_spec, output));
   }
   c.gated = plan.timing.gate_launches;
   warm_up(c);

@@ -30,6 +30,7 @@ public:
   int flushes = 0;
   int clock_reads = 0;
   std::vector<std::size_t> allocations; ///< sizes asked for, in order
+  std::vector<problems::float_recipe> generated; ///< inputs made "on the device", in order
 
   ~fake_backend() override {
     for (void* p : m_live) {
@@ -56,6 +57,10 @@ protected:
   bool do_download(void* dst, const void* src, std::size_t bytes) override {
     std::memcpy(dst, src, bytes);
     return true;
+  }
+  bool do_generate(const problems::float_recipe& recipe, void* dst) override {
+    generated.push_back(recipe);
+    return backend::do_generate(recipe, dst); // filled on the host, as the GPU's kernel would
   }
   std::size_t do_guard_bytes(std::size_t) const override { return 64; }
   void do_before_call(int) override {}

@@ -165,6 +165,29 @@ TEST(InputSets, NegateOnlyTheFirstFloatInputOfAMatmul) {
   EXPECT_EQ(fresh[1].bytes, expected[1].bytes);
 }
 
+// What a runner makes on the device from input_set_recipes is what the grader checks against:
+// input_set_inputs, set by set, the fresh set included.
+TEST(InputSets, RecipesMakeTheSameInputsEverySetAndOnlyForMatmul) {
+  const auto& problem = problems::get(problems::kind::matmul);
+  const problems::test_case tc{"b", problems::kind::matmul, {.j = 70, .k = 1000, .l = 90}, "real",
+                               5};
+  for (int set = 0; set <= 4; ++set) {
+    const auto recipes = input_set_recipes(problem, tc, set, 4);
+    const auto inputs = input_set_inputs(problem, tc, set, 4);
+    ASSERT_TRUE(recipes.has_value());
+    ASSERT_EQ(recipes->size(), inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<float> made((*recipes)[i].count);
+      problems::fill_on_host((*recipes)[i], made);
+      ASSERT_EQ(made.size() * sizeof(float), inputs[i].bytes.size());
+      EXPECT_EQ(std::memcmp(made.data(), inputs[i].bytes.data(), inputs[i].bytes.size()), 0)
+          << "set " << set << " input " << i;
+    }
+  }
+  const problems::test_case r{"r", problems::kind::reduction, {.n = 1000}, "real_offset", 99};
+  EXPECT_FALSE(input_set_recipes(problems::get(r.problem), r, 0, 4).has_value());
+}
+
 TEST(TimedOutputs, NameTheCaseTheSetAndTheRole) {
   EXPECT_EQ(timed_output_file_name(2, 3, output_role::last), "timed-2-set-3-last.bin");
   EXPECT_EQ(output_role_from_string("fresh"), output_role::fresh);

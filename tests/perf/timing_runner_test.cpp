@@ -2,6 +2,7 @@
 // warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
 
 #include "harness/core/file_io.h"
+#include "harness/problems/rng.h"
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 #include "harness/runner/device_buffer.h"
@@ -390,6 +391,40 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
     }
   }
   fs::remove_all(dir);
+}
+
+// A matmul case's input sets are made "on the device" from recipes, the fresh set's first input
+// negated; a histogram's (bytes, not a float fill) go up from the host.
+TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
+  fake_backend b;
+  const auto t = quick();
+  const problems::shape dims{.j = 33, .k = 9, .l = 29};
+  const auto r = run(problems::kind::matmul, address_of(matmul_good), b, t, dims, "real");
+  ASSERT_EQ(b.generated.size(), 2u * static_cast<std::size_t>(t.input_sets + 1));
+  const problems::test_case tc{"bench", problems::kind::matmul, dims, "real", seed};
+  for (int set = 0; set <= t.input_sets; ++set) {
+    const auto& m = b.generated[2 * static_cast<std::size_t>(set)];
+    const auto& n = b.generated[2 * static_cast<std::size_t>(set) + 1];
+    EXPECT_EQ(m.count, 33u * 9u);
+    EXPECT_EQ(n.count, 9u * 29u);
+    EXPECT_EQ(m.negate, set == t.input_sets) << "set " << set;
+    EXPECT_FALSE(n.negate);
+    EXPECT_EQ(m.seed, problems::derive_seed(protocol::input_set_seed(seed, set), 0));
+  }
+  // Every saved output is the product of the inputs the grader makes on the host.
+  const auto& problem = problems::get(problems::kind::matmul);
+  for (const auto& saved : r.rec().saved) {
+    const auto inputs = protocol::input_set_inputs(problem, tc, saved.set, t.input_sets);
+    const auto expected = problem.reference(tc, inputs);
+    const auto got = read_floats(r.dir / saved.file);
+    ASSERT_EQ(got.size(), expected.size()) << saved.file;
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      ASSERT_EQ(got[e], static_cast<float>(expected[e])) << saved.file << " element " << e;
+    }
+  }
+  fake_backend h;
+  (void)run(problems::kind::histogram, address_of(histogram_good), h, t, small, "uniform");
+  EXPECT_TRUE(h.generated.empty());
 }
 
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {

@@ -4,6 +4,8 @@
 #include "harness/problems/rng.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <string_view>
 
@@ -159,6 +161,44 @@ TEST(Generate, InputsNeverChangeAcrossVersionsOrPlatforms) {
     const auto c = make_cases(g.k, {g.t}, seed)[0];
     EXPECT_EQ(hash_bytes(get(g.k).generate(c)), g.hash)
         << to_string(g.k) << " " << c.name << " seed " << c.seed;
+  }
+}
+
+// Recipes (float_fill.h) are what the GPU runs to make a timing case's inputs on the device:
+// they must make generate()'s bytes, over several chunks with a partial last one.
+TEST(FloatRecipes, MatmulRecipesMakeTheBytesGenerateMakes) {
+  for (const std::string distribution : {"real", "integer"}) {
+    const test_case c{"c", kind::matmul, {.j = 300, .k = 523, .l = 257}, distribution, seed};
+    const auto recipes = get(kind::matmul).float_recipes(c);
+    ASSERT_TRUE(recipes.has_value());
+    const auto generated = get(kind::matmul).generate(c);
+    ASSERT_EQ(recipes->size(), generated.size());
+    for (std::size_t i = 0; i < generated.size(); ++i) {
+      std::vector<float> made((*recipes)[i].count);
+      fill_on_host((*recipes)[i], made);
+      ASSERT_EQ(made.size() * sizeof(float), generated[i].bytes.size());
+      EXPECT_EQ(std::memcmp(made.data(), generated[i].bytes.data(), generated[i].bytes.size()), 0)
+          << distribution << " input " << i;
+    }
+  }
+}
+
+TEST(FloatRecipes, NegatingFlipsEveryElementAndOnlyMatmulHasRecipes) {
+  const test_case c{"c", kind::matmul, {.j = 3, .k = 5, .l = 7}, "integer", seed};
+  auto r = get(kind::matmul).float_recipes(c)->front();
+  std::vector<float> plain(r.count), negated(r.count);
+  fill_on_host(r, plain);
+  r.negate = true;
+  fill_on_host(r, negated);
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(negated[i]), std::bit_cast<std::uint32_t>(-plain[i]));
+  }
+  EXPECT_THROW(fill_on_host(r, std::span<float>(plain).first(3)), error);
+  for (const kind k : all_kinds) {
+    if (k != kind::matmul) {
+      const auto cases = make_cases(k, get(k).benchmark_cases(), seed);
+      EXPECT_FALSE(get(k).float_recipes(cases.front()).has_value()) << to_string(k);
+    }
   }
 }
 
