@@ -88,8 +88,7 @@ buffer_spec matmul_problem::output(const shape& s) const {
   return {"P", element_type::f32, j * l};
 }
 
-std::optional<std::vector<float_recipe>>
-matmul_problem::float_recipes(const test_case& c) const {
+std::optional<std::vector<float_recipe>> matmul_problem::float_recipes(const test_case& c) const {
   require_case(*this, c);
   // "real": symmetric_unit; "integer": two values per 64 random bits, the low and high halves
   // each picking one of 9 integers.

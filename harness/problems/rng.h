@@ -86,7 +86,8 @@ private:
 
 /// A uniform integer in [0, range) from 32 random bits by multiply-shift (no division; the bias
 /// is below range / 2^32, and the mapping is the same everywhere).
-[[nodiscard]] CUGRADE_HOST_DEVICE constexpr std::uint32_t scale32(std::uint32_t bits, std::uint32_t range) noexcept {
+[[nodiscard]] CUGRADE_HOST_DEVICE constexpr std::uint32_t scale32(std::uint32_t bits,
+                                                                  std::uint32_t range) noexcept {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(bits) * range) >> 32);
 }
 

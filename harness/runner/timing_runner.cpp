@@ -202,9 +202,9 @@ std::optional<backends::call_outcome> checked_call(case_timing& c, timed_set& s,
     return device_refused("to compare the output with the first");
   }
   if (same_as_first) {
-    c.rec.saved.push_back({set, std::string(protocol::to_string(role)),
-                           protocol::timed_output_file_name(c.index, set,
-                                                            protocol::output_role::first)});
+    c.rec.saved.push_back(
+        {set, std::string(protocol::to_string(role)),
+         protocol::timed_output_file_name(c.index, set, protocol::output_role::first)});
     return std::nullopt;
   }
   if (!s.read_output(c.read_back)) {

@@ -46,29 +46,27 @@ TEST(DeviceInputs, MatmulInputSetsMadeOnTheGpuAreTheHostsBytes) {
   constexpr int sets = 4;
   // Shapes of one chunk, of several with a partial last one, and a benchmark's size; both
   // distributions; every set and the fresh set (its first input negated).
-  const problems::shape shapes[] = {
-      {.j = 17, .k = 33, .l = 9}, {.j = 300, .k = 523, .l = 257}, {.j = 4096, .k = 1024, .l = 2048}};
+  const problems::shape shapes[] = {{.j = 17, .k = 33, .l = 9},
+                                    {.j = 300, .k = 523, .l = 257},
+                                    {.j = 4096, .k = 1024, .l = 2048}};
   for (const auto& dims : shapes) {
     for (const std::string distribution : {"real", "integer"}) {
       const problems::test_case tc{"bench", problems::kind::matmul, dims, distribution, 1234567};
       for (int set = 0; set <= sets; ++set) {
         double seconds = 0;
         const auto device = made_on_device(*backend, tc, set, sets, seconds);
-        const auto host =
-            protocol::input_set_inputs(problems::get(tc.problem), tc, set, sets);
+        const auto host = protocol::input_set_inputs(problems::get(tc.problem), tc, set, sets);
         ASSERT_EQ(device.size(), host.size());
         for (std::size_t i = 0; i < host.size(); ++i) {
           ASSERT_EQ(device[i].bytes.size(), host[i].bytes.size());
-          EXPECT_EQ(std::memcmp(device[i].bytes.data(), host[i].bytes.data(),
-                                host[i].bytes.size()),
+          EXPECT_EQ(std::memcmp(device[i].bytes.data(), host[i].bytes.data(), host[i].bytes.size()),
                     0)
               << distribution << " " << dims.j << "x" << dims.k << "x" << dims.l << " set " << set
               << " input " << i;
         }
         if (dims.j == 4096 && set == 0) {
           std::cout << "[ DEVICE   ] " << distribution
-                    << " 4096x1024x2048 input set made on the GPU in " << seconds * 1e3
-                    << " ms\n";
+                    << " 4096x1024x2048 input set made on the GPU in " << seconds * 1e3 << " ms\n";
         }
       }
     }

@@ -169,8 +169,8 @@ TEST(InputSets, NegateOnlyTheFirstFloatInputOfAMatmul) {
 // input_set_inputs, set by set, the fresh set included.
 TEST(InputSets, RecipesMakeTheSameInputsEverySetAndOnlyForMatmul) {
   const auto& problem = problems::get(problems::kind::matmul);
-  const problems::test_case tc{"b", problems::kind::matmul, {.j = 70, .k = 1000, .l = 90}, "real",
-                               5};
+  const problems::test_case tc{
+      "b", problems::kind::matmul, {.j = 70, .k = 1000, .l = 90}, "real", 5};
   for (int set = 0; set <= 4; ++set) {
     const auto recipes = input_set_recipes(problem, tc, set, 4);
     const auto inputs = input_set_inputs(problem, tc, set, 4);

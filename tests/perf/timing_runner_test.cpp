@@ -295,8 +295,7 @@ TEST(TimingRunner, ALastOutputEqualToTheFirstNamesTheFirstsFileAndWritesNone) {
   }
   EXPECT_EQ(lasts, t.input_sets);
   for (const auto& entry : fs::directory_iterator(r.dir)) {
-    EXPECT_EQ(entry.path().filename().string().find("-last"), std::string::npos)
-        << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find("-last"), std::string::npos) << entry.path();
   }
   EXPECT_EQ(r.rec().checks.size(), r.rec().event_ms.size() +
                                        static_cast<std::size_t>(r.rec().dropped_throttled) +

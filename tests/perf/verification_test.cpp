@@ -200,13 +200,12 @@ TEST_F(TimedCase, ALastOutputNamingTheFirstsFileIsCheckedOnceAsTheFirst) {
   }
   const auto c = verify();
   EXPECT_TRUE(c.ok()) << c.message;
-  EXPECT_EQ(c.outputs_checked, 3); // two firsts and the fresh call
+  EXPECT_EQ(c.outputs_checked, 3);           // two firsts and the fresh call
   std::swap(m_rec.saved[0], m_rec.saved[1]); // set 0: "last" listed before "first"
   m_rec.checks.insert(m_rec.checks.begin() + 2, {0, 1.0, 1.0, 0, 0, false});
   const auto wrong = verify();
   EXPECT_EQ(wrong.verdict, timed_verdict::wrong); // the first's digest check still ran
-  EXPECT_NE(wrong.message.find("timed call 3 on input set 0"), std::string::npos)
-      << wrong.message;
+  EXPECT_NE(wrong.message.find("timed call 3 on input set 0"), std::string::npos) << wrong.message;
 }
 
 TEST_F(TimedCase, ChecksALastOutputNamingAnotherSetsFileAgainstItsOwnSet) {
