@@ -254,7 +254,7 @@ std::optional<backends::call_outcome> fresh_call(case_timing& c) {
   const auto recipes = protocol::input_set_recipes(c.problem, c.tc, fresh, fresh);
   if (!(recipes ? s.generate(*recipes)
                 : s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh)))) {
-    return device_refused("the upload of the fresh inputs");
+    return device_refused("to make the fresh inputs");
   }
   if (auto fault = checked_call(c, s, fresh, protocol::output_role::fresh)) {
     return fault;
