@@ -150,7 +150,8 @@ __global__ void generate_kernel(problems::float_recipe recipe, float* out) {
   const std::size_t n = recipe.count - first < problems::generation_chunk
                             ? recipe.count - first
                             : problems::generation_chunk;
-  problems::fill_chunk(recipe.fill, recipe.seed, chunk, out + first, n, recipe.negate);
+  auto rng = problems::chunk_stream(recipe.seed, chunk);
+  problems::fill_chunk(recipe.fill, rng, out + first, n, recipe.negate);
 }
 
 // Counts the bytes that differ between two buffers (an input and its pristine copy).

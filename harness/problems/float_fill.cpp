@@ -1,9 +1,9 @@
 #include "harness/problems/float_fill.h"
 
 #include "harness/core/error.h"
-#include "harness/problems/parallel.h"
+#include "harness/problems/support.h"
 
-#include <algorithm>
+#include <string>
 
 namespace cugrade::problems {
 
@@ -12,13 +12,8 @@ void fill_on_host(const float_recipe& recipe, std::span<float> out) {
     CUGRADE_THROW("an input of " + std::to_string(out.size()) + " elements for a recipe of " +
                   std::to_string(recipe.count));
   }
-  const std::size_t chunks = chunk_count(out.size());
-  for_parts(chunks, part_count(chunks, 4), [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t c = begin; c < end; ++c) {
-      const std::size_t first = c * generation_chunk;
-      fill_chunk(recipe.fill, recipe.seed, c, out.data() + first,
-                 std::min(generation_chunk, out.size() - first), recipe.negate);
-    }
+  fill_chunked(out, recipe.seed, [&](std::span<float> chunk, xoshiro256ss& rng) {
+    fill_chunk(recipe.fill, rng, chunk.data(), chunk.size(), recipe.negate);
   });
 }
 

@@ -3,7 +3,7 @@
 /// Float inputs that the GPU can make itself, byte for byte what the host makes.
 ///
 /// A generated input is cut into chunks of `generation_chunk` elements, chunk c drawn from its
-/// own xoshiro256** stream seeded with derive_seed(seed, c) (support.h's fill_chunked). A
+/// own xoshiro256** stream (chunk_stream; support.h's fill_chunked cuts the host's inputs). A
 /// `float_recipe` names such an input: how its chunks are filled, its seed and its length. The
 /// host (fill_on_host) and the GPU backend's generation kernel both call `fill_chunk`, so a timing
 /// runner can make a benchmark's input sets on the device instead of generating hundreds of MiB
@@ -41,11 +41,21 @@ CUGRADE_HOST_DEVICE constexpr float nine_integer(std::uint32_t bits) noexcept {
   return static_cast<float>(static_cast<int>(scale32(bits, 9)) - 4);
 }
 
-/// Fills the `n` elements of chunk `chunk` of an input made by `fill` from `seed`; `out` points at
-/// the chunk's first element. Negating is exact: -1.0f * x is -x for every float.
-CUGRADE_HOST_DEVICE inline void fill_chunk(float_fill fill, std::uint64_t seed, std::size_t chunk,
-                                           float* out, std::size_t n, bool negate) noexcept {
-  xoshiro256ss rng(derive_seed(seed, std::uint64_t{chunk}));
+/// The chunks an input of `count` elements is cut into.
+CUGRADE_HOST_DEVICE constexpr std::size_t chunk_count(std::size_t count) noexcept {
+  return (count + generation_chunk - 1) / generation_chunk;
+}
+
+/// The random stream of chunk `chunk` of an input generated from `seed`.
+CUGRADE_HOST_DEVICE inline xoshiro256ss chunk_stream(std::uint64_t seed,
+                                                     std::size_t chunk) noexcept {
+  return xoshiro256ss(derive_seed(seed, std::uint64_t{chunk}));
+}
+
+/// Fills the `n` elements of one chunk (`out` points at its first) by `fill` from the chunk's
+/// stream `rng`. Negating is exact: -1.0f * x is -x for every float.
+CUGRADE_HOST_DEVICE inline void fill_chunk(float_fill fill, xoshiro256ss& rng, float* out,
+                                           std::size_t n, bool negate) noexcept {
   const float sign = negate ? -1.0f : 1.0f;
   if (fill == float_fill::symmetric_unit) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -60,11 +70,6 @@ CUGRADE_HOST_DEVICE inline void fill_chunk(float_fill fill, std::uint64_t seed, 
       out[i + 1] = sign * nine_integer(static_cast<std::uint32_t>(bits >> 32));
     }
   }
-}
-
-/// The chunks an input of `count` elements is cut into.
-CUGRADE_HOST_DEVICE constexpr std::size_t chunk_count(std::size_t count) noexcept {
-  return (count + generation_chunk - 1) / generation_chunk;
 }
 
 /// Makes `recipe`'s input in `out` (recipe.count elements) on the host's cores.

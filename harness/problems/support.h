@@ -31,11 +31,11 @@ void require_pointers(const problem& p, const shape& s, const std::vector<void*>
 
 /// Fills `out` with fill(chunk_span, rng), one fresh generator per chunk.
 template <class T, class Fill> void fill_chunked(std::span<T> out, std::uint64_t seed, Fill fill) {
-  const std::size_t chunks = (out.size() + generation_chunk - 1) / generation_chunk;
+  const std::size_t chunks = chunk_count(out.size());
   for_parts(chunks, part_count(chunks, 4), [&](std::size_t, std::size_t begin, std::size_t end) {
     for (std::size_t c = begin; c < end; ++c) {
       const std::size_t first = c * generation_chunk;
-      xoshiro256ss rng(derive_seed(seed, std::uint64_t{c}));
+      auto rng = chunk_stream(seed, c);
       fill(out.subspan(first, std::min(generation_chunk, out.size() - first)), rng);
     }
   });
