@@ -4,6 +4,8 @@
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 
+#include <string>
+
 namespace cugrade::runner {
 
 namespace {
@@ -21,26 +23,6 @@ protocol::sample_check check_of(int set, const backends::output_fingerprint& f) 
 
 } // namespace
 
-namespace {
-
-std::vector<std::size_t> byte_sizes(const std::vector<problems::buffer>& inputs) {
-  std::vector<std::size_t> sizes;
-  for (const auto& in : inputs) {
-    sizes.push_back(in.bytes.size());
-  }
-  return sizes;
-}
-
-std::vector<std::size_t> byte_sizes(const std::vector<problems::float_recipe>& recipes) {
-  std::vector<std::size_t> sizes;
-  for (const auto& r : recipes) {
-    sizes.push_back(r.count * sizeof(float));
-  }
-  return sizes;
-}
-
-} // namespace
-
 timed_set::timed_set(backends::backend& b, const std::vector<std::size_t>& input_bytes,
                      const problems::buffer_spec& output_spec,
                      std::shared_ptr<device_buffer> output)
@@ -54,22 +36,13 @@ timed_set::timed_set(backends::backend& b, const std::vector<std::size_t>& input
   }
 }
 
-timed_set::timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
-                     const problems::buffer_spec& output_spec,
-                     std::shared_ptr<device_buffer> output)
-    : timed_set(b, byte_sizes(inputs), output_spec, std::move(output)) {
-  if (!upload(std::move(inputs))) {
-    CUGRADE_THROW("the device refused the upload of a benchmark input");
+// Input `i`'s buffer, for contents of `bytes`: they must fill it, no more and no less.
+std::byte* timed_set::input_for(std::size_t i, std::size_t bytes) const {
+  if (bytes != m_inputs[i]->payload_bytes()) {
+    CUGRADE_THROW("benchmark input " + std::to_string(i) + " has " + std::to_string(bytes) +
+                  " bytes for a buffer of " + std::to_string(m_inputs[i]->payload_bytes()));
   }
-}
-
-timed_set::timed_set(backends::backend& b, const std::vector<problems::float_recipe>& recipes,
-                     const problems::buffer_spec& output_spec,
-                     std::shared_ptr<device_buffer> output)
-    : timed_set(b, byte_sizes(recipes), output_spec, std::move(output)) {
-  if (!generate(recipes)) {
-    CUGRADE_THROW("the device refused to make a benchmark input");
-  }
+  return static_cast<std::byte*>(m_inputs[i]->get());
 }
 
 bool timed_set::keep_pristine(std::size_t i, std::size_t bytes) {
@@ -80,8 +53,8 @@ bool timed_set::keep_pristine(std::size_t i, std::size_t bytes) {
 // device copy to compare with after the calls.
 bool timed_set::upload(std::vector<problems::buffer> inputs) {
   for (std::size_t i = 0; i < m_inputs.size(); ++i) {
-    auto* in = static_cast<std::byte*>(m_inputs[i]->get());
     const auto& bytes = inputs[i].bytes;
+    auto* in = input_for(i, bytes.size());
     const auto padding = input_padding(inputs[i], m_inputs[i]->guard_bytes());
     if (!m_backend->upload(in, bytes.data(), bytes.size()) ||
         !m_backend->upload(in + bytes.size(), padding.data(), padding.size()) ||
@@ -96,8 +69,8 @@ bool timed_set::upload(std::vector<problems::buffer> inputs) {
 // whole words), then kept as the pristine copy.
 bool timed_set::generate(const std::vector<problems::float_recipe>& recipes) {
   for (std::size_t i = 0; i < m_inputs.size(); ++i) {
-    auto* in = static_cast<std::byte*>(m_inputs[i]->get());
     const std::size_t bytes = recipes[i].count * sizeof(float);
+    auto* in = input_for(i, bytes);
     if (!m_backend->generate(recipes[i], in) ||
         !m_backend->fill_words(in + bytes, problems::input_padding_word,
                                m_inputs[i]->guard_bytes() / sizeof(std::uint32_t)) ||

@@ -20,20 +20,16 @@ namespace cugrade::runner {
 
 class timed_set {
 public:
-  /// Allocates device buffers for `inputs` and uploads them; calls write to `output`, a buffer
-  /// for `output_spec`.
-  timed_set(backends::backend& b, std::vector<problems::buffer> inputs,
+  /// Allocates device buffers for inputs of `input_bytes` each (with padding, and their
+  /// pristine copies); calls write to `output`, a buffer for `output_spec`. upload or generate
+  /// gives the inputs their contents.
+  timed_set(backends::backend& b, const std::vector<std::size_t>& input_bytes,
             const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
 
-  /// The same with inputs made on the device from `recipes` (problems::float_recipe), one per
-  /// input: nothing generated on the host, nothing uploaded but the padding.
-  timed_set(backends::backend& b, const std::vector<problems::float_recipe>& recipes,
-            const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
-
-  /// Replaces the inputs' contents (same sizes, same addresses); false if the device refused.
+  /// Gives the inputs these contents (same sizes, same addresses); false if the device refused.
   [[nodiscard]] bool upload(std::vector<problems::buffer> inputs);
-  /// Replaces the inputs' contents with `recipes`' (same sizes, same addresses), made on the
-  /// device; false if the device refused.
+  /// Gives the inputs `recipes`' contents (same sizes, same addresses), made on the device:
+  /// nothing generated on the host, nothing uploaded; false if the device refused.
   [[nodiscard]] bool generate(const std::vector<problems::float_recipe>& recipes);
   /// Writes poison over the output and canaries after it; false if the device refused.
   [[nodiscard]] bool poison();
@@ -62,8 +58,8 @@ public:
   [[nodiscard]] int calls() const { return m_calls; }
 
 private:
-  timed_set(backends::backend& b, const std::vector<std::size_t>& input_bytes,
-            const problems::buffer_spec& output_spec, std::shared_ptr<device_buffer> output);
+  /// Input `i`'s device buffer, checked to hold exactly `bytes` of contents.
+  [[nodiscard]] std::byte* input_for(std::size_t i, std::size_t bytes) const;
   /// Copies input `i`'s first `bytes` on the device, to compare with after the calls.
   [[nodiscard]] bool keep_pristine(std::size_t i, std::size_t bytes);
 

@@ -1,6 +1,7 @@
 #include "harness/runner/timing_runner.h"
 
 #include "harness/core/elapsed.h"
+#include "harness/core/error.h"
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 #include "harness/runner/timed_set.h"
@@ -70,17 +71,22 @@ void save(case_timing& c, int set, protocol::output_role role, const std::vector
   c.rec.saved.push_back({set, std::string(protocol::to_string(role)), name});
 }
 
-// Input set `set` on the device: made there when the problem's inputs are recipes a device can
-// run (problems::float_recipe), else generated on the host and uploaded.
-std::unique_ptr<timed_set> make_set(const case_timing& c, int set,
-                                    const problems::buffer_spec& output_spec,
-                                    const std::shared_ptr<device_buffer>& output) {
-  const int sets = set_count(c.plan.timing);
+// Input set `set` (of `sets`) in `s`: made on the device when the problem's inputs are recipes a
+// device can run (problems::float_recipe), else generated on the host and uploaded.
+bool load_inputs(const case_timing& c, timed_set& s, int set, int sets) {
   if (const auto recipes = protocol::input_set_recipes(c.problem, c.tc, set, sets)) {
-    return std::make_unique<timed_set>(c.b, *recipes, output_spec, output);
+    return s.generate(*recipes);
   }
-  return std::make_unique<timed_set>(c.b, protocol::input_set_inputs(c.problem, c.tc, set, sets),
-                                     output_spec, output);
+  return s.upload(protocol::input_set_inputs(c.problem, c.tc, set, sets));
+}
+
+// The bytes of each of the case's inputs.
+std::vector<std::size_t> input_bytes(const case_timing& c) {
+  std::vector<std::size_t> bytes;
+  for (const auto& spec : c.problem.inputs(c.tc.dims)) {
+    bytes.push_back(spec.count * problems::element_size(spec.type));
+  }
+  return bytes;
 }
 
 // At least `warmup_calls` calls and `warmup_seconds`, over every input set in turn, so module
@@ -251,9 +257,7 @@ std::optional<backends::call_outcome> check_after_sampling(case_timing& c) {
 std::optional<backends::call_outcome> fresh_call(case_timing& c) {
   const int fresh = static_cast<int>(c.sets.size());
   auto& s = *c.sets[0];
-  const auto recipes = protocol::input_set_recipes(c.problem, c.tc, fresh, fresh);
-  if (!(recipes ? s.generate(*recipes)
-                : s.upload(protocol::input_set_inputs(c.problem, c.tc, fresh, fresh)))) {
+  if (!load_inputs(c, s, fresh, fresh)) {
     return device_refused("to make the fresh inputs");
   }
   if (auto fault = checked_call(c, s, fresh, protocol::output_role::fresh)) {
@@ -304,8 +308,12 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   const auto output_spec = problem.output(planned.dims);
   const auto output = std::make_shared<device_buffer>(
       b, output_spec.count * problems::element_size(output_spec.type));
+  const auto bytes = input_bytes(c);
   for (int set = 0; set < sets; ++set) {
-    c.sets.push_back(make_set(c, set, output_spec, output));
+    c.sets.push_back(std::make_unique<timed_set>(b, bytes, output_spec, output));
+    if (!load_inputs(c, *c.sets.back(), set, sets)) {
+      CUGRADE_THROW("the device refused to make or upload a benchmark input");
+    }
   }
   c.gated = plan.timing.gate_launches;
   warm_up(c);

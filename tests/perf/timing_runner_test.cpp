@@ -1,11 +1,13 @@
 // The runner's timing protocol on a fake backend (host memory, scripted times and clocks):
 // warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
 
+#include "harness/core/error.h"
 #include "harness/core/file_io.h"
 #include "harness/problems/rng.h"
 #include "harness/protocol/timing.h"
 #include "harness/runner/case_runner.h"
 #include "harness/runner/device_buffer.h"
+#include "harness/runner/timed_set.h"
 #include "harness/runner/timing_runner.h"
 #include "tests/perf/fake_backend.h"
 
@@ -424,6 +426,21 @@ TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
   fake_backend h;
   (void)run(problems::kind::histogram, address_of(histogram_good), h, t, small, "uniform");
   EXPECT_TRUE(h.generated.empty());
+}
+
+// A set's buffers are sized from the problem's input specs; contents of another size are refused
+// before anything is written to the device.
+TEST(TimedSet, RefusesInputsThatDoNotFillTheirBuffers) {
+  fake_backend b;
+  const problems::buffer_spec out_spec{"P", problems::element_type::f32, 4};
+  auto output = std::make_shared<device_buffer>(b, 16);
+  timed_set s(b, {16}, out_spec, output);
+  problems::buffer short_input{problems::element_type::f32, std::vector<std::byte>(12)};
+  EXPECT_THROW((void)s.upload({short_input}), error);
+  EXPECT_THROW((void)s.generate({{problems::float_fill::symmetric_unit, 1, 5}}), error);
+  problems::buffer right{problems::element_type::f32, std::vector<std::byte>(16)};
+  EXPECT_TRUE(s.upload({right}));
+  EXPECT_TRUE(s.generate({{problems::float_fill::symmetric_unit, 1, 4}}));
 }
 
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
