@@ -15,10 +15,11 @@
 
 namespace cugrade::runner {
 
-/// Host memory the saved outputs are read back into, one for a runner's every case. A buffer per
-/// output cost, besides the file write, an allocation, the zeroing of every new page (twice: the
-/// kernel's and the vector's), and an unmap: glibc maps every block of 32 MiB or more afresh,
-/// and a 4096x2048 matmul output is 32 MiB. Nothing read from it outlives one saved output.
+/// Host memory the saved outputs are read back into, one for a runner's every case. A fresh vector
+/// per output zero-fills it before the read-back overwrites it; where glibc maps blocks of 32 MiB
+/// or more afresh (its default; the runner program turns that off, harness/runner/main.cpp), it
+/// also costs a mapping, the kernel's zeroing of its pages and an unmap, and a 4096x2048 matmul
+/// output is 32 MiB. Nothing read from it outlives one saved output.
 using read_back_buffer = std::vector<std::byte>;
 
 /// Times case `index` of a timing plan; returns false when the device is unusable afterwards.
