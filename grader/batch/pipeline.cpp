@@ -21,9 +21,7 @@ public:
   explicit held_places(slots& s) : m_slots(s) { m_slots.take_cpu(); }
   ~held_places() {
     release_cpu();
-    if (m_gpu) {
-      m_slots.give_gpu(*m_gpu);
-    }
+    leave_gpu();
   }
   held_places(const held_places&) = delete;
   held_places& operator=(const held_places&) = delete;
@@ -33,6 +31,14 @@ public:
     release_cpu();
     m_gpu = m_slots.take_gpu();
     return *m_gpu;
+  }
+
+  // The grading's runs on the GPU are over: its slot goes to the next grading.
+  void leave_gpu() {
+    if (m_gpu) {
+      m_slots.give_gpu(*m_gpu);
+      m_gpu.reset();
+    }
   }
 
 private:
@@ -103,6 +109,10 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
       p.shown.doing(e.student, "GPU " + device);
       return grader::device_pin{device, gpu < p.gpu_identities.size() ? p.gpu_identities[gpu]
                                                                       : std::nullopt};
+    };
+    g.hooks.after_runs = [&] {
+      places.leave_gpu(); // the timed calls' checks are CPU work
+      p.shown.doing(e.student, "checking");
     };
   }
   p.shown.doing(e.student, "fetching");

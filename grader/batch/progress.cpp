@@ -103,7 +103,7 @@ std::string progress::activity() const {
         fmt::format("{}GPU {}: {}", out.empty() ? "" : " | ", gpu,
                     it == by_place.end() ? "idle" : fmt::format("{}", fmt::join(it->second, ", ")));
   }
-  for (const char* stage : {"fetching", "building", "running"}) {
+  for (const char* stage : {"fetching", "building", "running", "checking"}) {
     const auto it = by_place.find(stage);
     if (it != by_place.end()) {
       out += fmt::format("{}{} {}", out.empty() ? "" : ", ", it->second.size(), stage);

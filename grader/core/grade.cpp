@@ -405,7 +405,7 @@ grade_outcome grade_submission(grading& g) {
       return not_gradable(g.report, "performance evaluation failed: " + sanitized.error());
     }
     g.report.stages.insert(g.report.stages.end(), sanitized->begin(), sanitized->end());
-    auto timed = gpu->time_all(kernels, built->library);
+    auto timed = gpu->time_all(kernels, built->library, g.options.hooks.after_runs);
     if (!timed) {
       return not_gradable(g.report, "performance evaluation failed: " + timed.error());
     }

@@ -36,6 +36,10 @@ struct grade_hooks {
   /// Called after a successful build, before the first runner starts; may block (batch waits
   /// there for a GPU slot). Returns the device this grading's runners are pinned to.
   std::function<device_pin()> before_runs;
+  /// Called once the grading has no runner left on the GPU, before the timed calls' checks on
+  /// the CPU (batch gives the GPU's slot to the next grading there). Not called when the grading
+  /// stops before (the caller's own clean-up covers that).
+  std::function<void()> after_runs;
 };
 
 struct grade_options {

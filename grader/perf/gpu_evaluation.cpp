@@ -599,10 +599,16 @@ result<void> gpu_evaluator::score_timing(reports::kernel_report& k,
 }
 
 // Every kernel's runner processes under one exclusive hold, then every kernel's checks with the
-// GPU let go. With several kernels the runs in the hold are a stage of their own (no kernel).
+// GPU let go (and the caller told: runs_ended). With several kernels the runs in the hold are a
+// stage of their own (no kernel).
 result<std::vector<reports::stage_timing>>
 gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
-                        const fs::path& library) {
+                        const fs::path& library, const std::function<void()>& runs_ended) {
+  const auto gpu_done = [&] {
+    if (runs_ended) {
+      runs_ended();
+    }
+  };
   std::vector<reports::kernel_report*> timed;
   std::vector<std::string> launchers;
   for (auto* k : kernels) {
@@ -613,6 +619,7 @@ gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
   }
   std::vector<reports::stage_timing> stages;
   if (timed.empty()) {
+    gpu_done();
     return stages;
   }
   auto checks_ahead = prepare_checks_ahead();
@@ -622,6 +629,7 @@ gpu_evaluator::time_all(const std::vector<reports::kernel_report*>& kernels,
   if (!ran) {
     return fail(ran.error());
   }
+  gpu_done();
   const bool shared = timed.size() > 1;
   if (shared) {
     stages.push_back({"timing", "", seconds_since(starting), take_parts()});

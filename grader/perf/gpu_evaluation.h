@@ -87,9 +87,15 @@ public:
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   sanitize_all(const std::vector<reports::kernel_report*>& kernels,
                const std::filesystem::path& student_library);
+  /// `runs_ended`, when given, is called once this grading has no runner left on the GPU: after
+  /// the exclusive hold and before the checks, or at once when nothing is timed. A batch gives
+  /// the GPU's slot to the next grading there, while this one checks on the CPU. Only a full
+  /// measurement of the reference (none cached yet, or a control that moved) uses the GPU after
+  /// it, under the exclusive lock as every timing does.
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   time_all(const std::vector<reports::kernel_report*>& kernels,
-           const std::filesystem::path& student_library);
+           const std::filesystem::path& student_library,
+           const std::function<void()>& runs_ended = {});
   /// Whether sanitize() and time_all() would do anything for `k` (its status, the spec, options).
   [[nodiscard]] bool checks(const reports::kernel_report& k) const;
   [[nodiscard]] bool times(const reports::kernel_report& k) const;

@@ -551,6 +551,41 @@ reports::kernel_report passed_kernel(const std::string& name) {
   return k;
 }
 
+// A batch gives the GPU's slot to the next grading once this one's runs on the GPU are over: the
+// hold is let go by then, and the timed calls are checked after.
+TEST_F(GpuEvaluator, SaysWhenItsRunsOnTheGpuEndedBeforeItChecksThem) {
+  auto timed = passed_kernel("histogram_privatized");
+  int ended = 0;
+  bool free_then = false;
+  bool checked_before = false;
+  const std::string uuid = m_device.uuid;
+  std::vector<std::future<bool>> tries; // outlives the hold, should the hook be called inside it
+  const auto runs_ended = [&] {
+    ++ended;
+    checked_before = !timed.performance.empty();
+    tries.push_back(std::async(std::launch::async, [uuid] {
+      return process::device_lock::acquire(uuid, process::lock_mode::exclusive).ok();
+    }));
+    free_then = tries.back().wait_for(std::chrono::seconds(20)) == std::future_status::ready &&
+                tries.back().get();
+  };
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  ASSERT_TRUE(e.time_all({&timed}, fakes / "libperf_fake_fast.so", runs_ended).ok());
+  EXPECT_EQ(ended, 1);
+  EXPECT_TRUE(free_then) << "the GPU was still held when the runs were said to be over";
+  EXPECT_FALSE(checked_before) << "the checks ran before the runs were said to be over";
+  EXPECT_FALSE(timed.performance.empty());
+
+  // Nothing to time: said at once, and nothing runs.
+  auto failed = passed_kernel("histogram_sectioned");
+  failed.status = reports::kernel_status::failed;
+  ended = 0;
+  const auto stages = e.time_all({&failed}, fakes / "libperf_fake_fast.so", [&] { ++ended; });
+  ASSERT_TRUE(stages.ok()) << stages.error();
+  EXPECT_TRUE(stages->empty());
+  EXPECT_EQ(ended, 1);
+}
+
 // A grading's kernels are timed under one exclusive hold: the lock is waited for once, and each
 // kernel's timed calls are checked after it is let go (another grading gets the GPU meanwhile).
 TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
