@@ -90,8 +90,8 @@ public:
   /// `runs_ended`, when given, is called once this grading has no runner left on the GPU: after
   /// the exclusive hold and before the checks, or at once when nothing is timed. A batch gives
   /// the GPU's slot to the next grading there, while this one checks on the CPU. Only a full
-  /// measurement of the reference (none cached yet, or a control that moved) uses the GPU after
-  /// it, under the exclusive lock as every timing does.
+  /// measurement of the reference (none cached yet, or a control that moved) or of the roofline
+  /// (none cached yet) uses the GPU after it, under the exclusive lock as every timing does.
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   time_all(const std::vector<reports::kernel_report*>& kernels,
            const std::filesystem::path& student_library,
