@@ -115,8 +115,7 @@ struct set_context {
 // The check of input set `set`'s outputs, prepared once per grading when the policy shares them.
 const prepared_check& prepared_for(const set_context& x, int set,
                                    std::optional<prepared_check>& own) {
-  problems::test_case tc = x.benchmark;
-  tc.seed = protocol::input_set_seed(x.benchmark.seed, set);
+  const auto tc = protocol::input_set_case(x.benchmark, set);
   const auto make = [&] {
     return prepare_check(x.problem, tc,
                          protocol::input_set_inputs(x.problem, x.benchmark, set, x.input_sets),

@@ -9,12 +9,16 @@ std::uint64_t input_set_seed(std::uint64_t case_seed, int set) {
   return case_seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(set);
 }
 
+problems::test_case input_set_case(const problems::test_case& benchmark, int set) {
+  problems::test_case tc = benchmark;
+  tc.seed = input_set_seed(benchmark.seed, set);
+  return tc;
+}
+
 std::vector<problems::buffer> input_set_inputs(const problems::problem& problem,
                                                const problems::test_case& benchmark, int set,
                                                int input_sets) {
-  problems::test_case tc = benchmark;
-  tc.seed = input_set_seed(benchmark.seed, set);
-  auto inputs = problem.generate(tc);
+  auto inputs = problem.generate(input_set_case(benchmark, set));
   if (set == input_sets) {
     for (auto& in : inputs) {
       if (in.type == problems::element_type::f32) {
@@ -31,9 +35,7 @@ std::vector<problems::buffer> input_set_inputs(const problems::problem& problem,
 std::optional<std::vector<problems::float_recipe>>
 input_set_recipes(const problems::problem& problem, const problems::test_case& benchmark, int set,
                   int input_sets) {
-  problems::test_case tc = benchmark;
-  tc.seed = input_set_seed(benchmark.seed, set);
-  auto recipes = problem.float_recipes(tc);
+  auto recipes = problem.float_recipes(input_set_case(benchmark, set));
   if (recipes && set == input_sets && !recipes->empty()) {
     recipes->front().negate = true; // every input of a recipe is a float input
   }

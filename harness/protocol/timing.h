@@ -18,6 +18,8 @@ namespace cugrade::protocol {
 /// Seed of input set `set` of a benchmark case (set 0 is the case's own seed). Set
 /// `input_sets` is the fresh-contents set of the last call.
 [[nodiscard]] std::uint64_t input_set_seed(std::uint64_t case_seed, int set);
+/// `benchmark` as input set `set`: the same shape and distribution, input_set_seed's seed.
+[[nodiscard]] problems::test_case input_set_case(const problems::test_case& benchmark, int set);
 
 /// The inputs of input set `set` of `benchmark` (whose seed is the case's own). For the fresh
 /// set (`set == input_sets`) every element of the first float input is also negated, so the

@@ -45,8 +45,9 @@ std::byte* timed_set::input_for(std::size_t i, std::size_t bytes) const {
   return static_cast<std::byte*>(m_inputs[i]->get());
 }
 
-bool timed_set::keep_pristine(std::size_t i, std::size_t bytes) {
-  return m_backend->copy_on_device(m_pristine[i]->get(), m_inputs[i]->get(), bytes);
+bool timed_set::keep_pristine(std::size_t i) {
+  return m_backend->copy_on_device(m_pristine[i]->get(), m_inputs[i]->get(),
+                                   m_inputs[i]->payload_bytes());
 }
 
 // The input goes up as it is (no padded host copy of a 1 GiB input), then its padding, then a
@@ -58,7 +59,7 @@ bool timed_set::upload(std::vector<problems::buffer> inputs) {
     const auto padding = input_padding(inputs[i], m_inputs[i]->guard_bytes());
     if (!m_backend->upload(in, bytes.data(), bytes.size()) ||
         !m_backend->upload(in + bytes.size(), padding.data(), padding.size()) ||
-        !keep_pristine(i, bytes.size())) {
+        !keep_pristine(i)) {
       return false;
     }
   }
@@ -74,7 +75,7 @@ bool timed_set::generate(const std::vector<problems::float_recipe>& recipes) {
     if (!m_backend->generate(recipes[i], in) ||
         !m_backend->fill_words(in + bytes, problems::input_padding_word,
                                m_inputs[i]->guard_bytes() / sizeof(std::uint32_t)) ||
-        !keep_pristine(i, bytes)) {
+        !keep_pristine(i)) {
       return false;
     }
   }

@@ -60,8 +60,9 @@ public:
 private:
   /// Input `i`'s device buffer, checked to hold exactly `bytes` of contents.
   [[nodiscard]] std::byte* input_for(std::size_t i, std::size_t bytes) const;
-  /// Copies input `i`'s first `bytes` on the device, to compare with after the calls.
-  [[nodiscard]] bool keep_pristine(std::size_t i, std::size_t bytes);
+  /// Copies input `i` (its contents, not its padding) on the device, to compare with after the
+  /// calls.
+  [[nodiscard]] bool keep_pristine(std::size_t i);
 
   backends::backend* m_backend;
   std::vector<std::unique_ptr<device_buffer>> m_inputs;
