@@ -24,7 +24,7 @@ std::optional<problems::buffer> read_output(const std::filesystem::path& path,
   std::ifstream in(path, std::ios::binary);
   problems::buffer b;
   b.type = spec.type;
-  b.bytes.resize(spec.count * problems::element_size(spec.type));
+  b.bytes.resize(problems::byte_size(spec));
   in.read(reinterpret_cast<char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
   if (!in || in.gcount() != static_cast<std::streamsize>(b.bytes.size())) {
     return std::nullopt;

@@ -137,6 +137,10 @@ std::size_t element_size(element_type t) {
   CUGRADE_THROW("unknown element type " + std::to_string(static_cast<int>(t)));
 }
 
+std::size_t byte_size(const buffer_spec& spec) {
+  return spec.count * element_size(spec.type);
+}
+
 std::vector<test_case> make_cases(kind k, const std::vector<case_template>& templates,
                                   std::uint64_t base_seed) {
   std::vector<test_case> cases;

@@ -92,6 +92,8 @@ struct buffer_spec {
   element_type type = element_type::f32;
   std::size_t count = 0;
 };
+/// The bytes of a buffer for `spec`: count elements of its type.
+[[nodiscard]] std::size_t byte_size(const buffer_spec& spec);
 
 /// Host bytes of one buffer.
 struct buffer {

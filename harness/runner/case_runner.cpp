@@ -111,7 +111,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
                                planned.seed};
   const auto inputs = problem.generate(tc);
   const auto out_spec = problem.output(tc.dims);
-  const std::size_t out_bytes = out_spec.count * problems::element_size(out_spec.type);
+  const std::size_t out_bytes = problems::byte_size(out_spec);
   const device_case d = allocate(b, inputs, out_bytes);
 
   for (int run = 0; run < plan.runs; ++run) {

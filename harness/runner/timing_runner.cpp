@@ -84,7 +84,7 @@ bool load_inputs(const case_timing& c, timed_set& s, int set, int sets) {
 std::vector<std::size_t> input_bytes(const case_timing& c) {
   std::vector<std::size_t> bytes;
   for (const auto& spec : c.problem.inputs(c.tc.dims)) {
-    bytes.push_back(spec.count * problems::element_size(spec.type));
+    bytes.push_back(problems::byte_size(spec));
   }
   return bytes;
 }
@@ -306,8 +306,7 @@ bool time_case(const problems::problem& problem, const protocol::plan& plan, std
   // global-atomic kernels 17% slower than the others. Rotating inputs, not output addresses, keeps
   // that placement out of the spread.
   const auto output_spec = problem.output(planned.dims);
-  const auto output = std::make_shared<device_buffer>(
-      b, output_spec.count * problems::element_size(output_spec.type));
+  const auto output = std::make_shared<device_buffer>(b, problems::byte_size(output_spec));
   const auto bytes = input_bytes(c);
   for (int set = 0; set < sets; ++set) {
     c.sets.push_back(std::make_unique<timed_set>(b, bytes, output_spec, output));
