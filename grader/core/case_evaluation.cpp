@@ -4,7 +4,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
-#include <fstream>
 #include <regex>
 
 namespace cugrade::grader {
@@ -84,7 +83,7 @@ case_outcome evaluate_run(const problems::problem& problem, const problems::test
     o.input_modified = true;
     return o;
   }
-  *output = read_output(output_dir / r.output_file, problem.output(tc.dims));
+  *output = protocol::read_output(output_dir / r.output_file, problem.output(tc.dims));
   if (!r.completed || !output->has_value()) {
     return error_outcome(fault_kind::cuda_error,
                          "the output could not be read back from the device");
@@ -201,22 +200,6 @@ std::size_t stopping_case(const std::vector<case_outcome>& outcomes) {
     }
   }
   return outcomes.size();
-}
-
-std::optional<problems::buffer> read_output(const std::filesystem::path& path,
-                                            const problems::buffer_spec& spec) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return std::nullopt;
-  }
-  problems::buffer b;
-  b.type = spec.type;
-  b.bytes.resize(problems::byte_size(spec));
-  in.read(reinterpret_cast<char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
-  if (in.gcount() != static_cast<std::streamsize>(b.bytes.size())) {
-    return std::nullopt;
-  }
-  return b;
 }
 
 std::vector<case_outcome> evaluate_cases(const problems::problem& problem,

@@ -56,8 +56,4 @@ struct case_outcome {
 /// that did not run), or outcomes.size() when the runner got through every case.
 [[nodiscard]] std::size_t stopping_case(const std::vector<case_outcome>& outcomes);
 
-/// Reads a raw output file written by the runner; nullopt when missing or of the wrong size.
-[[nodiscard]] std::optional<problems::buffer> read_output(const std::filesystem::path& path,
-                                                          const problems::buffer_spec& spec);
-
 } // namespace cugrade::grader

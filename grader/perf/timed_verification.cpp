@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -17,19 +16,6 @@ using problems::format_number;
 
 timed_check failed(timed_verdict v, std::string message) {
   return {v, std::move(message), 0};
-}
-
-std::optional<problems::buffer> read_output(const std::filesystem::path& path,
-                                            const problems::buffer_spec& spec) {
-  std::ifstream in(path, std::ios::binary);
-  problems::buffer b;
-  b.type = spec.type;
-  b.bytes.resize(problems::byte_size(spec));
-  in.read(reinterpret_cast<char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
-  if (!in || in.gcount() != static_cast<std::streamsize>(b.bytes.size())) {
-    return std::nullopt;
-  }
-  return b;
 }
 
 // Faults, unwritten elements, stores past the end and NaNs of any call, kept or dropped.
@@ -151,7 +137,7 @@ std::optional<timed_check> check_set(const set_context& x, int set, int& checked
     if (s.set != set || (s.role != "first" && first && s.file == *first)) {
       continue;
     }
-    const auto out = read_output(x.dir / s.file, spec);
+    const auto out = protocol::read_output(x.dir / s.file, spec);
     if (!out) {
       return failed(timed_verdict::incomplete,
                     "the runner's saved output " + s.file + " is missing or short");

@@ -77,6 +77,10 @@ struct plan {
 
 /// Output file name of one run of one case, inside plan::output_dir.
 [[nodiscard]] std::string output_file_name(std::size_t case_index, int run);
+/// Reads a raw output file a runner wrote (a correctness run's or a timed call's) as a buffer for
+/// `spec`; nullopt when the file is missing or holds fewer bytes than the buffer.
+[[nodiscard]] std::optional<problems::buffer> read_output(const std::filesystem::path& path,
+                                                          const problems::buffer_spec& spec);
 inline constexpr const char* events_file_name = "events.jsonl";
 
 /// The gate of a runner started ahead of its turn (`--gate-fd N`, a Unix socket): the runner
