@@ -1,13 +1,13 @@
 // Pinning a grading's runners to one GPU: perf::pinned_devices puts CUDA_VISIBLE_DEVICES into
 // the environment of every runner the thread starts, and only that thread's.
 #include "grader/perf/runner_call.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <thread>
-#include <unistd.h>
 
 namespace cugrade::perf {
 namespace {
@@ -35,8 +35,8 @@ std::string devices_seen(const fs::path& dir, const std::string& tag) {
 }
 
 TEST(PinnedDevices, RunnersOfThePinningThreadGetTheDevice) {
-  const auto dir = fs::temp_directory_path() / ("cugrade-pin-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const process::temp_dir tmp("cugrade-pin-test");
+  const auto& dir = tmp.path();
   ::unsetenv("CUDA_VISIBLE_DEVICES");
   EXPECT_NE(devices_seen(dir, "before").find("devices=[unset]"), std::string::npos);
   {
@@ -54,16 +54,14 @@ TEST(PinnedDevices, RunnersOfThePinningThreadGetTheDevice) {
   }
   EXPECT_EQ(pinned_devices::current(), "");
   EXPECT_NE(devices_seen(dir, "after").find("devices=[unset]"), std::string::npos);
-  fs::remove_all(dir);
 }
 
 // Each CUDA work queue is set up and torn down under a lock the machine shares, and a runner
 // launches on the default stream only: every runner asks for one queue, whatever the grader's
 // own environment says, pinned or not.
 TEST(RunnerEnvironment, EveryRunnerAsksForOneWorkQueue) {
-  const auto dir =
-      fs::temp_directory_path() / ("cugrade-queues-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const process::temp_dir tmp("cugrade-queues-test");
+  const auto& dir = tmp.path();
   ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
   EXPECT_NE(devices_seen(dir, "unpinned").find("queues=[1]"), std::string::npos);
   {
@@ -73,7 +71,6 @@ TEST(RunnerEnvironment, EveryRunnerAsksForOneWorkQueue) {
     EXPECT_NE(seen.find("devices=[1]"), std::string::npos) << seen;
   }
   ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  fs::remove_all(dir);
 }
 
 } // namespace

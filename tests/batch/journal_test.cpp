@@ -1,25 +1,19 @@
 // The journal: states survive reopening, one batch per folder, settings.
 #include "grader/batch/journal.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <unistd.h>
 
 namespace cugrade::batch {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh_folder(const std::string& tag) {
-  const auto dir =
-      fs::temp_directory_path() / ("cugrade-journal-test-" + tag + std::to_string(getpid()));
-  fs::remove_all(dir);
-  return dir;
-}
-
 TEST(Journal, StatesAndReportSurviveReopening) {
-  const auto dir = fresh_folder("reopen");
+  const process::temp_dir tmp("cugrade-journal-test");
+  const auto dir = tmp.path() / "reopen"; // not there yet: the journal makes it
   {
     auto j = journal::open(dir);
     ASSERT_TRUE(j.ok()) << j.error();
@@ -43,11 +37,11 @@ TEST(Journal, StatesAndReportSurviveReopening) {
   EXPECT_EQ((*j)->find("bob")->state, student_state::queued);
   EXPECT_FALSE((*j)->find("carol"));
   EXPECT_EQ((*j)->all().size(), 2u);
-  fs::remove_all(dir);
 }
 
 TEST(Journal, RequeueKeepsTheCountOfGradings) {
-  const auto dir = fresh_folder("requeue");
+  const process::temp_dir tmp("cugrade-journal-test");
+  const auto dir = tmp.path() / "requeue"; // not there yet: the journal makes it
   auto j = journal::open(dir);
   ASSERT_TRUE(j.ok()) << j.error();
   (*j)->enqueue("alice", "1");
@@ -57,29 +51,28 @@ TEST(Journal, RequeueKeepsTheCountOfGradings) {
   EXPECT_EQ(alice->state, student_state::queued);
   EXPECT_EQ(alice->inputs, "2");
   EXPECT_EQ(alice->gradings, 1);
-  fs::remove_all(dir);
 }
 
 TEST(Journal, SecondBatchOnTheSameFolderIsRefused) {
-  const auto dir = fresh_folder("lock");
+  const process::temp_dir tmp("cugrade-journal-test");
+  const auto dir = tmp.path() / "lock"; // not there yet: the journal makes it
   auto first = journal::open(dir);
   ASSERT_TRUE(first.ok()) << first.error();
   const auto second = journal::open(dir);
   ASSERT_FALSE(second.ok());
   EXPECT_NE(second.error().find("another cugrade batch is writing this folder"), std::string::npos)
       << second.error();
-  fs::remove_all(dir);
 }
 
 TEST(Journal, SettingsAreStoredAndReplaced) {
-  const auto dir = fresh_folder("settings");
+  const process::temp_dir tmp("cugrade-journal-test");
+  const auto dir = tmp.path() / "settings"; // not there yet: the journal makes it
   auto j = journal::open(dir);
   ASSERT_TRUE(j.ok()) << j.error();
   EXPECT_FALSE((*j)->setting("backend"));
   (*j)->set_setting("backend", "emu");
   (*j)->set_setting("backend", "gpu");
   EXPECT_EQ((*j)->setting("backend").value_or(""), "gpu");
-  fs::remove_all(dir);
 }
 
 } // namespace

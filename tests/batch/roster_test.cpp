@@ -1,11 +1,11 @@
 // The roster: libcsv parsing, validation with file, line, column and fix, GitHub Classroom.
 #include "grader/batch/roster.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace cugrade::batch {
 namespace {
@@ -13,9 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path write_roster(const std::string& name, const std::string& text) {
-  const auto dir = fs::temp_directory_path() / ("cugrade-roster-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const auto path = dir / name;
+  static const process::temp_dir dir("cugrade-roster-test"); // removed when the program exits
+  const auto path = dir.path() / name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

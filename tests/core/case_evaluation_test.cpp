@@ -1,12 +1,12 @@
 #include "grader/core/case_evaluation.h"
 #include "grader/core/source_lines.h"
+#include "grader/process/temp_dir.h"
 
 #include "tests/core/core_test_support.h"
 
 #include <bit>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace cugrade::grader {
 namespace {
@@ -27,14 +27,6 @@ TEST(SourceLocation, TakesTheLastCudaSourceLineOfAMessage) {
 // A runner log with two runs of one 1x1x1 matmul case whose outputs are the given words.
 class TwoRuns : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = std::filesystem::temp_directory_path() /
-            ("cugrade-core-test-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(m_dir);
-  }
-  void TearDown() override { std::filesystem::remove_all(m_dir); }
-
   protocol::run_record run(int r, std::uint32_t word) {
     protocol::run_record rec;
     rec.run = r;
@@ -51,7 +43,8 @@ protected:
     return evaluate_cases(problems::get(problems::kind::matmul), m_cases, log, m_dir, {});
   }
 
-  std::filesystem::path m_dir;
+  process::temp_dir m_tmp{"cugrade-core-test"};
+  std::filesystem::path m_dir = m_tmp.path();
   std::vector<graded_case> m_cases{matmul_case(1, 1, 1)};
 };
 

@@ -1,4 +1,5 @@
 #include "grader/core/report_slot.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -12,19 +13,15 @@ namespace fs = std::filesystem;
 class ReportSlot : public testing::Test {
 protected:
   void SetUp() override {
-    m_dir =
-        fs::temp_directory_path() / ("cugrade-slot-" + std::to_string(::getpid()) + "-" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
     fs::create_directories(m_dir / "coll" / "alice" / "hw");
     fs::create_directories(m_dir / "coll" / "bob" / "hw");
   }
-  void TearDown() override { fs::remove_all(m_dir); }
   void write_report(const std::string& name, const std::string& source, bool gradable) {
     std::ofstream(m_dir / name) << R"({"submission": {"source": ")" << source
                                 << R"("}, "gradable": )" << (gradable ? "true" : "false") << "}";
   }
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-slot"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(ReportSlot, SiblingFoldersOfTheSameNameGetDifferentIds) {

@@ -1,12 +1,12 @@
 // The full build path at test time: compile errors point at the student's own lines, and code the
 // rewriter cannot translate stops the build at the right line.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "grader/process/temp_dir.h"
 #include "harness/emu/toolchain.h"
 
 namespace {
@@ -15,14 +15,6 @@ namespace fs = std::filesystem;
 
 class Compile : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade_emu_compile_" + std::to_string(getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-
   cugrade::emu::build_output build(const std::string& name, const std::string& text) {
     std::ofstream(m_dir / name) << text;
     auto out = cugrade::emu::build_submission(m_dir / name, m_dir / (name + ".cpp"),
@@ -31,7 +23,8 @@ protected:
     return out.ok() ? *out : cugrade::emu::build_output{-1, ""};
   }
 
-  fs::path m_dir;
+  cugrade::process::temp_dir m_tmp{"cugrade-emu-compile"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(Compile, CompileErrorNamesTheStudentsLine) {

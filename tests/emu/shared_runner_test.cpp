@@ -8,6 +8,7 @@
 #include "grader/core/case_plan.h"
 #include "grader/core/kernel_run.h"
 #include "grader/core/one_runner.h"
+#include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
 
 #include <algorithm>
@@ -23,15 +24,7 @@ const std::vector<std::string> launchers{"matmul_naive", "matmul_tiled", "matmul
 
 class SharedRunner : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-shared-runner-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-    use("matmul");
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
+  void SetUp() override { use("matmul"); }
 
   void use(const std::string& assignment) {
     auto spec = spec::load_assignment(assignment, CUGRADE_SOURCE_DIR);
@@ -68,7 +61,8 @@ protected:
              : std::vector<reports::test_status>{};
   }
 
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-shared-runner"};
+  fs::path m_dir = m_tmp.path();
   spec::assignment_spec m_spec;
   std::vector<graded_case> m_cases;
 };

@@ -1,10 +1,10 @@
 // Whole-file reads and atomic writes (harness/core/file_io.h).
+#include "grader/process/temp_dir.h"
 #include "harness/core/file_io.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace cugrade {
 namespace {
@@ -13,16 +13,8 @@ namespace fs = std::filesystem;
 
 class FileIo : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-file-io-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-file-io"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(FileIo, ReadsBytesAsWritten) {

@@ -5,6 +5,7 @@
 #include "grader/leaderboard/leaderboard_json.h"
 #include "grader/leaderboard/pseudonym.h"
 #include "grader/leaderboard/publish.h"
+#include "grader/process/temp_dir.h"
 #include "reports/leaderboard_standing.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
@@ -25,13 +26,10 @@ constexpr const char* salt = "cs149-fall-secret";
 class PublishTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    root = fs::temp_directory_path() / ("cugrade-leaderboard-" + std::to_string(::getpid()));
-    fs::remove_all(root);
     roster = testing::write_fixture_batch(root / "batch");
     options = {root / "batch",        root / "site", salt, "CS149 matmul", roster, "", {},
                "2026-11-23T12:00:00Z"};
   }
-  void TearDown() override { fs::remove_all(root); }
 
   published publish() {
     auto p = publish_leaderboard(options);
@@ -39,7 +37,8 @@ protected:
     return p.ok() ? *p : published{};
   }
 
-  fs::path root, roster;
+  process::temp_dir m_tmp{"cugrade-leaderboard"};
+  fs::path root = m_tmp.path(), roster;
   publish_options options;
 };
 

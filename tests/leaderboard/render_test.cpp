@@ -3,6 +3,7 @@
 // screenshot is kept as a test artifact at CUGRADE_LEADERBOARD_ARTIFACT (printed below).
 
 #include "grader/leaderboard/pseudonym.h"
+#include "grader/process/temp_dir.h"
 #include "tests/leaderboard/fixture_batch.h"
 
 #include <cstdio>
@@ -53,19 +54,15 @@ std::string chromium_path() {
 
 class RenderTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    root = fs::temp_directory_path() / ("cugrade-leaderboard-render-" + std::to_string(::getpid()));
-    fs::remove_all(root);
-    roster = testing::write_fixture_batch(root / "batch");
-  }
-  void TearDown() override { fs::remove_all(root); }
+  void SetUp() override { roster = testing::write_fixture_batch(root / "batch"); }
 
   ran leaderboard(const std::string& extra) {
     return run(std::string(CUGRADE_BIN) + " leaderboard " + shell_quoted((root / "batch").string()) + " --out " +
                shell_quoted((root / "site").string()) + " " + extra);
   }
 
-  fs::path root, roster;
+  process::temp_dir m_tmp{"cugrade-leaderboard-render"};
+  fs::path root = m_tmp.path(), roster;
 };
 
 TEST_F(RenderTest, CommandPublishesAndSaysWhatIsPrivate) {

@@ -7,6 +7,7 @@
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/perf/reference_build.h"
 #include "grader/process/device_lock.h"
+#include "grader/process/temp_dir.h"
 #include "harness/core/file_io.h"
 
 #include <algorithm>
@@ -42,10 +43,6 @@ spec::assignment_spec small_histogram_spec() {
 class GpuEvaluator : public ::testing::Test {
 protected:
   void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-evaluator-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
     fs::create_directories(m_dir / "bin");
     m_layout.root = CUGRADE_SOURCE_DIR;
     m_layout.bin_dir = m_dir / "bin";
@@ -140,7 +137,8 @@ protected:
   protocol::device_identity m_device{"gpu", "Fake GPU", "580.0", "13.0", "GPU-fake-0001", ""};
   grader::layout m_layout;
   gpu_evaluation_options m_options;
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-evaluator"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(GpuEvaluator, AFasterCorrectKernelEarnsFullPerformancePoints) {

@@ -2,10 +2,10 @@
 // spec and case, and a damaged entry is simply not found (the reference is timed again).
 
 #include "grader/perf/reference_timings.h"
+#include "grader/process/temp_dir.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace cugrade::perf {
 namespace {
@@ -34,12 +34,8 @@ pooled_samples samples() {
 
 class ReferenceTimings : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("cugrade-reftimes-" + std::to_string(::getpid()));
-    fs::remove_all(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-reftimes"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(ReferenceTimings, AStoredEntryComesBackAsItWas) {

@@ -2,12 +2,12 @@
 // measuring program that records how it was called.
 
 #include "grader/perf/roofline_cache.h"
+#include "grader/process/temp_dir.h"
 #include "harness/roofline/roofline.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
-#include <unistd.h>
 
 namespace cugrade::perf {
 namespace {
@@ -98,11 +98,6 @@ TEST(Roofline, SanitisesDeviceNamesForFiles) {
 class RooflineCache : public ::testing::Test {
 protected:
   void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-roofline-cache-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
     m_program = m_dir / "fake-roofline";
     std::ofstream(m_program) << R"(#!/bin/sh
 echo "$@" >> ")" << (m_dir / "calls.log").string()
@@ -121,7 +116,6 @@ printf '{"schema": "cugrade.roofline/1", "device": "%s", "copy_bandwidth_gbps": 
     fs::permissions(m_program, fs::perms::owner_all);
     ::setenv("FAKE_DEVICE", "Fake GPU", 1);
   }
-  void TearDown() override { fs::remove_all(m_dir); }
 
   int calls() const {
     std::ifstream in(m_dir / "calls.log");
@@ -140,7 +134,8 @@ printf '{"schema": "cugrade.roofline/1", "device": "%s", "copy_bandwidth_gbps": 
     return last;
   }
 
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-roofline-cache"};
+  fs::path m_dir = m_tmp.path();
   fs::path m_program;
 };
 

@@ -6,6 +6,7 @@
 #include "grader/perf/benchmark_plan.h"
 #include "grader/perf/launcher_timing.h"
 #include "grader/perf/runner_call.h"
+#include "grader/process/temp_dir.h"
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/gate.h"
@@ -28,17 +29,11 @@ const fs::path fakes = CUGRADE_PERF_FAKES_DIR; // perf_fake_runner and libperf_f
 class RunnerGate : public ::testing::Test {
 protected:
   void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-gate-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
     m_request = default_timing_request();
     m_request.warmup_seconds = 0;
     m_request.min_seconds = 0.01;
     m_request.max_seconds = 0.2;
   }
-  void TearDown() override { fs::remove_all(m_dir); }
 
   timing_target target() const {
     timing_target t;
@@ -61,7 +56,8 @@ protected:
     return text ? *text : std::string();
   }
 
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-gate"};
+  fs::path m_dir = m_tmp.path();
   protocol::timing_request m_request;
 };
 

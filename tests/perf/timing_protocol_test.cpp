@@ -1,13 +1,13 @@
 // What the runner and the grader agree on for timing: plan fields (old plans still read), the
 // timing event, input sets and the fresh-contents set, file names, output digests.
 
+#include "grader/process/temp_dir.h"
 #include "harness/protocol/protocol.h"
 #include "harness/protocol/timing.h"
 
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace cugrade::protocol {
 namespace {
@@ -96,9 +96,8 @@ TEST(SanitizerPlan, ATimingPlanCarriesItsMoreLaunchers) {
 }
 
 TEST(TimingEvent, RoundTripsThroughTheEventLog) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("cugrade-timing-event-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const process::temp_dir tmp("cugrade-timing-event");
+  const auto& dir = tmp.path();
   timing_record t;
   t.case_index = 1;
   t.event_ms = {1.5, 1.6};
@@ -135,7 +134,6 @@ TEST(TimingEvent, RoundTripsThroughTheEventLog) {
   EXPECT_EQ(r.saved, t.saved);
   EXPECT_TRUE(r.input_modified);
   EXPECT_EQ(r.note, "n");
-  fs::remove_all(dir);
 }
 
 TEST(InputSets, AreDistinctAndTheFreshSetIsNegated) {

@@ -1,6 +1,7 @@
 // The runner's timing protocol on a fake backend (host memory, scripted times and clocks):
 // warm-up, stopping, throttled samples, fingerprints, saved outputs, input checks, fresh call.
 
+#include "grader/process/temp_dir.h"
 #include "harness/core/error.h"
 #include "harness/core/file_io.h"
 #include "harness/problems/rng.h"
@@ -11,7 +12,6 @@
 #include "harness/runner/timing_runner.h"
 #include "tests/perf/fake_backend.h"
 
-#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -84,18 +84,10 @@ protocol::timing_request quick() {
 struct timed {
   bool device_usable = false;
   protocol::runner_log log;
-  fs::path dir;
+  process::temp_dir tmp{"cugrade-timing-test"}; // the run's events and saved outputs
+  fs::path dir = tmp.path();
   [[nodiscard]] const protocol::timing_record& rec() const { return log.timings.at(0); }
 };
-
-// An empty folder for one test's events and saved outputs.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("cugrade-timing-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 protocol::plan timing_plan(problems::kind k, const fs::path& dir,
                            const protocol::timing_request& t) {
@@ -109,9 +101,7 @@ protocol::plan timing_plan(problems::kind k, const fs::path& dir,
 
 timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::timing_request& t,
           problems::shape dims, const std::string& distribution) {
-  static std::atomic<int> counter{0};
   timed out;
-  out.dir = fresh_dir(std::to_string(counter++));
   auto p = timing_plan(k, out.dir, t);
   p.cases.push_back({"bench", dims, distribution, seed});
   {
@@ -362,7 +352,8 @@ std::vector<float> read_floats(const fs::path& path) {
 TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   fake_backend b;
   const auto t = quick();
-  const auto dir = fresh_dir("shared-read-back");
+  const process::temp_dir tmp("cugrade-timing-test");
+  const auto& dir = tmp.path();
   auto p = timing_plan(problems::kind::matmul, dir, t);
   p.cases.push_back({"large", {.j = 33, .k = 9, .l = 29}, "integer", seed});
   p.cases.push_back({"small", {.j = 5, .k = 7, .l = 3}, "integer", seed + 1});
@@ -391,7 +382,6 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
       EXPECT_EQ(got[e], static_cast<float>(expected[e])) << saved.file << " element " << e;
     }
   }
-  fs::remove_all(dir);
 }
 
 // A matmul case's input sets are made "on the device" from recipes, the fresh set's first input

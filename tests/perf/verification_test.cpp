@@ -4,11 +4,11 @@
 
 #include "grader/perf/output_check.h"
 #include "grader/perf/timed_verification.h"
+#include "grader/process/temp_dir.h"
 #include "harness/protocol/timing.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace cugrade::perf {
 namespace {
@@ -99,11 +99,6 @@ class TimedCase : public ::testing::Test {
 protected:
   static constexpr int sets = 2;
   void SetUp() override {
-    m_dir = fs::temp_directory_path() /
-            ("cugrade-verify-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
     for (int set = 0; set <= sets; ++set) {
       const auto role = set == sets ? protocol::output_role::fresh : protocol::output_role::first;
       save(set, role, right_output(set));
@@ -115,7 +110,6 @@ protected:
     }
     std::rotate(m_rec.checks.begin() + 1, m_rec.checks.begin() + 2, m_rec.checks.end() - 1);
   }
-  void TearDown() override { fs::remove_all(m_dir); }
 
   problems::buffer right_output(int set) const {
     const auto in = protocol::input_set_inputs(m_p, m_tc, set, sets);
@@ -146,7 +140,8 @@ protected:
   const problems::problem& m_p = problems::get(problems::kind::histogram);
   problems::test_case m_tc{"h", problems::kind::histogram, {.n = 3000}, "uniform", 17};
   protocol::timing_record m_rec;
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-verify"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(TimedCase, PassesWhenEveryOutputIsRight) {

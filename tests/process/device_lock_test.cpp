@@ -2,6 +2,7 @@
 // exclusive holder is not starved by new shared holders, and a killed holder frees the lock.
 
 #include "grader/process/device_lock.h"
+#include "grader/process/temp_dir.h"
 
 #include <atomic>
 #include <chrono>
@@ -21,16 +22,8 @@ using namespace std::chrono_literals;
 
 class DeviceLock : public ::testing::Test {
 protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("cugrade-lock-test-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    ::setenv("CUGRADE_LOCK_DIR", m_dir.c_str(), 1);
-  }
-  void TearDown() override {
-    ::unsetenv("CUGRADE_LOCK_DIR");
-    fs::remove_all(m_dir);
-  }
+  void SetUp() override { ::setenv("CUGRADE_LOCK_DIR", m_dir.c_str(), 1); }
+  void TearDown() override { ::unsetenv("CUGRADE_LOCK_DIR"); }
 
   static device_lock take(lock_mode mode, std::function<void(std::string_view)> waiting = {}) {
     auto l = device_lock::acquire("GPU-0000-test", mode, waiting);
@@ -43,7 +36,8 @@ protected:
     return std::async(std::launch::async, [mode] { return take(mode); });
   }
 
-  fs::path m_dir;
+  temp_dir m_tmp{"cugrade-lock-test"};
+  fs::path m_dir = m_tmp.path();
 };
 
 TEST_F(DeviceLock, LivesInTheConfiguredDirectory) {

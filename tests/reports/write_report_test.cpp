@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include "grader/process/temp_dir.h"
 #include "reports/report_json.h"
 #include "reports/schema_validator.h"
 #include "reports/writers.h"
@@ -17,14 +17,6 @@ namespace fs = std::filesystem;
 
 class WriteReport : public ::testing::Test {
 protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir = fs::temp_directory_path() /
-            ("cugrade_reports_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-
   static std::string read(const fs::path& p) {
     std::ifstream in(p);
     std::stringstream s;
@@ -40,7 +32,8 @@ protected:
     return names;
   }
 
-  fs::path m_dir;
+  process::temp_dir m_tmp{"cugrade-reports"};
+  fs::path m_dir = m_tmp.path() / "out"; // not there yet: write_report makes it
 };
 
 TEST_F(WriteReport, WritesEveryFormatUnderItsName) {

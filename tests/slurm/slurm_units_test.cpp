@@ -5,6 +5,7 @@
 #include "grader/batch/slurm/delivery.h"
 #include "grader/batch/slurm/job_script.h"
 #include "grader/batch/slurm/slurm_commands.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -64,8 +65,8 @@ TEST(Shards, ARosterCsvReadsBackWithTheEffectiveDeadlines) {
   roster_entry quoted{"alice", "/repos/a, with comma", "abc123", "2026-12-18T23:59:00Z", "Al \"A\"",
                       2};
   roster_entry plain{"bob", "/repos/bob", {}, {}, "", 3};
-  const auto dir = fs::temp_directory_path() / "cugrade-slurm-shard-test";
-  fs::create_directories(dir);
+  const process::temp_dir tmp("cugrade-slurm-shard-test");
+  const auto& dir = tmp.path();
   std::ofstream(dir / "shard.csv") << shard_roster_csv({&quoted, &plain}, "2026-12-15T23:59:00Z");
   const auto back = load_roster(dir / "shard.csv");
   ASSERT_TRUE(back.ok()) << back.error();
@@ -76,7 +77,6 @@ TEST(Shards, ARosterCsvReadsBackWithTheEffectiveDeadlines) {
   EXPECT_EQ(back->entries[0].nickname, "Al \"A\"");
   EXPECT_EQ(back->entries[1].deadline, "2026-12-15T23:59:00Z"); // --deadline, made explicit
   EXPECT_FALSE(back->entries[1].commit.has_value());
-  fs::remove_all(dir);
 }
 
 TEST(TaskTime, GrowsWithTheLimitsAndTheShardAndShrinksWithJobs) {
@@ -144,8 +144,8 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
 }
 
 TEST(Delivery, ReadsBackWhatWasHandedOverByteForByte) {
-  const auto dir = fs::temp_directory_path() / "cugrade-slurm-delivery-test";
-  fs::remove_all(dir);
+  const process::temp_dir tmp("cugrade-slurm-delivery-test");
+  const auto dir = tmp.path() / "results"; // not there yet: hand_over makes it
   const delivery d{"alice",
                    R"({"repository":"/r","commit":"","deadline":""})",
                    "12",
@@ -166,7 +166,6 @@ TEST(Delivery, ReadsBackWhatWasHandedOverByteForByte) {
   const auto broken = read_delivery(dir / "broken.json");
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.error().find("broken.json"), std::string::npos) << broken.error();
-  fs::remove_all(dir);
 }
 
 } // namespace

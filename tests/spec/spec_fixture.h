@@ -1,6 +1,7 @@
 #pragma once
 // A throw-away project root holding a reference/matmul.cu and a valid matmul spec to break.
 
+#include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
 
 #include <gtest/gtest.h>
@@ -16,15 +17,10 @@ namespace cugrade::spec::testing {
 class SpecFixture : public ::testing::Test {
 protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_root = std::filesystem::temp_directory_path() /
-             ("cugrade_spec_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(m_root);
     std::filesystem::create_directories(m_root / "reference");
     std::filesystem::create_directories(m_root / "specs");
     write(m_root / "reference" / "matmul.cu", "// reference\n");
   }
-  void TearDown() override { std::filesystem::remove_all(m_root); }
 
   static void write(const std::filesystem::path& file, const std::string& text) {
     std::filesystem::create_directories(file.parent_path());
@@ -79,7 +75,8 @@ protected:
     return loaded.ok() ? std::string() : loaded.error();
   }
 
-  std::filesystem::path m_root;
+  process::temp_dir m_tmp{"cugrade_spec"};
+  std::filesystem::path m_root = m_tmp.path();
 };
 
 /// Every part must appear in `text`: the file, the field path and the fix.
