@@ -13,7 +13,6 @@
 #include "tests/perf/fake_backend.h"
 
 #include <cstring>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -114,12 +113,14 @@ timed run(problems::kind k, void* launcher, fake_backend& b, const protocol::tim
   return out;
 }
 
-std::vector<std::uint32_t> read_words(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<std::uint32_t> words(256);
-  in.read(reinterpret_cast<char*>(words.data()), 1024);
-  words.resize(static_cast<std::size_t>(in.gcount()) / 4);
-  return words;
+// A saved output's elements, the whole file; none when it cannot be read.
+template <typename T> std::vector<T> read_elements(const fs::path& path) {
+  const auto bytes = read_file(path);
+  std::vector<T> out(bytes ? bytes->size() / sizeof(T) : 0);
+  if (bytes) {
+    std::memcpy(out.data(), bytes->data(), out.size() * sizeof(T));
+  }
+  return out;
 }
 
 std::vector<std::uint32_t> expected_bins(const problems::test_case& tc, int set, int sets) {
@@ -263,7 +264,8 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   for (const auto& s : r.rec().saved) {
     ++roles[s.role];
     const int sets = t.input_sets;
-    EXPECT_EQ(read_words(r.dir / s.file), expected_bins(tc, s.set, sets)) << s.file;
+    EXPECT_EQ(read_elements<std::uint32_t>(r.dir / s.file), expected_bins(tc, s.set, sets))
+        << s.file;
   }
   EXPECT_EQ(roles["first"], t.input_sets);
   EXPECT_EQ(roles["last"], t.input_sets);
@@ -315,7 +317,7 @@ TEST(TimingRunner, ALastOutputThatDiffersFromTheFirstIsReadBackIntoItsOwnFile) {
     }
     ++lasts;
     EXPECT_EQ(s.file, protocol::timed_output_file_name(0, s.set, protocol::output_role::last));
-    const auto words = read_words(r.dir / s.file);
+    const auto words = read_elements<std::uint32_t>(r.dir / s.file);
     auto expected = expected_bins(tc, s.set, t.input_sets);
     ASSERT_EQ(words.size(), expected.size()) << s.file;
     EXPECT_GT(words[0], expected[0]) << s.file; // what the last call wrote, drift and all
@@ -335,16 +337,6 @@ void matmul_good(const float* m, const float* n, float* p, int j, int k, int l) 
       p[i * l + c] = static_cast<float>(acc);
     }
   }
-}
-
-// A saved output's elements; none when the file cannot be read.
-std::vector<float> read_floats(const fs::path& path) {
-  const auto bytes = read_file(path);
-  std::vector<float> out(bytes ? bytes->size() / sizeof(float) : 0);
-  if (bytes) {
-    std::memcpy(out.data(), bytes->data(), out.size() * sizeof(float));
-  }
-  return out;
 }
 
 // A runner's cases share one read-back buffer (timing_runner.h); a smaller case after a larger
@@ -376,7 +368,7 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   for (const auto& saved : log.timings[1].saved) {
     const auto inputs = protocol::input_set_inputs(problem, tc, saved.set, t.input_sets);
     const auto expected = problem.reference(tc, inputs);
-    const auto got = read_floats(dir / saved.file);
+    const auto got = read_elements<float>(dir / saved.file);
     ASSERT_EQ(got.size(), expected.size()) << saved.file; // 5 x 3, not 33 x 29
     for (std::size_t e = 0; e < got.size(); ++e) {
       EXPECT_EQ(got[e], static_cast<float>(expected[e])) << saved.file << " element " << e;
@@ -407,7 +399,7 @@ TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
   for (const auto& saved : r.rec().saved) {
     const auto inputs = protocol::input_set_inputs(problem, tc, saved.set, t.input_sets);
     const auto expected = problem.reference(tc, inputs);
-    const auto got = read_floats(r.dir / saved.file);
+    const auto got = read_elements<float>(r.dir / saved.file);
     ASSERT_EQ(got.size(), expected.size()) << saved.file;
     for (std::size_t e = 0; e < got.size(); ++e) {
       ASSERT_EQ(got[e], static_cast<float>(expected[e])) << saved.file << " element " << e;
