@@ -1,6 +1,6 @@
 # Installing cugrade (cmake --install build/<preset> --prefix P) and its Debian package (cpack).
 #
-#   P/bin/            cugrade, the runners, cugrade-roofline (GPU builds), cugrade-validate-report
+#   P/bin/            cugrade, cugrade-fetch, the runners, cugrade-roofline (GPU builds), cugrade-validate-report
 #   P/lib/cugrade/    libcugrade_emu.so (the emulator's runtime that students' code links)
 #   P/share/cugrade/  assignments/ (specs, hidden.json, starters), reference/, emu/include/ (the
 #                     emulator's CUDA headers), reports/schema/
@@ -17,7 +17,8 @@
 
 # What grading and installing need, and nothing more: `cmake --build --preset grade` (scripts/grade)
 # builds the target cugrade_grading, that is these and none of the test suites.
-set(CUGRADE_GRADING_TARGETS cugrade cugrade-runner-emu cugrade_emu cugrade-validate-report)
+set(CUGRADE_GRADING_TARGETS cugrade cugrade-fetch cugrade-runner-emu cugrade_emu
+    cugrade-validate-report)
 foreach(optional cugrade-runner-gpu cugrade-roofline)
   if(TARGET ${optional})
     list(APPEND CUGRADE_GRADING_TARGETS ${optional})

@@ -137,7 +137,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   }
   std::set<std::string> with_new_commits;
   if (std::find(o.regrade.begin(), o.regrade.end(), "new-commits") != o.regrade.end()) {
-    with_new_commits = students_with_new_commits(o, l, log, spec->deadline);
+    with_new_commits = students_with_new_commits(o, l, log, *spec);
   }
   const auto plan = plan_batch(o, log, regrade_selection(o, log, with_new_commits));
   const bool gpu = backend->kind == reports::backend_kind::gpu;

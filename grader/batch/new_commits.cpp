@@ -1,6 +1,7 @@
 #include "grader/batch/new_commits.h"
 #include "harness/core/iso8601.h"
 
+#include "grader/core/submission_limits.h"
 #include "grader/fetch/fetch.h"
 
 namespace cugrade::batch {
@@ -10,8 +11,8 @@ namespace {
 // The commit grading would pick now, or nullopt when the source cannot be fetched (grading will
 // say why) or is not a git repository.
 std::optional<std::string> commit_now(const roster_entry& e, const batch_options& o,
-                                      const grader::layout& l,
-                                      const std::optional<std::string>& spec_deadline) {
+                                      const grader::layout& l, const spec::assignment_spec& spec) {
+  const std::optional<std::string>& spec_deadline = spec.deadline;
   fetch::fetch_request req;
   req.source = e.repository;
   req.commit = e.commit;
@@ -22,6 +23,8 @@ std::optional<std::string> commit_now(const roster_entry& e, const batch_options
     }
   }
   req.cache_dir = l.cache_dir / "repos";
+  req.fetcher = l.fetcher();
+  req.limits = grader::fetch_limits_of(spec);
   const auto fetched = fetch::fetch_submission(req);
   return fetched && fetched->is_git ? fetched->commit : std::nullopt;
 }
@@ -29,15 +32,14 @@ std::optional<std::string> commit_now(const roster_entry& e, const batch_options
 } // namespace
 
 std::set<std::string> students_with_new_commits(const batch_options& o, const grader::layout& l,
-                                                journal& j,
-                                                const std::optional<std::string>& spec_deadline) {
+                                                journal& j, const spec::assignment_spec& spec) {
   std::set<std::string> out;
   for (const auto& e : o.roster.entries) {
     const auto rec = j.find(e.student);
     if (!rec || rec->state != student_state::written || rec->commit.empty()) {
       continue;
     }
-    const auto now = commit_now(e, o, l, spec_deadline);
+    const auto now = commit_now(e, o, l, spec);
     if (now && *now != rec->commit) {
       out.insert(e.student);
     }

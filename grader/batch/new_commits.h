@@ -6,6 +6,7 @@
 
 #include "grader/batch/batch.h"
 #include "grader/batch/journal.h"
+#include "grader/spec/assignment_spec.h"
 
 #include <optional>
 #include <set>
@@ -13,8 +14,9 @@
 
 namespace cugrade::batch {
 
-[[nodiscard]] std::set<std::string>
-students_with_new_commits(const batch_options& o, const grader::layout& l, journal& j,
-                          const std::optional<std::string>& spec_deadline);
+/// Fetches each written student's source again under `spec`'s deadline and limits.
+[[nodiscard]] std::set<std::string> students_with_new_commits(const batch_options& o,
+                                                              const grader::layout& l, journal& j,
+                                                              const spec::assignment_spec& spec);
 
 } // namespace cugrade::batch

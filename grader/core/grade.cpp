@@ -8,7 +8,9 @@
 #include "grader/core/one_runner.h"
 #include "grader/core/report_assembly.h"
 #include "grader/core/report_slot.h"
+#include "grader/core/submission_limits.h"
 #include "grader/fetch/fetch.h"
+#include "grader/fetch/submission_copy.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/perf/runner_call.h"
 #include "grader/process/device_lock.h"
@@ -91,7 +93,22 @@ result<fetch::fetched_submission> fetch_for(const grading& g) {
   }
   req.cache_dir = g.paths.cache_dir / "repos";
   req.progress = [&g](std::string_view m) { say(g.options, std::string(m)); };
+  req.fetcher = g.paths.fetcher();
+  req.limits = fetch_limits_of(g.spec);
   return fetch::fetch_submission(req);
+}
+
+// The submission's files copied into the grading's own folder, within the spec's limits; what
+// was left out is noted in the report.
+result<fetch::copied_submission> take_in(grading& g, const fetch::fetched_submission& fetched,
+                                         const std::filesystem::path& work_dir) {
+  auto copied = fetch::copy_submission(fetched.directory, g.spec.source_file,
+                                       work_dir / "submission", copy_limits_of(g.spec));
+  if (copied) {
+    g.report.submission.notes.insert(g.report.submission.notes.end(), copied->notes.begin(),
+                                     copied->notes.end());
+  }
+  return copied;
 }
 
 build::build_request build_request_for(const grading& g, const std::filesystem::path& source,
@@ -238,8 +255,8 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
     exit.launcher = names[j];
     auto share = launcher_share(run->log, j, cases.size(), plan.runs);
     if (!share && run->exit.timed_out) {
-      share = stopped_launcher_share(run->log, j, cases.size(), plan.runs,
-                                     run->wall_seconds - limit);
+      share =
+          stopped_launcher_share(run->log, j, cases.size(), plan.runs, run->wall_seconds - limit);
       exit.timed_out = share.has_value();
     }
     if (share) {
@@ -319,18 +336,20 @@ grade_outcome grade_submission(grading& g) {
   }
   record_submission(g.report, g.spec, *fetched, g.options);
   reached(g.options, grade_stage::fetched);
-  const auto source = fetched->directory / g.spec.source_file;
-  if (!std::filesystem::exists(source)) {
-    record_nothing_built(g.report, g.spec, g.options,
-                         g.spec.source_file + " was not found at the root of the submission (" +
-                             fetched->directory.filename().string() +
-                             "/); the contract asks for it there");
-    return {grade_exit::report_written, "", g.report, {}, {}};
-  }
   // A grading killed earlier left its folder behind: its process is gone, so remove it now.
   const auto work_parent = prepare_work_parent(g.paths);
   process::remove_orphaned_dirs(work_parent, "cugrade-grade");
   process::temp_dir work(process::owned_prefix("cugrade-grade"), work_parent);
+  // From here on the grading reads only its own copy (regular files, size-capped, no links).
+  auto copied = take_in(g, *fetched, work.path());
+  if (!copied) {
+    if (copied.why().kind != failure_kind::submission) {
+      return not_gradable(g.report, "cannot copy the submission: " + copied.error());
+    }
+    record_nothing_built(g.report, g.spec, g.options, copied.error());
+    return {grade_exit::report_written, "", g.report, {}, {}};
+  }
+  const auto& source = copied->source;
   say(g.options,
       "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
   auto built = timed_stage(g, "build", "", [&] {

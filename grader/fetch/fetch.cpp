@@ -1,10 +1,8 @@
 #include "grader/fetch/fetch.h"
 
-#include "grader/fetch/detail/checkout.h"
+#include "grader/fetch/detail/child_fetch.h"
 #include "grader/fetch/detail/file_lock.h"
 #include "grader/fetch/detail/libgit2.h"
-#include "grader/fetch/detail/mirror.h"
-#include "grader/fetch/detail/select.h"
 #include "grader/fetch/detail/source.h"
 
 #include <system_error>
@@ -20,11 +18,6 @@ fetched_submission joined(fetched_submission submission) {
   for (const auto& n : submission.notes)
     submission.note += (submission.note.empty() ? "" : "; ") + n;
   return submission;
-}
-
-void say(const fetch_request& request, const std::string& line) {
-  if (request.progress)
-    request.progress(line);
 }
 
 fetched_submission grade_directory(const fetch_request& request, const source_info& info) {
@@ -52,19 +45,6 @@ result<fs::path> prepare_entry(const fetch_request& request, const source_info& 
   return entry;
 }
 
-fetched_submission describe(const fetch_request& request, selection& chosen, fs::path directory) {
-  fetched_submission submission;
-  submission.directory = std::move(directory);
-  submission.is_git = true;
-  submission.source = request.source;
-  submission.commit = oid_hex(*git_commit_id(chosen.commit.get()));
-  submission.commit_time = commit_time(chosen.commit.get());
-  submission.branch = chosen.branch;
-  submission.after_deadline = chosen.after_deadline;
-  submission.notes.push_back(std::move(chosen.note));
-  return submission;
-}
-
 result<fetched_submission> grade_repository(const fetch_request& request, const source_info& info) {
   auto entry = prepare_entry(request, info);
   if (!entry)
@@ -72,23 +52,11 @@ result<fetched_submission> grade_repository(const fetch_request& request, const 
   auto lock = file_lock::acquire(*entry / "lock");
   if (!lock)
     return lock.why();
-  say(request, "fetching " + request.source);
-  auto cached = update_mirror(*entry / "repo.git", info.url, request.source, request.progress);
-  if (!cached)
-    return cached.why();
-  auto chosen = select_commit(cached->repo.get(), request, cached->default_branch);
-  if (!chosen)
-    return chosen.why();
-  say(request, "checking out " + short_sha(*git_commit_id(chosen->commit.get())));
-  auto directory =
-      check_out(cached->repo.get(), chosen->commit.get(), *entry / "worktrees", request.source);
-  if (!directory)
-    return directory.why();
-  fetched_submission submission = describe(request, *chosen, std::move(*directory));
-  if (info.kind == source_kind::local_repository)
-    if (auto uncommitted = uncommitted_changes_note(info.path))
-      submission.notes.push_back(*uncommitted);
-  return joined(std::move(submission));
+  auto submission = fetch_in_child(request, info, *entry);
+  if (!submission)
+    return submission.why();
+  submission->source = request.source;
+  return joined(std::move(*submission));
 }
 
 } // namespace

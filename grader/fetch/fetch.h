@@ -8,6 +8,8 @@
 #include "harness/core/result.h"
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -20,11 +22,29 @@ namespace cugrade::fetch {
 /// Receives short progress lines during long clones ("receiving objects 45% (90/200)").
 using progress_callback = std::function<void(std::string_view)>;
 
+/// Bounds on fetching a git source (a spec's `limits`; docs/git.md, "Limits"). A repository over
+/// one is the student's verdict (`build_error` with the reason); a fetch over its time is the
+/// network's (not gradable), bounded so that one repository never stops a class.
+struct fetch_limits {
+  /// What a clone or fetch may download.
+  std::uint64_t repository_bytes = std::uint64_t{256} << 20;
+  /// The graded commit's files together (each file too).
+  std::uint64_t files_bytes = std::uint64_t{64} << 20;
+  /// Files and folders of the graded commit.
+  std::size_t max_entries = 10000;
+  /// Folders below the repository's root.
+  int max_depth = 16;
+  /// The whole fetch, checkout included.
+  double seconds = 300;
+};
+
 /// What to fetch and which commit to grade.
 struct fetch_request {
   /// A directory, a local repository path, or a URL.
   std::string source;
-  /// `--commit REF`: a full or abbreviated sha, a branch or a tag. Wins over `deadline`.
+  /// `--commit REF`: a full sha, a prefix of one that is unique among the repository's commits,
+  /// or a ref name spelled out from `refs/` (`refs/heads/main`, `refs/tags/v1`). Wins over
+  /// `deadline`.
   std::optional<std::string> commit;
   /// `--deadline`: grade the newest first-parent commit committed at or before it.
   std::optional<std::chrono::system_clock::time_point> deadline;
@@ -33,6 +53,11 @@ struct fetch_request {
   std::filesystem::path cache_dir;
   /// Optional; called from the fetching thread.
   progress_callback progress;
+  fetch_limits limits;
+  /// The `cugrade-fetch` program, which fetches a git source in a child process of its own
+  /// (time-limited and killed as a whole: a stalled server or a hostile pack never holds the
+  /// grader). Required for git sources.
+  std::filesystem::path fetcher;
 };
 
 /// What was fetched: where the files are and which commit they are.

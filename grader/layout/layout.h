@@ -21,6 +21,8 @@ struct layout {
   [[nodiscard]] std::filesystem::path runner(const std::string& backend) const {
     return bin_dir / ("cugrade-runner-" + backend);
   }
+  /// The program that fetches git sources in a process of its own (grader/fetch).
+  [[nodiscard]] std::filesystem::path fetcher() const { return bin_dir / "cugrade-fetch"; }
 };
 
 /// Finds the layout from, in order: $CUGRADE_ROOT (a source tree or PREFIX/share/cugrade), the

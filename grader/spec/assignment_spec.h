@@ -53,10 +53,15 @@ struct late_policy {
   int grace_minutes = 0;      ///< lateness within this many minutes is not late
 };
 
-/// Wall-clock limits, in seconds.
+/// Wall-clock limits, in seconds, and bounds on what a grading reads and fetches of a submission
+/// (docs/sandbox.md, "What the grader itself reads").
 struct limits {
   double compile_seconds = 120;
   double kernel_seconds = 60; ///< per kernel, for all its correctness cases together
+  std::uint64_t source_bytes = std::uint64_t{1} << 20;       ///< the contract's source file
+  std::uint64_t submission_bytes = std::uint64_t{64} << 20;  ///< every file copied in, together
+  std::uint64_t repository_bytes = std::uint64_t{256} << 20; ///< what a clone may download
+  double fetch_seconds = 300; ///< a clone or fetch of a git source, checkout included
 };
 
 /// Speedup over the reference (reference time / student time) mapped to performance points:

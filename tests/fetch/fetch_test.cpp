@@ -33,6 +33,7 @@ protected:
     fetch_request req;
     req.source = std::move(source);
     req.cache_dir = dir.path() / "cache";
+    req.fetcher = CUGRADE_FETCHER;
     return req;
   }
 
@@ -81,14 +82,16 @@ TEST_F(FetchSubmission, PinsCommitByFullAndAbbreviatedSha) {
   }
 }
 
-TEST_F(FetchSubmission, PinsCommitByTagAndBranch) {
+TEST_F(FetchSubmission, PinsCommitByTagAndBranchSpelledFromRefs) {
   origin->tag("v1.0", c2);
   origin->set_branch("draft", c1);
   auto by_tag = request(origin->file_url());
-  by_tag.commit = "v1.0";
-  EXPECT_EQ(fetch(by_tag).commit, c2);
+  by_tag.commit = "refs/tags/v1.0";
+  const auto tagged = fetch(by_tag);
+  EXPECT_EQ(tagged.commit, c2);
+  EXPECT_NE(tagged.note.find("a ref name"), std::string::npos) << tagged.note;
   auto by_branch = request(origin->file_url());
-  by_branch.commit = "draft";
+  by_branch.commit = "refs/heads/draft";
   const auto got = fetch(by_branch);
   EXPECT_EQ(got.commit, c1);
   EXPECT_EQ(got.branch, "draft");
@@ -165,13 +168,13 @@ TEST_F(FetchSubmission, RefetchDropsDeletedBranchesAndFollowsMovedTags) {
   origin->set_branch("draft", c1);
   origin->tag("final", c1);
   auto req = request(origin->file_url());
-  req.commit = "draft";
+  req.commit = "refs/heads/draft";
   ASSERT_EQ(fetch(req).commit, c1);
   origin->delete_branch("draft");
   origin->tag("final", c2);
   const auto deleted = fetch_submission(req);
   EXPECT_FALSE(deleted.ok()) << "a branch deleted on the remote was still graded";
-  req.commit = "final";
+  req.commit = "refs/tags/final";
   EXPECT_EQ(fetch(req).commit, c2);
 }
 
@@ -204,12 +207,12 @@ TEST_F(FetchSubmission, RegradingSameCommitStartsFromCleanDirectory) {
   EXPECT_EQ(read_file(second.directory / "matmul.cu"), "v3");
 }
 
-TEST_F(FetchSubmission, UnknownCommitErrorNamesRef) {
+TEST_F(FetchSubmission, UnknownRefErrorNamesRef) {
   auto req = request(origin->file_url());
-  req.commit = "no-such-branch";
+  req.commit = "refs/heads/no-such-branch";
   const auto got = fetch_submission(req);
   ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.error().find("\"no-such-branch\""), std::string::npos) << got.error();
+  EXPECT_NE(got.error().find("\"refs/heads/no-such-branch\""), std::string::npos) << got.error();
   EXPECT_NE(got.error().find(origin->file_url()), std::string::npos) << got.error();
 }
 
@@ -242,6 +245,7 @@ TEST(FetchSubmissionErrors, EmptyRepositoryFails) {
   fetch_request req;
   req.source = empty.workdir().string();
   req.cache_dir = dir.path() / "cache";
+  req.fetcher = CUGRADE_FETCHER;
   const auto got = fetch_submission(req);
   ASSERT_FALSE(got.ok());
   EXPECT_NE(got.error().find("empty"), std::string::npos) << got.error();
@@ -288,6 +292,7 @@ TEST(FetchSubmissionErrors, FileUrlToMissingPathFailsAsNotFound) {
   fetch_request req;
   req.source = "file://" + (dir.path() / "gone").string();
   req.cache_dir = dir.path() / "cache";
+  req.fetcher = CUGRADE_FETCHER;
   const auto got = fetch_submission(req);
   ASSERT_FALSE(got.ok());
   EXPECT_NE(got.error().find("not found"), std::string::npos) << got.error();
@@ -299,6 +304,7 @@ TEST(FetchSubmissionErrors, FileUrlToNonRepositoryFailsWithLibgit2Reason) {
   fetch_request req;
   req.source = "file://" + (dir.path() / "plain").string();
   req.cache_dir = dir.path() / "cache";
+  req.fetcher = CUGRADE_FETCHER;
   const auto got = fetch_submission(req);
   ASSERT_FALSE(got.ok());
   EXPECT_NE(got.error().find("could not connect to"), std::string::npos) << got.error();

@@ -138,6 +138,22 @@ void test_repo::delete_branch(const std::string& name) {
   git_reference_free(ref);
 }
 
+void test_repo::add_submodule(const std::string& path, const std::string& sha,
+                              const std::string& url) {
+  write_file(".gitmodules",
+             "[submodule \"" + path + "\"]\n\tpath = " + path + "\n\turl = " + url + "\n");
+  git_index* index = nullptr;
+  check(git_repository_index(&index, m_repo), "git_repository_index");
+  check(git_index_add_bypath(index, ".gitmodules"), "git_index_add_bypath");
+  git_index_entry entry{};
+  entry.mode = GIT_FILEMODE_COMMIT;
+  entry.path = path.c_str();
+  check(git_oid_fromstr(&entry.id, sha.c_str()), "git_oid_fromstr");
+  check(git_index_add(index, &entry), "git_index_add");
+  check(git_index_write(index), "git_index_write");
+  git_index_free(index);
+}
+
 void test_repo::add_symlink(const std::string& name, const std::string& target) {
   fs::create_symlink(target, m_workdir / name);
   git_index* index = nullptr;

@@ -47,6 +47,9 @@ public:
   void delete_branch(const std::string& name);
   /// Creates a symbolic link in the work tree and stages it for the next commit.
   void add_symlink(const std::string& name, const std::string& target);
+  /// Stages a submodule (a gitlink entry naming commit `sha` of another repository) at `path`,
+  /// with a .gitmodules file pointing at `url`, for the next commit.
+  void add_submodule(const std::string& path, const std::string& sha, const std::string& url);
   /// An annotated tag (created or moved).
   void tag(const std::string& name, const std::string& sha);
   /// Detaches HEAD at `sha`.

@@ -149,6 +149,36 @@ TEST_F(ValidationRules, ZeroTimeLimitIsRejected) {
                                    "\"compile_seconds\": 120"});
 }
 
+TEST_F(ValidationRules, SubmissionSizeLimitsAreReadAndBounded) {
+  auto spec = valid_spec();
+  spec["limits"]["source_bytes"] = 2048;
+  spec["limits"]["submission_bytes"] = 1 << 20;
+  spec["limits"]["repository_bytes"] = 8 << 20;
+  spec["limits"]["fetch_seconds"] = 30;
+  auto loaded = load_json(spec);
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded->lim.source_bytes, 2048u);
+  EXPECT_EQ(loaded->lim.submission_bytes, 1u << 20);
+  EXPECT_EQ(loaded->lim.repository_bytes, 8u << 20);
+  EXPECT_DOUBLE_EQ(loaded->lim.fetch_seconds, 30.0);
+  spec["limits"]["source_bytes"] = 10;
+  expect_contains(error_of(spec), {"limits.source_bytes: 10 is out of range", "1024 (1 KiB)",
+                                   "\"source_bytes\": 1048576"});
+  spec["limits"]["source_bytes"] = 4 << 20;
+  expect_contains(error_of(spec), {"limits.source_bytes: must be at most submission_bytes"});
+}
+
+TEST_F(ValidationRules, SubmissionSizeLimitsDefaultToTheDocumentedValues) {
+  auto spec = valid_spec();
+  spec.erase("limits");
+  auto loaded = load_json(spec);
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded->lim.source_bytes, 1u << 20);
+  EXPECT_EQ(loaded->lim.submission_bytes, 64u << 20);
+  EXPECT_EQ(loaded->lim.repository_bytes, 256u << 20);
+  EXPECT_DOUBLE_EQ(loaded->lim.fetch_seconds, 300.0);
+}
+
 TEST_F(ValidationRules, FullSpeedupMustExceedZeroSpeedup) {
   auto spec = valid_spec();
   spec["performance"] = {{"full_speedup", 0.5}, {"zero_speedup", 0.5}};

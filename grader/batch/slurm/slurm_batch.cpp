@@ -155,7 +155,7 @@ batch_plan plan_and_deliver(pipeline& p, const spec::assignment_spec& spec) {
   const auto& o = p.options;
   std::set<std::string> with_new_commits;
   if (std::find(o.regrade.begin(), o.regrade.end(), "new-commits") != o.regrade.end()) {
-    with_new_commits = students_with_new_commits(o, p.layout, p.log, spec.deadline);
+    with_new_commits = students_with_new_commits(o, p.layout, p.log, spec);
   }
   auto plan = plan_batch(o, p.log, regrade_selection(o, p.log, with_new_commits));
   for (const auto& student : plan.to_deliver) {

@@ -1,6 +1,7 @@
 #include "grader/fetch/detail/mirror.h"
 
 #include "grader/fetch/detail/remote_callbacks.h"
+#include "grader/fetch/submission_copy.h"
 
 #include <array>
 #include <system_error>
@@ -87,10 +88,22 @@ result<void> mirror_head(git_repository* repo, const std::optional<std::string>&
 
 /// connect, download, update refs, prune, disconnect: git_remote_fetch without the default-branch
 /// blind spot (the default branch can only be asked while connected).
+failure too_large(const std::string& source, const remote_context& context) {
+  return fail_submission(source + ": the repository is larger than " +
+                         byte_size_text(context.max_bytes) +
+                         " (the limit, \"limits\": {\"repository_bytes\"} in the assignment's "
+                         "spec; the download was stopped after " +
+                         byte_size_text(context.received_bytes) +
+                         "); remove large files from its history, or ask for the limit to be "
+                         "raised");
+}
+
 result<std::optional<std::string>> fetch_all(git_remote* remote, const std::string& source,
-                                             const progress_callback& progress) {
+                                             const progress_callback& progress,
+                                             std::uint64_t max_bytes) {
   remote_context context;
   context.progress = &progress;
+  context.max_bytes = max_bytes;
   const git_remote_callbacks callbacks = make_remote_callbacks(context);
   git_proxy_options proxy = GIT_PROXY_OPTIONS_INIT;
   proxy.type = GIT_PROXY_AUTO;
@@ -108,7 +121,8 @@ result<std::optional<std::string>> fetch_all(git_remote* remote, const std::stri
   const git_strarray refspecs = {const_cast<char**>(mirror_refspecs.data()),
                                  mirror_refspecs.size()};
   if (git_remote_download(remote, &refspecs, &options) != 0)
-    return fail(network_failure(source, "download", context));
+    return context.over_limit ? result<std::optional<std::string>>(too_large(source, context))
+                              : fail(network_failure(source, "download", context));
   if (git_remote_update_tips(remote, &callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_NONE,
                              "cugrade: fetch") != 0 ||
       git_remote_prune(remote, &callbacks) != 0)
@@ -120,7 +134,8 @@ result<std::optional<std::string>> fetch_all(git_remote* remote, const std::stri
 } // namespace
 
 result<mirror> update_mirror(const fs::path& git_dir, const std::string& url,
-                             const std::string& source, const progress_callback& progress) {
+                             const std::string& source, const progress_callback& progress,
+                             std::uint64_t max_bytes) {
   auto repo = open_or_create(git_dir);
   if (!repo)
     return fail(repo.error());
@@ -129,7 +144,7 @@ result<mirror> update_mirror(const fs::path& git_dir, const std::string& url,
     return fail_usage(source + ": is not a URL libgit2 can fetch (" + last_error() +
                       "); use https://, ssh://, git@host:path, file:// or a local path");
   const remote_ptr remote(raw_remote);
-  auto branch = fetch_all(remote.get(), source, progress);
+  auto branch = fetch_all(remote.get(), source, progress, max_bytes);
   if (!branch)
     return branch.why();
   if (auto head = mirror_head(repo->get(), *branch, source); !head)

@@ -7,6 +7,7 @@
 #include "grader/fetch/fetch.h"
 #include "harness/core/result.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,9 +22,11 @@ struct mirror {
 
 /// Opens (or creates) the bare repository at `git_dir` and fetches every branch and tag of `url`
 /// into it, mirroring the remote's HEAD. `source` is the user's spelling, for messages.
+/// Downloading more than `max_bytes` stops the fetch: failure_kind::submission.
 [[nodiscard]] cugrade::result<mirror> update_mirror(const std::filesystem::path& git_dir,
                                                     const std::string& url,
                                                     const std::string& source,
-                                                    const progress_callback& progress);
+                                                    const progress_callback& progress,
+                                                    std::uint64_t max_bytes);
 
 } // namespace cugrade::fetch::detail

@@ -79,6 +79,11 @@ void report(remote_context& context, int& last, const char* phase, unsigned done
 
 int transfer_progress(const git_indexer_progress* stats, void* payload) {
   auto& context = *static_cast<remote_context*>(payload);
+  context.received_bytes = stats->received_bytes;
+  if (context.max_bytes != 0 && stats->received_bytes > context.max_bytes) {
+    context.over_limit = true;
+    return -1; // libgit2 stops the download and reports a user error
+  }
   report(context, context.last_objects_percent, "receiving objects", stats->received_objects,
          stats->total_objects);
   if (stats->received_objects == stats->total_objects)

@@ -7,6 +7,7 @@
 
 #include <git2.h>
 
+#include <cstdint>
 #include <string>
 
 namespace cugrade::fetch::detail {
@@ -20,6 +21,12 @@ struct remote_context {
   unsigned tried = 0;
   /// Why the credential callback gave up, for the error message (empty when it did not).
   std::string credential_error;
+  /// The download stops once more than this many bytes have arrived (0: no limit).
+  std::uint64_t max_bytes = 0;
+  /// Bytes received so far.
+  std::uint64_t received_bytes = 0;
+  /// The download was stopped at `max_bytes`.
+  bool over_limit = false;
 };
 
 /// Callbacks with `context` as their payload.

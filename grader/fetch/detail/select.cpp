@@ -2,6 +2,9 @@
 
 #include "harness/core/iso8601.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace cugrade::fetch::detail {
 namespace {
 
@@ -20,17 +23,6 @@ std::string on_branch(const std::optional<std::string>& branch) {
   return branch ? "on " + *branch : "at the remote's HEAD";
 }
 
-/// The name of the branch `ref` spells, when it spells one.
-std::optional<std::string> branch_named(git_repository* repo, const std::string& ref) {
-  git_reference* raw = nullptr;
-  if (git_reference_dwim(&raw, repo, ref.c_str()) != 0)
-    return std::nullopt;
-  const reference_ptr reference(raw);
-  if (!git_reference_is_branch(reference.get()))
-    return std::nullopt;
-  return git_reference_shorthand(reference.get());
-}
-
 result<commit_ptr> peel_to_commit(git_object* object, const std::string& what,
                                   const std::string& source) {
   git_object* raw = nullptr;
@@ -41,25 +33,122 @@ result<commit_ptr> peel_to_commit(git_object* object, const std::string& what,
   return commit_ptr(reinterpret_cast<git_commit*>(raw));
 }
 
+bool is_hex(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  });
+}
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return text;
+}
+
+// Every commit of the repository whose hash starts with `prefix` (lowercase hex).
+result<std::vector<git_oid>> commits_with_prefix(git_repository* repo, const std::string& prefix) {
+  git_odb* raw = nullptr;
+  if (git_repository_odb(&raw, repo) != 0)
+    return fail("cannot read the repository's objects (" + last_error() + ")");
+  const git_ptr<git_odb, git_odb_free> odb(raw);
+  struct search {
+    git_odb* odb;
+    const std::string& prefix;
+    std::vector<git_oid> found;
+  } state{odb.get(), prefix, {}};
+  const auto visit = [](const git_oid* oid, void* payload) -> int {
+    auto& s = *static_cast<search*>(payload);
+    if (oid_hex(*oid).compare(0, s.prefix.size(), s.prefix) != 0)
+      return 0;
+    std::size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    if (git_odb_read_header(&size, &type, s.odb, oid) == 0 && type == GIT_OBJECT_COMMIT &&
+        std::find_if(s.found.begin(), s.found.end(),
+                     [&](const git_oid& o) { return git_oid_equal(&o, oid); }) == s.found.end())
+      s.found.push_back(*oid);
+    return 0;
+  };
+  if (git_odb_foreach(odb.get(), visit, &state) != 0)
+    return fail("cannot list the repository's objects (" + last_error() + ")");
+  return std::move(state.found);
+}
+
+result<commit_ptr> lookup_commit(git_repository* repo, const git_oid& oid) {
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo, &oid) != 0)
+    return fail("cannot read commit " + oid_hex(oid) + " (" + last_error() + ")");
+  return commit_ptr(raw);
+}
+
+// One line per candidate of an ambiguous prefix: its longer hash, time and subject.
+std::string candidates(git_repository* repo, const std::vector<git_oid>& found) {
+  std::string text;
+  for (const auto& oid : found) {
+    auto commit = lookup_commit(repo, oid);
+    const char* summary = commit ? git_commit_summary(commit->get()) : nullptr;
+    text += "\n  " + oid_hex(oid).substr(0, 12) +
+            (commit ? " committed " + format_iso8601_utc(commit_time(commit->get())) : "") +
+            (summary != nullptr ? std::string(" \"") + summary + "\"" : "");
+  }
+  return text;
+}
+
+// A pin by hash: a full hash, or a prefix that only one commit of the repository has. Never a
+// name: a student can push a branch or tag named like a TA's abbreviated pin.
+result<commit_ptr> by_hash(git_repository* repo, const std::string& ref, const std::string& what,
+                           const std::string& source) {
+  auto found = commits_with_prefix(repo, lowercase(ref));
+  if (!found)
+    return found.why();
+  if (found->empty())
+    return fail_usage(source + ": " + what +
+                      " is no commit of the repository; check the hash (git log --format=%H "
+                      "lists them)");
+  if (found->size() > 1)
+    return fail_usage(source + ": " + what + " is the start of " + std::to_string(found->size()) +
+                      " commits' hashes; give more digits:" + candidates(repo, *found));
+  return lookup_commit(repo, found->front());
+}
+
+// A pin by name, spelled out from refs/ so that it is never mistaken for a hash.
+result<commit_ptr> by_ref(git_repository* repo, const std::string& ref, const std::string& what,
+                          const std::string& source) {
+  git_reference* raw = nullptr;
+  if (git_reference_lookup(&raw, repo, ref.c_str()) != 0)
+    return fail_usage(source + ": " + what +
+                      " names no branch or tag of the repository; check the name (branches are "
+                      "refs/heads/NAME, tags refs/tags/NAME, as on the remote)");
+  const reference_ptr reference(raw);
+  git_object* peeled = nullptr;
+  if (git_reference_peel(&peeled, reference.get(), GIT_OBJECT_ANY) != 0)
+    return fail_submission(source + ": " + what + " cannot be resolved (" + last_error() +
+                           "); repair the branch or tag, or pin a commit hash");
+  const object_ptr object(peeled);
+  return peel_to_commit(object.get(), what, source);
+}
+
 result<selection> pinned(git_repository* repo, const fetch_request& request) {
   const std::string& ref = *request.commit;
   const std::string what = "--commit \"" + ref + "\"";
-  git_object* raw = nullptr;
-  const int rc = git_revparse_single(&raw, repo, ref.c_str());
-  if (rc == GIT_EAMBIGUOUS)
-    return fail_usage(request.source + ": " + what + " is ambiguous (" + last_error() +
-                      "); give more digits of the sha (7 or more)");
-  if (rc != 0)
+  const bool named = ref.rfind("refs/", 0) == 0;
+  if (!named && !(ref.size() >= 4 && ref.size() <= GIT_OID_HEXSZ && is_hex(ref)))
     return fail_usage(request.source + ": " + what +
-                      " names no commit, branch or tag in the repository; check the sha or name "
-                      "(branches and tags are those on the remote)");
-  const object_ptr object(raw);
-  auto commit = peel_to_commit(object.get(), what, request.source);
+                      " is neither a commit hash (4 to 40 hex digits) nor a ref name spelled "
+                      "from refs/; give the commit's hash, or refs/heads/" +
+                      ref + " for a branch, refs/tags/" + ref + " for a tag");
+  auto commit =
+      named ? by_ref(repo, ref, what, request.source) : by_hash(repo, ref, what, request.source);
   if (!commit)
     return commit.why();
-  selection chosen{std::move(*commit), branch_named(repo, ref), false, {}};
+  std::optional<std::string> branch;
+  if (ref.rfind("refs/heads/", 0) == 0)
+    branch = ref.substr(11);
+  selection chosen{std::move(*commit), branch, false, {}};
   chosen.after_deadline = request.deadline && commit_time(chosen.commit.get()) > *request.deadline;
-  chosen.note = "graded the commit pinned by " + what + ": " + describe(chosen.commit.get());
+  chosen.note = "graded the commit pinned by " + what +
+                (named ? " (a ref name, resolved when graded)" : " (a commit hash)") + ": " +
+                describe(chosen.commit.get());
   if (chosen.after_deadline)
     chosen.note += ", after the deadline " + format_iso8601_utc(*request.deadline);
   return chosen;

@@ -29,6 +29,24 @@ std::optional<double> read_bounded(object_reader& r, std::string_view key, std::
   return std::nullopt;
 }
 
+// A size in bytes from 1 KiB to 4 GiB, when given.
+void read_byte_limit(object_reader& r, std::string_view key, std::string_view example,
+                     std::uint64_t& out) {
+  constexpr std::uint64_t low = 1024;
+  constexpr std::uint64_t high = std::uint64_t{4} << 30;
+  const auto bytes = r.unsigned_whole(key, example, false);
+  if (!bytes)
+    return;
+  if (*bytes < low || *bytes > high) {
+    r.diag().error(r.path_of(key), std::to_string(*bytes) +
+                                       " is out of range: a size in bytes from 1024 (1 KiB) to "
+                                       "4294967296 (4 GiB); write e.g. \"" +
+                                       std::string(key) + "\": " + std::string(example));
+    return;
+  }
+  out = *bytes;
+}
+
 void read_performance(object_reader& top, assignment_spec& out) {
   const json* value = top.get("performance", value_kind::object,
                               R"({"full_speedup": 1.0, "zero_speedup": 0.5})", false);
@@ -78,7 +96,8 @@ void read_limits(object_reader& top, assignment_spec& out) {
   if (value == nullptr)
     return;
   object_reader r(*value, top.path_of("limits"), top.diag());
-  r.reject_unknown_keys({"compile_seconds", "kernel_seconds"});
+  r.reject_unknown_keys({"compile_seconds", "kernel_seconds", "fetch_seconds", "source_bytes",
+                         "submission_bytes", "repository_bytes"});
   const std::string_view why = "a time limit in seconds, above 0 and at most 86400";
   if (value->contains("compile_seconds"))
     out.lim.compile_seconds =
@@ -86,6 +105,16 @@ void read_limits(object_reader& top, assignment_spec& out) {
   if (value->contains("kernel_seconds"))
     out.lim.kernel_seconds =
         read_bounded(r, "kernel_seconds", "60", 0, true, 86400, why).value_or(1);
+  if (value->contains("fetch_seconds"))
+    out.lim.fetch_seconds =
+        read_bounded(r, "fetch_seconds", "300", 0, true, 86400, why).value_or(1);
+  read_byte_limit(r, "source_bytes", "1048576", out.lim.source_bytes);
+  read_byte_limit(r, "submission_bytes", "67108864", out.lim.submission_bytes);
+  read_byte_limit(r, "repository_bytes", "268435456", out.lim.repository_bytes);
+  if (out.lim.source_bytes > out.lim.submission_bytes)
+    r.diag().error(r.path_of("source_bytes"), "must be at most submission_bytes (" +
+                                                  std::to_string(out.lim.submission_bytes) +
+                                                  "): the source is part of the submission");
 }
 
 void read_late_policy(object_reader& top, assignment_spec& out) {
