@@ -38,7 +38,7 @@ case $mode in
   *) fail "mode must be prefix or deb" ;;
 esac
 
-for f in bin/cugrade bin/cugrade-runner-emu lib/cugrade/libcugrade_emu.so \
+for f in bin/cugrade bin/cugrade-fetch bin/cugrade-runner-emu lib/cugrade/libcugrade_emu.so \
   share/cugrade/assignments/reduction/assignment.json share/cugrade/reference/reduction.cu \
   share/cugrade/emu/include/cugrade_emu.h share/cugrade/reports/schema/report.schema.json; do
   [ -e "$prefix/$f" ] || fail "$f is not installed under $prefix"

@@ -18,7 +18,7 @@ fail() {
 cmake --install "$build" --component student --prefix "$prefix" >"$scratch/install.log" ||
   { cat "$scratch/install.log"; fail "cmake --install --component student"; }
 
-for f in bin/cugrade bin/cugrade-runner-emu lib/cugrade/libcugrade_emu.so \
+for f in bin/cugrade bin/cugrade-fetch bin/cugrade-runner-emu lib/cugrade/libcugrade_emu.so \
   share/cugrade/assignments/reduction/assignment.json share/cugrade/assignments/reduction/starter/reduction.cu \
   share/cugrade/emu/include/cugrade_emu.h; do
   [ -e "$prefix/$f" ] || fail "$f is not in the student installation"
