@@ -153,7 +153,9 @@ ojson gradescope_json(const redacted_report& redacted) {
   }
   if (r.late_penalty > 0) {
     tests.push_back(scored_test("late penalty", -r.late_penalty, 0, false,
-                                fmt::format("{} day(s) late", r.submission.late_days),
+                                r.late_penalty_explanation.empty()
+                                    ? fmt::format("{} day(s) late", r.submission.late_days)
+                                    : r.late_penalty_explanation,
                                 visibility::visible, "late"));
   }
   j["tests"] = std::move(tests);

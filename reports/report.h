@@ -273,14 +273,17 @@ struct report {
   std::optional<double> score;
   double max_score = 0;
   double late_penalty = 0; ///< points deducted for lateness
+  /// How `late_penalty` was reached, e.g. "1 day late x 10% a day = -4.00 (policy: 10% a day, at
+  /// most 50%, 15 min grace)"; empty when nothing was deducted.
+  std::string late_penalty_explanation;
   /// False when infrastructure failed (no GPU, broken toolchain): then no score, and
   /// `infrastructure_error` says why. Never a zero for the student.
   bool gradable = true;
   std::string infrastructure_error;
   std::uint64_t seed = 0;
-  double elapsed_seconds = 0; ///< wall time of the whole grading
+  double elapsed_seconds = 0;       ///< wall time of the whole grading
   std::vector<stage_timing> stages; ///< in the order they ran
-  std::string created_at;     ///< ISO 8601 UTC, e.g. "2025-03-01T12:00:00Z"
+  std::string created_at;           ///< ISO 8601 UTC, e.g. "2025-03-01T12:00:00Z"
 
   bool operator==(const report&) const = default;
 };

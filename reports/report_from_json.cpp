@@ -291,6 +291,7 @@ report read_report(const json& j) {
   r.score = maybe(j, "score") ? std::optional(num(j, "score", "")) : std::nullopt;
   r.max_score = num(j, "max_score", "");
   r.late_penalty = num(j, "late_penalty", "");
+  r.late_penalty_explanation = str_or_empty(j, "late_penalty_explanation", "");
   r.gradable = boolean(j, "gradable", "");
   if (!r.gradable && r.score) {
     fail("/score",
@@ -300,8 +301,8 @@ report read_report(const json& j) {
   r.seed = maybe(j, "seed") ? unsigned_int(j, "seed", "") : 0;
   r.elapsed_seconds = maybe(j, "elapsed_seconds") ? num(j, "elapsed_seconds", "") : 0;
   r.stages = opt_array<stage_timing>(j, "stages", "", [](const json& s, const std::string& where) {
-    stage_timing t{str(s, "stage", where), str_or_empty(s, "kernel", where),
-                   real(s, "seconds", where), {}};
+    stage_timing t{
+        str(s, "stage", where), str_or_empty(s, "kernel", where), real(s, "seconds", where), {}};
     t.parts = opt_array<stage_part>(s, "parts", where, [](const json& p, const std::string& at) {
       return stage_part{str(p, "name", at), real(p, "seconds", at)};
     });

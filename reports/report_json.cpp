@@ -173,6 +173,9 @@ ojson to_ordered_json(const redacted_report& redacted) {
   j["score"] = r.gradable && r.score ? ojson(points(*r.score, "score")) : ojson(nullptr);
   j["max_score"] = points(r.max_score, "max_score");
   j["late_penalty"] = points(r.late_penalty, "late_penalty");
+  if (!r.late_penalty_explanation.empty()) {
+    j["late_penalty_explanation"] = r.late_penalty_explanation;
+  }
   j["gradable"] = r.gradable;
   j["infrastructure_error"] = r.infrastructure_error;
   j["seed"] = r.seed;

@@ -201,7 +201,9 @@ std::string footer(const report& r, const painter& p) {
   std::string out =
       fmt::format("{} {:.2f} / {:.2f}", p.paint("score:", "1"), *r.score, r.max_score);
   if (r.late_penalty > 0) {
-    out += fmt::format(" (late penalty {:.2f} deducted)", r.late_penalty);
+    out += r.late_penalty_explanation.empty()
+               ? fmt::format(" (late penalty {:.2f} deducted)", r.late_penalty)
+               : " (late: " + r.late_penalty_explanation + ")";
   }
   return out + "\n";
 }

@@ -156,6 +156,8 @@ void finish_scores(reports::report& r, const spec::assignment_spec& spec,
   }
   const double fraction = spec::late_penalty_fraction(spec.late, r.submission.late_days);
   r.late_penalty = earned * fraction;
+  r.late_penalty_explanation =
+      spec::explain_late_penalty(spec.late, r.submission.late_days, r.late_penalty);
   r.score = std::max(0.0, earned - r.late_penalty);
 }
 

@@ -46,8 +46,13 @@ struct fetch_request {
   /// or a ref name spelled out from `refs/` (`refs/heads/main`, `refs/tags/v1`). Wins over
   /// `deadline`.
   std::optional<std::string> commit;
-  /// `--deadline`: grade the newest first-parent commit committed at or before it.
+  /// `--deadline`: grade the newest first-parent commit committed at or before it (and `grace`).
   std::optional<std::chrono::system_clock::time_point> deadline;
+  /// Lateness the deadline forgives: a commit up to `deadline + grace` is on time.
+  std::chrono::seconds grace{0};
+  /// Grade the branch's newest commit whatever the deadline, which then only marks it late (the
+  /// spec's `latest_with_penalty` mode).
+  bool newest = false;
   /// Clones live in `<cache_dir>/<sanitised-name>-<short hash of source>/`; required for git
   /// sources.
   std::filesystem::path cache_dir;
@@ -73,9 +78,12 @@ struct fetched_submission {
   std::optional<std::chrono::system_clock::time_point> commit_time;
   /// The branch graded, when one was (not for a sha or tag given to --commit).
   std::optional<std::string> branch;
-  /// The graded commit was committed after the deadline: no commit on the branch was at or before
-  /// it, or --commit pinned a later one.
+  /// The graded commit was committed after the deadline and its grace: no commit on the branch
+  /// was on time, `newest` was asked for, or --commit pinned a later one.
   bool after_deadline = false;
+  /// With a deadline and no pin: the branch's newest commit (full sha), graded or not, so the
+  /// spec's `best_of` mode can grade it too.
+  std::optional<std::string> newest_commit;
   /// Sentences for the report, e.g. "graded the last commit before the deadline: abc1234 (3
   /// newer commits ignored, ...)" and "2 uncommitted changes in ... (not graded ...)".
   std::vector<std::string> notes;

@@ -1,5 +1,7 @@
 #include "grader/spec/assignment_spec.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -59,6 +61,45 @@ const kernel_spec* assignment_spec::find_kernel(std::string_view kernel_name) co
   const auto it = std::find_if(kernels.begin(), kernels.end(),
                                [&](const kernel_spec& k) { return k.name == kernel_name; });
   return it == kernels.end() ? nullptr : &*it;
+}
+
+const char* to_string(deadline_mode mode) noexcept {
+  switch (mode) {
+  case deadline_mode::latest_with_penalty:
+    return "latest_with_penalty";
+  case deadline_mode::best_of:
+    return "best_of";
+  case deadline_mode::last_on_time:
+    break;
+  }
+  return "last_on_time";
+}
+
+namespace {
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g%%", fraction * 100);
+  return text;
+}
+
+} // namespace
+
+std::string explain_late_penalty(const late_policy& policy, int late_days, double points) {
+  if (late_days <= 0 || !(points > 0))
+    return {};
+  const double uncapped = late_days * policy.penalty_per_day;
+  std::string text = std::to_string(late_days) + (late_days == 1 ? " day" : " days") + " late x " +
+                     percent(policy.penalty_per_day) + " a day = ";
+  if (uncapped > policy.max_penalty)
+    text += percent(uncapped) + ", capped at " + percent(policy.max_penalty) + " = ";
+  char deducted[32];
+  std::snprintf(deducted, sizeof deducted, "-%.2f", points);
+  text += std::string(deducted) + " (policy: " + percent(policy.penalty_per_day) +
+          " a day, at most " + percent(policy.max_penalty);
+  if (policy.grace_minutes > 0)
+    text += ", " + std::to_string(policy.grace_minutes) + " min grace";
+  return text + ")";
 }
 
 double late_penalty_fraction(const late_policy& policy, int late_days) {

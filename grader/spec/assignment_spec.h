@@ -46,12 +46,28 @@ struct test_group {
   std::vector<problems::case_template> cases; ///< shapes crossed with distributions
 };
 
+/// Which commit a deadline grades (docs/git.md, "Deadlines: one rule, three modes").
+enum class deadline_mode {
+  last_on_time,        ///< the newest commit at or before the deadline and its grace
+  latest_with_penalty, ///< the newest commit, with the late policy applied
+  best_of,             ///< both, keeping the higher score after the penalty
+};
+
 /// The late penalty: a fraction of the score per late day, capped.
 struct late_policy {
   double penalty_per_day = 0; ///< in [0, 1]
   double max_penalty = 0;     ///< in [0, 1]
   int grace_minutes = 0;      ///< lateness within this many minutes is not late
+  deadline_mode mode = deadline_mode::last_on_time;
 };
+
+/// The spec's word for a mode: "last_on_time", "latest_with_penalty", "best_of".
+[[nodiscard]] const char* to_string(deadline_mode mode) noexcept;
+
+/// "1 day late x 10% a day = -4.00 (policy: 10% a day, at most 50%, 15 min grace)": how a
+/// penalty of `points` came from `late_days` under `policy`; empty when nothing was deducted.
+[[nodiscard]] std::string explain_late_penalty(const late_policy& policy, int late_days,
+                                               double points);
 
 /// Wall-clock limits, in seconds, and bounds on what a grading reads and fetches of a submission
 /// (docs/sandbox.md, "What the grader itself reads").

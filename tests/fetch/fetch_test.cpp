@@ -107,6 +107,50 @@ TEST_F(FetchSubmission, DeadlineChoosesLastCommitAtOrBeforeIt) {
   EXPECT_NE(got.note.find("1 newer commit ignored"), std::string::npos) << got.note;
 }
 
+TEST_F(FetchSubmission, GraceTakesACommitMinutesAfterTheDeadline) {
+  const std::string c4 = origin->commit({{"matmul.cu", "v4"}}, epoch("2026-11-23T10:06:00Z"));
+  auto req = request(origin->file_url());
+  req.deadline = at("2026-11-23T10:00:00Z");
+  req.grace = std::chrono::minutes(15);
+  const auto got = fetch(req);
+  EXPECT_EQ(got.commit, c4);
+  EXPECT_FALSE(got.after_deadline);
+  EXPECT_EQ(got.newest_commit, c4);
+  EXPECT_NE(got.note.find("(and its 15 min grace)"), std::string::npos) << got.note;
+  req.grace = std::chrono::minutes(5);
+  EXPECT_EQ(fetch(req).commit, c3) << "6 minutes late is late with 5 minutes' grace";
+}
+
+TEST_F(FetchSubmission, NewestModeGradesTheTipAndMarksItLate) {
+  auto req = request(origin->file_url());
+  req.deadline = at("2026-11-22T00:00:00Z");
+  req.newest = true;
+  const auto got = fetch(req);
+  EXPECT_EQ(got.commit, c3);
+  EXPECT_TRUE(got.after_deadline);
+  EXPECT_EQ(got.newest_commit, c3);
+  EXPECT_NE(got.note.find("graded the newest commit on main"), std::string::npos) << got.note;
+  EXPECT_NE(got.note.find("after the deadline"), std::string::npos) << got.note;
+}
+
+TEST_F(FetchSubmission, DeadlineReportsTheNewestCommitItDidNotGrade) {
+  auto req = request(origin->file_url());
+  req.deadline = at("2026-11-22T00:00:00Z");
+  const auto got = fetch(req);
+  EXPECT_EQ(got.commit, c2);
+  EXPECT_EQ(got.newest_commit, c3);
+}
+
+TEST_F(FetchSubmission, PinWithinTheGraceIsOnTime) {
+  auto req = request(origin->file_url());
+  req.commit = c3;
+  req.deadline = at("2026-11-23T09:50:00Z");
+  req.grace = std::chrono::minutes(15);
+  const auto got = fetch(req);
+  EXPECT_FALSE(got.after_deadline);
+  EXPECT_EQ(got.note.find("after the deadline"), std::string::npos) << got.note;
+}
+
 TEST_F(FetchSubmission, CommitExactlyAtDeadlineIsOnTime) {
   auto req = request(origin->file_url());
   req.deadline = at("2026-11-23T10:00:00Z");

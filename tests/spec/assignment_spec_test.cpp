@@ -23,6 +23,24 @@ TEST(LatePenaltyFraction, IsCappedAtMaxPenalty) {
   EXPECT_DOUBLE_EQ(late_penalty_fraction({0.4, 1.0, 0}, 3), 1.0);
 }
 
+TEST(ExplainLatePenalty, ShowsTheArithmeticAndThePolicy) {
+  EXPECT_EQ(explain_late_penalty({0.1, 0.5, 15}, 1, 4.0),
+            "1 day late x 10% a day = -4.00 (policy: 10% a day, at most 50%, 15 min grace)");
+  EXPECT_EQ(explain_late_penalty({0.1, 0.5, 0}, 3, 12.0),
+            "3 days late x 10% a day = -12.00 (policy: 10% a day, at most 50%)");
+}
+
+TEST(ExplainLatePenalty, SaysWhenTheCapApplies) {
+  EXPECT_EQ(explain_late_penalty({0.1, 0.5, 0}, 9, 20.0),
+            "9 days late x 10% a day = 90%, capped at 50% = -20.00 (policy: 10% a day, at most "
+            "50%)");
+}
+
+TEST(ExplainLatePenalty, IsEmptyWhenNothingWasDeducted) {
+  EXPECT_EQ(explain_late_penalty({0.1, 0.5, 0}, 0, 0.0), "");
+  EXPECT_EQ(explain_late_penalty({0.1, 0.5, 0}, 2, 0.0), ""); // a zero score loses nothing
+}
+
 TEST(PerformanceFraction, IsLinearBetweenTheEnds) {
   const performance_curve curve{1.0, 0.5};
   EXPECT_DOUBLE_EQ(performance_fraction(curve, 0.4), 0.0);

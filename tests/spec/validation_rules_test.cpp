@@ -179,6 +179,20 @@ TEST_F(ValidationRules, SubmissionSizeLimitsDefaultToTheDocumentedValues) {
   EXPECT_DOUBLE_EQ(loaded->lim.fetch_seconds, 300.0);
 }
 
+TEST_F(ValidationRules, DeadlineModeIsReadByName) {
+  auto spec = valid_spec();
+  for (const auto mode :
+       {deadline_mode::last_on_time, deadline_mode::latest_with_penalty, deadline_mode::best_of}) {
+    spec["late_policy"]["mode"] = to_string(mode);
+    auto loaded = load_json(spec);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    EXPECT_EQ(loaded->late.mode, mode);
+  }
+  spec["late_policy"]["mode"] = "latest";
+  expect_contains(error_of(spec), {"late_policy.mode: \"latest\" is not a deadline mode",
+                                   "\"latest_with_penalty\"", "\"best_of\""});
+}
+
 TEST_F(ValidationRules, FullSpeedupMustExceedZeroSpeedup) {
   auto spec = valid_spec();
   spec["performance"] = {{"full_speedup", 0.5}, {"zero_speedup", 0.5}};

@@ -72,6 +72,8 @@ std::string encode_request(const wire_request& w) {
     j["commit"] = *r.commit;
   if (r.deadline)
     j["deadline"] = seconds_of(*r.deadline);
+  j["grace"] = r.grace.count();
+  j["newest"] = r.newest;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -92,6 +94,8 @@ result<wire_request> decode_request(std::string_view text) {
       w.request.commit = j.at("commit").get<std::string>();
     if (j.contains("deadline"))
       w.request.deadline = point_of(j.at("deadline").get<std::int64_t>());
+    w.request.grace = std::chrono::seconds(j.at("grace").get<std::int64_t>());
+    w.request.newest = j.at("newest").get<bool>();
     return w;
   } catch (const json::exception& e) {
     return fail(std::string("cugrade-fetch: the request is not one the grader writes (") +
@@ -115,6 +119,8 @@ std::string encode_outcome(const result<fetched_submission>& outcome) {
       j["commit_time"] = seconds_of(*s.commit_time);
     if (s.branch)
       j["branch"] = *s.branch;
+    if (s.newest_commit)
+      j["newest_commit"] = *s.newest_commit;
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -136,6 +142,8 @@ result<fetched_submission> decode_outcome(std::string_view text) {
       s.commit_time = point_of(j.at("commit_time").get<std::int64_t>());
     if (j.contains("branch"))
       s.branch = j.at("branch").get<std::string>();
+    if (j.contains("newest_commit"))
+      s.newest_commit = j.at("newest_commit").get<std::string>();
     return s;
   } catch (const json::exception& e) {
     return fail(std::string("cugrade-fetch gave no readable outcome (") + e.what() + ")");

@@ -28,6 +28,7 @@ fetched_submission describe(const fetch_request& request, selection& chosen, fs:
   submission.commit_time = commit_time(chosen.commit.get());
   submission.branch = chosen.branch;
   submission.after_deadline = chosen.after_deadline;
+  submission.newest_commit = chosen.newest_commit;
   submission.notes.push_back(std::move(chosen.note));
   return submission;
 }

@@ -33,6 +33,19 @@ result<commit_ptr> peel_to_commit(git_object* object, const std::string& what,
   return commit_ptr(reinterpret_cast<git_commit*>(raw));
 }
 
+// The last moment that is on time: the deadline and its grace.
+clock_point cutoff(const fetch_request& request) {
+  return *request.deadline + request.grace;
+}
+
+// "2026-12-01T23:59:00Z" or "2026-12-01T23:59:00Z (and its 15 min grace)".
+std::string deadline_text(const fetch_request& request) {
+  std::string text = format_iso8601_utc(*request.deadline);
+  if (request.grace.count() > 0)
+    text += " (and its " + std::to_string(request.grace.count() / 60) + " min grace)";
+  return text;
+}
+
 bool is_hex(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -144,13 +157,13 @@ result<selection> pinned(git_repository* repo, const fetch_request& request) {
   std::optional<std::string> branch;
   if (ref.rfind("refs/heads/", 0) == 0)
     branch = ref.substr(11);
-  selection chosen{std::move(*commit), branch, false, {}};
-  chosen.after_deadline = request.deadline && commit_time(chosen.commit.get()) > *request.deadline;
+  selection chosen{std::move(*commit), branch, false, {}, std::nullopt};
+  chosen.after_deadline = request.deadline && commit_time(chosen.commit.get()) > cutoff(request);
   chosen.note = "graded the commit pinned by " + what +
                 (named ? " (a ref name, resolved when graded)" : " (a commit hash)") + ": " +
                 describe(chosen.commit.get());
   if (chosen.after_deadline)
-    chosen.note += ", after the deadline " + format_iso8601_utc(*request.deadline);
+    chosen.note += ", after the deadline " + deadline_text(request);
   return chosen;
 }
 
@@ -163,9 +176,10 @@ result<commit_ptr> head_commit(git_repository* repo, const std::string& source) 
   return peel_to_commit(object.get(), "HEAD", source);
 }
 
-/// Walks first parents from `tip`, newest first; the first commit at or before the deadline wins.
-/// First parents only, so commits merged in from side branches never count as the branch's state.
-result<selection> by_deadline(git_repository* repo, commit_ptr tip, clock_point deadline,
+/// Walks first parents from `tip`, newest first; the first commit at or before the deadline and
+/// its grace wins. First parents only, so commits merged in from side branches never count as the
+/// branch's state.
+result<selection> by_deadline(git_repository* repo, commit_ptr tip, const fetch_request& request,
                               const std::optional<std::string>& branch) {
   git_revwalk* raw = nullptr;
   if (git_revwalk_new(&raw, repo) != 0)
@@ -174,25 +188,39 @@ result<selection> by_deadline(git_repository* repo, commit_ptr tip, clock_point 
   git_revwalk_simplify_first_parent(walk.get());
   if (git_revwalk_push(walk.get(), git_commit_id(tip.get())) != 0)
     return fail("cannot walk the history (" + last_error() + ")");
-  const std::string when = format_iso8601_utc(deadline);
+  const std::string when = deadline_text(request);
+  const std::string newest = oid_hex(*git_commit_id(tip.get()));
   std::size_t newer = 0;
   for (git_oid oid; git_revwalk_next(&oid, walk.get()) == 0; ++newer) {
     git_commit* raw_commit = nullptr;
     if (git_commit_lookup(&raw_commit, repo, &oid) != 0)
       return fail("cannot read commit " + oid_hex(oid) + " (" + last_error() + ")");
     commit_ptr commit(raw_commit);
-    if (commit_time(commit.get()) > deadline)
+    if (commit_time(commit.get()) > cutoff(request))
       continue;
     std::string note = "graded the last commit " + on_branch(branch) +
                        " at or before the deadline " + when + ": " + describe(commit.get());
     if (newer > 0)
       note += " (" + plural(newer, "newer commit") + " ignored, the newest committed " +
               format_iso8601_utc(commit_time(tip.get())) + ")";
-    return selection{std::move(commit), branch, false, std::move(note)};
+    return selection{std::move(commit), branch, false, std::move(note), newest};
   }
   std::string note = "no commit " + on_branch(branch) + " is at or before the deadline " + when +
                      "; graded the newest, " + describe(tip.get()) + ", after the deadline";
-  return selection{std::move(tip), branch, true, std::move(note)};
+  return selection{std::move(tip), branch, true, std::move(note), newest};
+}
+
+/// The branch's newest commit, marked late when it is after the deadline and its grace.
+selection newest_with_deadline(commit_ptr tip, const fetch_request& request,
+                               const std::optional<std::string>& branch) {
+  const bool late = commit_time(tip.get()) > cutoff(request);
+  std::string note = "graded the newest commit " + on_branch(branch) + ": " + describe(tip.get()) +
+                     (late ? ", after" : ", on time for") + " the deadline " +
+                     deadline_text(request) +
+                     " (the spec grades the newest commit and applies its "
+                     "late policy)";
+  const std::string newest = oid_hex(*git_commit_id(tip.get()));
+  return selection{std::move(tip), branch, late, std::move(note), newest};
 }
 
 } // namespace
@@ -208,11 +236,13 @@ result<selection> select_commit(git_repository* repo, const fetch_request& reque
   auto tip = head_commit(repo, request.source);
   if (!tip)
     return tip.why();
+  if (request.deadline && request.newest)
+    return newest_with_deadline(std::move(*tip), request, default_branch);
   if (request.deadline)
-    return by_deadline(repo, std::move(*tip), *request.deadline, default_branch);
+    return by_deadline(repo, std::move(*tip), request, default_branch);
   std::string note =
       "graded the newest commit " + on_branch(default_branch) + ": " + describe(tip->get());
-  return selection{std::move(*tip), default_branch, false, std::move(note)};
+  return selection{std::move(*tip), default_branch, false, std::move(note), std::nullopt};
 }
 
 } // namespace cugrade::fetch::detail

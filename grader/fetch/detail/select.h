@@ -17,6 +17,8 @@ struct selection {
   std::optional<std::string> branch;
   bool after_deadline = false;
   std::string note;
+  /// The branch's newest commit, when a deadline chose among its commits.
+  std::optional<std::string> newest_commit;
 };
 
 /// Chooses the commit of `repo` (a mirror whose HEAD is the remote's HEAD, on `default_branch`)

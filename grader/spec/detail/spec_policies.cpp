@@ -117,6 +117,25 @@ void read_limits(object_reader& top, assignment_spec& out) {
                                                   "): the source is part of the submission");
 }
 
+// Which commit a deadline grades: one of the three modes, by name.
+void read_deadline_mode(object_reader& r, late_policy& out) {
+  const auto mode = r.text("mode", "\"last_on_time\"", false);
+  if (!mode)
+    return;
+  for (const auto m :
+       {deadline_mode::last_on_time, deadline_mode::latest_with_penalty, deadline_mode::best_of}) {
+    if (*mode == to_string(m)) {
+      out.mode = m;
+      return;
+    }
+  }
+  r.diag().error(r.path_of("mode"),
+                 json(*mode).dump() +
+                     " is not a deadline mode; write \"last_on_time\" (the newest commit on "
+                     "time), \"latest_with_penalty\" (the newest commit, penalised) or "
+                     "\"best_of\" (both, the higher score after the penalty)");
+}
+
 void read_late_policy(object_reader& top, assignment_spec& out) {
   const json* value =
       top.get("late_policy", value_kind::object,
@@ -124,7 +143,7 @@ void read_late_policy(object_reader& top, assignment_spec& out) {
   if (value == nullptr)
     return;
   object_reader r(*value, top.path_of("late_policy"), top.diag());
-  r.reject_unknown_keys({"penalty_per_day", "max_penalty", "grace_minutes"});
+  r.reject_unknown_keys({"penalty_per_day", "max_penalty", "grace_minutes", "mode"});
   const std::string_view why = "a fraction of the score, from 0 to 1 (0.1 is 10%)";
   out.late.penalty_per_day =
       read_bounded(r, "penalty_per_day", "0.1", 0, false, 1, why).value_or(0);
@@ -136,6 +155,7 @@ void read_late_policy(object_reader& top, assignment_spec& out) {
                                             "0 to 525600; write e.g. \"grace_minutes\": 15");
   else if (grace)
     out.late.grace_minutes = static_cast<int>(*grace);
+  read_deadline_mode(r, out.late);
 }
 
 void read_deadline(object_reader& top, assignment_spec& out) {
