@@ -1,10 +1,12 @@
 // Gradescope's results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include "reports/leaderboard_standing.h"
+#include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
 
@@ -78,6 +80,20 @@ bool groups_explain_score(const kernel_report& k) {
   return std::abs(sum + k.performance_score - k.score) <= 1e-9 * std::max(1.0, k.max_score);
 }
 
+// A kernel whose performance points an emulated grading leaves out of its maximum.
+bool not_measured_here(const kernel_report& k) {
+  return !k.performance_note.empty() && k.performance_max == 0 && k.performance_score == 0;
+}
+
+// Said above the report when the maximum here leaves out points that only the GPU can award.
+std::string emulation_preface(const report& r) {
+  const bool any = std::any_of(r.kernels.begin(), r.kernels.end(), not_measured_here);
+  return any ? fmt::format("Graded in emulation: {} points are what emulation can award. The "
+                           "performance points come from the course's GPU grading.\n\n",
+                           number_text(r.max_score))
+             : std::string();
+}
+
 void add_kernel_tests(ojson& tests, const kernel_report& k) {
   if (!groups_explain_score(k)) {
     tests.push_back(scored_test(k.name, k.score, k.max_score, k.status == kernel_status::passed,
@@ -88,7 +104,12 @@ void add_kernel_tests(ojson& tests, const kernel_report& k) {
     tests.push_back(scored_test(k.name + " / " + g.name, g.score, g.max_score, g.passed,
                                 group_output(k, g), g.vis, k.name));
   }
-  if (k.performance_max > 0 || !k.performance_note.empty()) {
+  if (not_measured_here(k)) {
+    // Not a failure: these points belong to the GPU grading, and the maximum here leaves them out.
+    tests.push_back(scored_test(k.name + " / performance", 0, 0, true,
+                                "measured on the GPU run, not here: " + k.performance_note,
+                                visibility::visible, k.name));
+  } else if (k.performance_max > 0 || !k.performance_note.empty()) {
     const std::string speed =
         !k.performance_note.empty() ? k.performance_note
         : k.speedup_geomean ? fmt::format("speedup {:.2f}x (geometric mean)", *k.speedup_geomean)
@@ -140,7 +161,7 @@ ojson gradescope_json(const redacted_report& redacted) {
   }
   ojson j{{"score", *r.score},
           {"execution_time", std::lround(std::ceil(r.elapsed_seconds))},
-          {"output", render_text(redacted, false)},
+          {"output", emulation_preface(r) + render_text(redacted, false)},
           {"output_format", "text"},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"}};

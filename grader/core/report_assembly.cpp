@@ -3,6 +3,7 @@
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/report_slot.h"
 #include "harness/core/iso8601.h"
+#include "reports/number_text.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -120,7 +121,11 @@ void apply_backend_scoring(reports::report& r, const spec::assignment_spec& spec
     if (ks == nullptr || ks->performance_points <= 0) {
       continue;
     }
-    k.performance_note = "not measured in emulation (needs a GPU)";
+    k.performance_note = fmt::format(
+        "not measured in emulation (needs a GPU): its {} performance point{} come{} from the GPU "
+        "grading",
+        reports::number_text(ks->performance_points), ks->performance_points == 1 ? "" : "s",
+        ks->performance_points == 1 ? "s" : "");
     k.score -= k.performance_score;
     k.performance_score = 0;
     k.performance_max = spec.performance.counted_in_emulation ? ks->performance_points : 0;

@@ -46,7 +46,9 @@ TEST(Scoring, EmulationSaysPerformanceIsNotMeasuredForEveryKernelWithPerformance
   r.kernels = {kernel("matmul_naive", 10, 10), kernel("matmul_tiled", 0, 20)};
   finish_scores(r, spec, {});
   EXPECT_EQ(r.kernels[0].performance_note, "");
-  EXPECT_EQ(r.kernels[1].performance_note, "not measured in emulation (needs a GPU)");
+  EXPECT_EQ(r.kernels[1].performance_note,
+            "not measured in emulation (needs a GPU): its 5 performance points come from the GPU "
+            "grading");
   EXPECT_DOUBLE_EQ(r.kernels[1].max_score, 15);
   EXPECT_DOUBLE_EQ(r.kernels[1].performance_max, 0);
   EXPECT_DOUBLE_EQ(r.max_score, 40);

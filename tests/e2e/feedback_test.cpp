@@ -208,7 +208,9 @@ TEST(Feedback, OneMaximumForPassingFailingAndSourcelessSubmissions) {
       EXPECT_DOUBLE_EQ(report.at("max_score").get<double>(), maximum);
       const json kernel = kernel_named(report, "matmul_tiled");
       EXPECT_DOUBLE_EQ(kernel.at("max_score").get<double>(), maximum);
-      EXPECT_EQ(kernel.value("performance_note", ""), "not measured in emulation (needs a GPU)");
+      EXPECT_EQ(kernel.value("performance_note", ""),
+                "not measured in emulation (needs a GPU): its 5 performance points come from the "
+                "GPU grading");
       EXPECT_TRUE(schema_errors(report).empty()) << testing::PrintToString(schema_errors(report));
       for (const char* format : {".txt", ".gradescope.json", ".junit.xml"}) {
         EXPECT_TRUE(contains(text_of(out / (std::string("s") + format)),

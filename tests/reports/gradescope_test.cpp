@@ -70,6 +70,36 @@ TEST(Gradescope, OneTestPerKernelGroupWithTheGroupsPoints) {
   EXPECT_NE(find_test(j, "build"), nullptr);
 }
 
+TEST(Gradescope, PerformanceNotMeasuredInEmulationIsNoFailedTest) {
+  report r = testing::sample_report();
+  r.environment.backend = backend_kind::emu;
+  for (auto& k : r.kernels) {
+    *r.score -= k.performance_score;
+    k.score -= k.performance_score;
+    r.max_score -= k.performance_max;
+    k.max_score -= k.performance_max;
+    k.performance_score = 0;
+    k.performance_max = 0;
+    k.performance_note = "not measured in emulation (needs a GPU): its 5 performance points come "
+                         "from the GPU grading";
+  }
+  const json j = gradescope_json(redact(r));
+  const json* perf = find_test(j, "matmul_naive / performance");
+  ASSERT_NE(perf, nullptr) << j.dump(2);
+  EXPECT_EQ((*perf)["status"], "passed");
+  EXPECT_EQ((*perf)["score"], 0.0);
+  EXPECT_EQ((*perf)["max_score"], 0.0);
+  EXPECT_NE((*perf)["output"].get<std::string>().find("measured on the GPU run"),
+            std::string::npos);
+  for (const json& t : j["tests"]) {
+    if (t["name"].get<std::string>().ends_with("/ performance")) {
+      EXPECT_EQ(t["status"], "passed") << t.dump();
+    }
+  }
+  EXPECT_NE(j["output"].get<std::string>().find("Graded in emulation"), std::string::npos);
+  EXPECT_NEAR(scores_sum(j), *r.score, 1e-9) << j.dump(2);
+}
+
 TEST(Gradescope, HiddenGroupKeepsItsVisibilityAndNoDetails) {
   const json j = gradescope_json(redact(testing::sample_report()));
   const json* hidden = find_test(j, "matmul_tiled / hidden_edge");
