@@ -1,6 +1,7 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/grade.h"
+#include "harness/core/untrusted_text.h"
 #include "reports/writers.h"
 
 #include <cstdlib>
@@ -58,7 +59,7 @@ int run_grade(grade_args& a, const CLI::App& sub) {
   if (!a.deadline.empty()) {
     a.options.deadline = a.deadline;
   }
-  a.options.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
+  a.options.progress = progress_on_stderr();
   return grade_and_print(a.options, "not gradable").exit_code;
 }
 
@@ -73,23 +74,31 @@ printed_grading grade_and_print(const grader::grade_options& options,
   }
   auto out = grader::grade(options, *layout);
   if (out.exit == grader::grade_exit::usage_error) {
-    std::cerr << "cugrade: " << out.error << "\n";
+    std::cerr << "cugrade: " << shown(out.error) << "\n";
     return {exit_usage, std::move(out)};
   }
   if (out.report) {
     std::cout << reports::render_text(reports::redact(*out.report), use_colour(), listed_failures);
   }
   for (const auto& path : out.written) {
-    std::cerr << "cugrade: wrote " << path.string() << "\n";
+    std::cerr << "cugrade: wrote " << shown(path.string()) << "\n";
   }
   for (const auto& notice : out.notices) {
-    std::cerr << "cugrade: " << notice << "\n";
+    std::cerr << "cugrade: " << shown(notice) << "\n";
   }
   if (out.exit == grader::grade_exit::infrastructure) {
-    std::cerr << "cugrade: " << not_gradable_words << ": " << out.error << "\n";
+    std::cerr << "cugrade: " << not_gradable_words << ": " << shown(out.error) << "\n";
     return {exit_infrastructure, std::move(out)};
   }
   return {exit_ok, std::move(out)};
+}
+
+std::string shown(std::string_view text) {
+  return escape_untrusted_text(text);
+}
+
+std::function<void(std::string_view)> progress_on_stderr() {
+  return [](std::string_view m) { std::cerr << "cugrade: " << shown(m) << "\n"; };
 }
 
 bool use_colour() {
@@ -98,48 +107,48 @@ bool use_colour() {
 }
 
 command grade_command() {
-  return {"grade",
-          "Grade one submission (a directory, a local git repository or a git URL) and "
-          "write its report",
-          [](CLI::App& sub) -> std::function<int()> {
-            auto a = std::make_shared<grade_args>();
-            sub.add_option("assignment", a->options.assignment, assignment_argument_help())
-                ->required();
-            sub.add_option("submission", a->options.submission,
-                           "A directory, a local git repository, or a git URL (file://, "
-                           "https://, ssh)")
-                ->required();
-            sub.add_option("--backend", a->options.backend,
-                           "Where kernels run: auto (the GPU when one is usable, else emulation), "
-                           "gpu or emu")
-                ->check(CLI::IsMember({"auto", "gpu", "emu"}))
-                ->capture_default_str();
-            sub.add_option("--out", a->options.out_dir,
-                           "Folder for the reports (default: ./reports/<assignment>/)");
-            sub.add_option("--format", a->formats,
-                           "Comma-separated report formats: json, gradescope, junit, text")
-                ->capture_default_str();
-            sub.add_option("--commit", a->commit, "Grade this commit, branch or tag");
-            sub.add_option("--deadline", a->deadline,
-                           "ISO-8601 deadline: grade the last commit at or before it, and count "
-                           "late days from it (overrides the spec's deadline)");
-            sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
-            sub.add_option("--student", a->options.student,
-                           "Student id used in the report and its file names (default: the last "
-                           "two parts of the submission's path or URL, e.g. alice-hw)");
-            sub.add_flag("--force", a->options.force,
-                         "Replace an existing report of a different submission under the same "
-                         "id (without it, cugrade refuses and names both)");
-            sub.add_option("--kernel-timeout", a->kernel_timeout,
-                           "Seconds each kernel's runner may take (default: the spec's limit)");
-            sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
-            sub.add_flag("--precise", a->options.precise,
-                         "GPU: time against the reference in A B B A rounds (slower; for "
-                         "disputes) instead of against its cached time and a control");
-            add_hidden_option(sub, a->options.spec_loading);
-            add_no_sandbox_flag(sub);
-            return [a, &sub] { return run_grade(*a, sub); };
-          }};
+  return {
+      "grade",
+      "Grade one submission (a directory, a local git repository or a git URL) and "
+      "write its report",
+      [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<grade_args>();
+        sub.add_option("assignment", a->options.assignment, assignment_argument_help())->required();
+        sub.add_option("submission", a->options.submission,
+                       "A directory, a local git repository, or a git URL (file://, "
+                       "https://, ssh)")
+            ->required();
+        sub.add_option("--backend", a->options.backend,
+                       "Where kernels run: auto (the GPU when one is usable, else emulation), "
+                       "gpu or emu")
+            ->check(CLI::IsMember({"auto", "gpu", "emu"}))
+            ->capture_default_str();
+        sub.add_option("--out", a->options.out_dir,
+                       "Folder for the reports (default: ./reports/<assignment>/)");
+        sub.add_option("--format", a->formats,
+                       "Comma-separated report formats: json, gradescope, junit, text")
+            ->capture_default_str();
+        sub.add_option("--commit", a->commit, "Grade this commit, branch or tag");
+        sub.add_option("--deadline", a->deadline,
+                       "ISO-8601 deadline: grade the last commit at or before it, and count "
+                       "late days from it (overrides the spec's deadline)");
+        sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
+        sub.add_option("--student", a->options.student,
+                       "Student id used in the report and its file names (default: the last "
+                       "two parts of the submission's path or URL, e.g. alice-hw)");
+        sub.add_flag("--force", a->options.force,
+                     "Replace an existing report of a different submission under the same "
+                     "id (without it, cugrade refuses and names both)");
+        sub.add_option("--kernel-timeout", a->kernel_timeout,
+                       "Seconds each kernel's runner may take (default: the spec's limit)");
+        sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
+        sub.add_flag("--precise", a->options.precise,
+                     "GPU: time against the reference in A B B A rounds (slower; for "
+                     "disputes) instead of against its cached time and a control");
+        add_hidden_option(sub, a->options.spec_loading);
+        add_no_sandbox_flag(sub);
+        return [a, &sub] { return run_grade(*a, sub); };
+      }};
 }
 
 } // namespace cugrade::cli
