@@ -238,8 +238,8 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
     exit.launcher = names[j];
     auto share = launcher_share(run->log, j, cases.size(), plan.runs);
     if (!share && run->exit.timed_out) {
-      share = stopped_launcher_share(run->log, j, cases.size(), plan.runs,
-                                     run->wall_seconds - limit);
+      share =
+          stopped_launcher_share(run->log, j, cases.size(), plan.runs, run->wall_seconds - limit);
       exit.timed_out = share.has_value();
     }
     if (share) {
@@ -447,7 +447,13 @@ result<void> check_usage(const grade_options& o, const spec::assignment_spec& sp
 // A report of another submission under the same id is never replaced silently (report_slot.h).
 result<void> check_overwrite(const grade_options& o, const spec::assignment_spec& spec,
                              const reports::report& r) {
-  if (!o.write_files || !o.student.empty() || o.force) {
+  if (!o.write_files) {
+    return {};
+  }
+  if (auto id = check_report_id(r.submission.student, !o.student.empty()); !id) {
+    return id; // eve.gradescope.json would be eve's Gradescope results too
+  }
+  if (!o.student.empty() || o.force) {
     return {};
   }
   return check_same_source(report_dir(spec, o) / (r.submission.student + ".json"),
