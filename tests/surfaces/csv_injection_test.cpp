@@ -13,9 +13,6 @@ namespace cugrade::surfaces {
 namespace {
 
 namespace fs = std::filesystem;
-using e2e::cli_result;
-using e2e::run_cugrade;
-using e2e::text_of;
 
 // A cell a spreadsheet would evaluate: it starts with = + - @ tab, CR or LF and is no number.
 bool executable(const std::string& cell) {

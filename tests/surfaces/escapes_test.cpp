@@ -17,9 +17,6 @@ namespace cugrade::surfaces {
 namespace {
 
 namespace fs = std::filesystem;
-using e2e::cli_result;
-using e2e::run_cugrade;
-using e2e::text_of;
 
 // Each sequence is its own literal: a hex escape would swallow the letters after it. The branch
 // name takes the sequences without a slash (a slash would make folders of it).

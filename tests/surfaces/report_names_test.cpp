@@ -12,9 +12,6 @@ namespace cugrade::surfaces {
 namespace {
 
 namespace fs = std::filesystem;
-using e2e::cli_result;
-using e2e::run_cugrade;
-using e2e::text_of;
 
 // Each student's report files are that student's: what a collision breaks. Its JSON file is a
 // cugrade report of that student, its Gradescope file Gradescope's results.

@@ -12,6 +12,11 @@
 
 namespace cugrade::surfaces {
 
+// The end-to-end helpers every attack uses, by their short names.
+using e2e::cli_result;
+using e2e::run_cugrade;
+using e2e::text_of;
+
 /// Lets everyone read and enter `folder` (a process::temp_dir is 0700), as a class's folder is.
 void open_to_everyone(const std::filesystem::path& folder);
 
