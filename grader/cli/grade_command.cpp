@@ -1,7 +1,6 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/grade.h"
-#include "harness/core/untrusted_text.h"
 #include "reports/writers.h"
 
 #include <cstdlib>
@@ -91,14 +90,6 @@ printed_grading grade_and_print(const grader::grade_options& options,
     return {exit_infrastructure, std::move(out)};
   }
   return {exit_ok, std::move(out)};
-}
-
-std::string shown(std::string_view text) {
-  return escape_untrusted_text(text);
-}
-
-std::function<void(std::string_view)> progress_on_stderr() {
-  return [](std::string_view m) { std::cerr << "cugrade: " << shown(m) << "\n"; };
 }
 
 bool use_colour() {
