@@ -98,48 +98,48 @@ bool use_colour() {
 }
 
 command grade_command() {
-  return {
-      "grade",
-      "Grade one submission (a directory, a local git repository or a git URL) and "
-      "write its report",
-      [](CLI::App& sub) -> std::function<int()> {
-        auto a = std::make_shared<grade_args>();
-        sub.add_option("assignment", a->options.assignment, assignment_argument_help())->required();
-        sub.add_option("submission", a->options.submission,
-                       "A directory, a local git repository, or a git URL (file://, "
-                       "https://, ssh)")
-            ->required();
-        sub.add_option("--backend", a->options.backend,
-                       "Where kernels run: auto (the GPU when one is usable, else emulation), "
-                       "gpu or emu")
-            ->check(CLI::IsMember({"auto", "gpu", "emu"}))
-            ->capture_default_str();
-        sub.add_option("--out", a->options.out_dir,
-                       "Folder for the reports (default: ./reports/<assignment>/)");
-        sub.add_option("--format", a->formats,
-                       "Comma-separated report formats: json, gradescope, junit, text")
-            ->capture_default_str();
-        sub.add_option("--commit", a->commit, "Grade this commit, branch or tag");
-        sub.add_option("--deadline", a->deadline,
-                       "ISO-8601 deadline: grade the last commit at or before it, and count "
-                       "late days from it (overrides the spec's deadline)");
-        sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
-        sub.add_option("--student", a->options.student,
-                       "Student id used in the report and its file names (default: the last "
-                       "two parts of the submission's path or URL, e.g. alice-hw)");
-        sub.add_flag("--force", a->options.force,
-                     "Replace an existing report of a different submission under the same "
-                     "id (without it, cugrade refuses and names both)");
-        sub.add_option("--kernel-timeout", a->kernel_timeout,
-                       "Seconds each kernel's runner may take (default: the spec's limit)");
-        sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
-        sub.add_flag("--precise", a->options.precise,
-                     "GPU: time against the reference in A B B A rounds (slower; for "
-                     "disputes) instead of against its cached time and a control");
-        add_hidden_option(sub, a->options.spec_loading);
-        add_no_sandbox_flag(sub);
-        return [a, &sub] { return run_grade(*a, sub); };
-      }};
+  return {"grade",
+          "Grade one submission (a directory, a local git repository or a git URL) and "
+          "write its report",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<grade_args>();
+            sub.add_option("assignment", a->options.assignment, assignment_argument_help())
+                ->required();
+            sub.add_option("submission", a->options.submission,
+                           "A directory, a local git repository, or a git URL (file://, "
+                           "https://, ssh)")
+                ->required();
+            sub.add_option("--backend", a->options.backend,
+                           "Where kernels run: auto (the GPU when one is usable, else emulation), "
+                           "gpu or emu")
+                ->check(CLI::IsMember({"auto", "gpu", "emu"}))
+                ->capture_default_str();
+            sub.add_option("--out", a->options.out_dir,
+                           "Folder for the reports (default: ./reports/<assignment>/)");
+            sub.add_option("--format", a->formats,
+                           "Comma-separated report formats: json, gradescope, junit, text")
+                ->capture_default_str();
+            sub.add_option("--commit", a->commit, "Grade this commit, branch or tag");
+            sub.add_option("--deadline", a->deadline,
+                           "ISO-8601 deadline: grade the last commit at or before it, and count "
+                           "late days from it (overrides the spec's deadline)");
+            sub.add_option("--seed", a->seed, "Seed of the test inputs (default: the spec's)");
+            sub.add_option("--student", a->options.student,
+                           "Student id used in the report and its file names (default: the last "
+                           "two parts of the submission's path or URL, e.g. alice-hw)");
+            sub.add_flag("--force", a->options.force,
+                         "Replace an existing report of a different submission under the same "
+                         "id (without it, cugrade refuses and names both)");
+            sub.add_option("--kernel-timeout", a->kernel_timeout,
+                           "Seconds each kernel's runner may take (default: the spec's limit)");
+            sub.add_option("--kernel", a->options.kernels, "Grade only this launcher (repeatable)");
+            sub.add_flag("--precise", a->options.precise,
+                         "GPU: time against the reference in A B B A rounds (slower; for "
+                         "disputes) instead of against its cached time and a control");
+            add_hidden_option(sub, a->options.spec_loading);
+            add_no_sandbox_flag(sub);
+            return [a, &sub] { return run_grade(*a, sub); };
+          }};
 }
 
 } // namespace cugrade::cli
