@@ -1,14 +1,23 @@
-// The text summary: what a student reads in a terminal or an e-mail.
+// The text summary: what a student reads in a terminal or an e-mail. Every string of the report
+// may come from the student (a compiler quoting their source, a runner's stderr, a commit
+// message, a branch name): each is shown through escape_untrusted_text, so the only control
+// sequences in the result are the painter's own colours.
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/core/untrusted_text.h"
 #include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
 
 namespace cugrade::reports {
 namespace {
+
+// A string of the report as it may be shown.
+std::string shown(std::string_view text) {
+  return escape_untrusted_text(text);
+}
 
 class painter {
 public:
@@ -33,7 +42,8 @@ private:
   bool m_on;
 };
 
-std::string indented(const std::string& text, std::string_view indent) {
+std::string indented(const std::string& raw, std::string_view indent) {
+  const std::string text = shown(raw); // whole, so a CRLF line end loses its CR
   std::string out;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -53,8 +63,8 @@ std::string deadline_line(const submission_info& s) {
                            : s.late_days == 1 ? "1 day late"
                                               : fmt::format("{} days late", s.late_days);
   // Without a commit time (a plain directory) there is nothing to compare; a note says so.
-  return s.commit_time ? fmt::format("  deadline: {}, {}\n", *s.deadline, when)
-                       : fmt::format("  deadline: {}\n", *s.deadline);
+  return s.commit_time ? fmt::format("  deadline: {}, {}\n", shown(*s.deadline), when)
+                       : fmt::format("  deadline: {}\n", shown(*s.deadline));
 }
 
 std::string build_block(const build_info& b) {
@@ -69,19 +79,20 @@ std::string build_block(const build_info& b) {
 std::string header(const report& r) {
   const submission_info& s = r.submission;
   const environment_info& e = r.environment;
-  std::string out = fmt::format("cugrade report: {}{}\n", r.assignment_name,
-                                s.student.empty() ? "" : " for " + s.student);
-  out += fmt::format("  submission: {}{}{}\n", s.source, s.commit ? " @ " + *s.commit : "",
-                     s.commit_time ? " (committed " + *s.commit_time + ")" : "");
+  std::string out = fmt::format("cugrade report: {}{}\n", shown(r.assignment_name),
+                                s.student.empty() ? "" : " for " + shown(s.student));
+  out += fmt::format("  submission: {}{}{}\n", shown(s.source),
+                     s.commit ? " @ " + shown(*s.commit) : "",
+                     s.commit_time ? " (committed " + shown(*s.commit_time) + ")" : "");
   out += deadline_line(s);
   for (const std::string& note : s.notes) {
-    out += "  note: " + note + "\n";
+    out += "  note: " + shown(note) + "\n";
   }
   out += fmt::format("  backend: {}, {} (driver {}, CUDA runtime {}), grader {}\n",
-                     to_string(e.backend), e.device.empty() ? "unknown device" : e.device,
-                     e.driver.empty() ? "-" : e.driver,
-                     e.cuda_runtime.empty() ? "-" : e.cuda_runtime, e.grader_version);
-  out += fmt::format("  sandbox: {}\n", r.environment.sandbox);
+                     to_string(e.backend), e.device.empty() ? "unknown device" : shown(e.device),
+                     e.driver.empty() ? "-" : shown(e.driver),
+                     e.cuda_runtime.empty() ? "-" : shown(e.cuda_runtime), shown(e.grader_version));
+  out += fmt::format("  sandbox: {}\n", shown(r.environment.sandbox));
   return out + build_block(r.build);
 }
 
@@ -89,13 +100,14 @@ std::string inputs_of(const test_result& t) {
   if (t.shape.empty() && t.distribution.empty()) {
     return "";
   }
-  return fmt::format(" [inputs: {}{}{}]", t.shape, t.shape.empty() ? "" : ", ", t.distribution);
+  return fmt::format(" [inputs: {}{}{}]", shown(t.shape), t.shape.empty() ? "" : ", ",
+                     shown(t.distribution));
 }
 
 std::string test_line(const test_result& t) {
-  std::string out = fmt::format("      {} {}", t.name, to_string(t.status));
+  std::string out = fmt::format("      {} {}", shown(t.name), to_string(t.status));
   if (!t.message.empty()) {
-    out += ": " + t.message;
+    out += ": " + shown(t.message);
   }
   if (t.mismatches && t.first_mismatch) {
     out += fmt::format(" ({} mismatches, first at index {}: expected {}, got {})", *t.mismatches,
@@ -110,14 +122,15 @@ std::string group_line(const kernel_report& k) {
   std::string out;
   for (const group_result& g : k.groups) {
     if (g.cases > 0) {
-      out += fmt::format("{}{} {}/{}", out.empty() ? "" : ", ", g.name, g.cases_passed, g.cases);
+      out += fmt::format("{}{} {}/{}", out.empty() ? "" : ", ", shown(g.name), g.cases_passed,
+                         g.cases);
     }
   }
   return out.empty() ? out : "      cases passed: " + out + "\n";
 }
 
 std::string kernel_block(const kernel_report& k, const painter& p, std::size_t listed_failures) {
-  std::string out = fmt::format("  {:<24} {} {:>7.2f} / {:.2f}", k.name, p.status(k.status),
+  std::string out = fmt::format("  {:<24} {} {:>7.2f} / {:.2f}", shown(k.name), p.status(k.status),
                                 k.score, k.max_score);
   if (k.error_kind) {
     out += fmt::format(" ({})", to_string(*k.error_kind));
@@ -129,17 +142,17 @@ std::string kernel_block(const kernel_report& k, const painter& p, std::size_t l
     out += group_line(k);
   }
   if (!k.message.empty()) {
-    out += "      " + k.message + "\n";
+    out += "      " + shown(k.message) + "\n";
   }
   for (const std::string& s : k.forbidden_symbols) {
-    out += "      forbidden symbol: " + s + "\n";
+    out += "      forbidden symbol: " + shown(s) + "\n";
   }
   for (const hint& h : k.diagnosis) {
     if (h.message == k.message) {
       continue; // a kernel that never ran: its message is its one hint, already shown
     }
     out += fmt::format("      {} {}\n", p.paint(fmt::format("hint {}:", to_string(h.code)), "1"),
-                       h.message);
+                       shown(h.message));
   }
   std::size_t failing = 0;
   std::size_t not_run = 0;
@@ -165,7 +178,7 @@ std::string kernel_block(const kernel_report& k, const painter& p, std::size_t l
   }
   if (!k.performance_note.empty()) {
     out += fmt::format(
-        "      performance: {}{}\n", k.performance_note,
+        "      performance: {}{}\n", shown(k.performance_note),
         k.performance_max > 0
             ? fmt::format(" ({:.2f} points counted in the maximum, not earned)", k.performance_max)
             : std::string());
@@ -180,11 +193,11 @@ std::string stage_table(const report& r) {
   }
   std::string out = fmt::format("time: {:.1f} s in all\n", r.elapsed_seconds);
   for (const stage_timing& s : r.stages) {
-    out += fmt::format("  {:<12} {:>7.2f} s  {}\n", s.stage, s.seconds, s.kernel);
+    out += fmt::format("  {:<12} {:>7.2f} s  {}\n", shown(s.stage), s.seconds, shown(s.kernel));
     if (!s.parts.empty()) {
       std::vector<std::string> parts;
       for (const stage_part& p : s.parts) {
-        parts.push_back(fmt::format("{} {:.2f} s", p.name, p.seconds));
+        parts.push_back(fmt::format("{} {:.2f} s", shown(p.name), p.seconds));
       }
       out += fmt::format("      {}\n", fmt::join(parts, ", "));
     }
@@ -194,7 +207,7 @@ std::string stage_table(const report& r) {
 
 std::string footer(const report& r, const painter& p) {
   if (!r.gradable || !r.score) {
-    return p.paint("NOT GRADABLE", "1;31") + ": " + r.infrastructure_error +
+    return p.paint("NOT GRADABLE", "1;31") + ": " + shown(r.infrastructure_error) +
            "\nNo score was given: this is a problem with the grading machine, not with the "
            "submission, and it will be graded again.\n";
   }

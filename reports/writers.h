@@ -51,6 +51,21 @@ inline constexpr std::size_t default_listed_failures = 3;
 /// True for the format names write_report accepts: "json", "gradescope", "junit", "text".
 [[nodiscard]] bool is_known_format(std::string_view format);
 
+/// The suffix write_report gives `format`'s file: ".json", ".gradescope.json", ".junit.xml",
+/// ".txt"; empty for an unknown format.
+[[nodiscard]] std::string_view report_file_suffix(std::string_view format);
+
+/// Added to the file name base of a not-gradable report written beside a gradable one
+/// (`<id>.not-gradable.json`; grader/core/report_slot.h).
+inline constexpr std::string_view not_gradable_stem = ".not-gradable";
+
+/// Why `id` cannot name a student's report files (empty when it can). A report file is named
+/// `<id>` plus a suffix, so an id ending in the first part of a suffix (".gradescope", ".junit")
+/// or in ".not-gradable" could name another student's file: "eve.gradescope.json" is eve's
+/// Gradescope results and eve.gradescope's report. Case is ignored, as a case-insensitive disk
+/// ignores it ("Eve.GradeScope" too).
+[[nodiscard]] std::string report_id_problem(std::string_view id);
+
 /// What write_report wrote; `error` is empty on success.
 struct written {
   std::vector<std::filesystem::path> files;

@@ -153,6 +153,9 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
             << default_jobs(o.jobs) << " jobs"
             << (gpu ? ", " + std::to_string(places.gpus().size()) + " GPUs" : std::string())
             << ")\n";
+  for (const auto& notice : plan.notices) {
+    std::cerr << "cugrade batch: " << notice << "\n";
+  }
   one_emulator_worker_per_runner(*backend);
   block_stop_signals();
   pipeline p{o, l, *backend, log, places, shown};

@@ -3,6 +3,7 @@
 #include "grader/batch/gradebook.h"
 #include "grader/batch/report_files.h"
 #include "harness/core/file_io.h"
+#include "harness/core/untrusted_text.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -83,12 +84,15 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const
     }
   }
   if (auto written = write_file_atomically(p.options.out_dir / "gradebook.csv",
-                                          render_gradebook(p.options.roster, kernels, entries));
+                                           render_gradebook(p.options.roster, kernels, entries));
       !written) {
     return written;
   }
-  return write_file_atomically(p.options.out_dir / "summary.json",
-                               summary_json(p.options.roster, entries, m).dump(2) + "\n");
+  return write_file_atomically(
+      p.options.out_dir / "summary.json",
+      summary_json(p.options.roster, entries, m)
+              .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+          "\n");
 }
 
 // The closing words: where things are, and each not-gradable student with the regrade command.
@@ -103,7 +107,8 @@ void print_closing(pipeline& p, const run_measures& m) {
       if (not_gradable++ == 0) {
         std::cout << "Not gradable:\n";
       }
-      std::cout << "  " << e.student << ": " << (*r)->infrastructure_error
+      std::cout << "  " << e.student << ": "
+                << escape_untrusted_text((*r)->infrastructure_error, line_breaks::escape)
                 << "\n    regrade with: " << p.options.rerun_command << " --regrade " << e.student
                 << "\n";
     }

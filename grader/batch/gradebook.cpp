@@ -50,17 +50,18 @@ std::vector<std::string> report_row(const std::string& student,
 
 std::string render_gradebook(const roster& r, const std::vector<std::string>& kernels,
                              const std::map<std::string, journal_entry>& entries) {
-  std::string out = csv_line(header(kernels));
+  std::string out = spreadsheet_csv_line(header(kernels));
   for (const auto& student : r.entries) {
     const auto it = entries.find(student.student);
     if (it == entries.end() || it->second.state != student_state::written) {
-      out += csv_line(
+      out += spreadsheet_csv_line(
           not_graded_row(student.student, kernels.size(), "not graded yet; run the batch again"));
       continue;
     }
     const auto report = journaled_report(it->second.report_json);
-    out += csv_line(report ? report_row(student.student, kernels, it->second, *report)
-                           : not_graded_row(student.student, kernels.size(), report.error()));
+    out += spreadsheet_csv_line(
+        report ? report_row(student.student, kernels, it->second, *report)
+               : not_graded_row(student.student, kernels.size(), report.error()));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include "grader/batch/detail/statement.h"
 #include "harness/core/error.h"
 
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include <cerrno>
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS students(
   report_json TEXT NOT NULL DEFAULT '',
   report_path TEXT NOT NULL DEFAULT '',
   report_sha256 TEXT NOT NULL DEFAULT '',
+  report_files TEXT NOT NULL DEFAULT '',
   gradings INTEGER NOT NULL DEFAULT 0,
   fetch_seconds REAL NOT NULL DEFAULT 0,
   build_seconds REAL NOT NULL DEFAULT 0,
@@ -45,6 +47,29 @@ student_state state_from(std::string_view text) {
   CUGRADE_THROW("the journal holds an unknown state \"" + std::string(text) + "\"");
 }
 
+// report_files as the journal stores them: [["reports/alice.json", "<sha256>"], ...].
+std::string files_text(const std::vector<written_file>& files) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : files) {
+    out.push_back({f.path, f.sha256});
+  }
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<written_file> files_from(const std::string& text) {
+  std::vector<written_file> out;
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_array()) {
+    return out; // empty: a journal from before report_files, or a row not yet written
+  }
+  for (const auto& f : j) {
+    if (f.is_array() && f.size() == 2 && f[0].is_string() && f[1].is_string()) {
+      out.push_back({f[0].get<std::string>(), f[1].get<std::string>()});
+    }
+  }
+  return out;
+}
+
 journal_entry entry_from(statement& s) {
   journal_entry e;
   e.student = s.text(0);
@@ -58,12 +83,21 @@ journal_entry entry_from(statement& s) {
   e.fetch_seconds = s.real(8);
   e.build_seconds = s.real(9);
   e.run_seconds = s.real(10);
+  e.report_files = files_from(s.text(11));
   return e;
 }
 
 constexpr const char* select_sql =
     "SELECT student, inputs, state, commit_sha, report_json, report_path, report_sha256, "
-    "gradings, fetch_seconds, build_seconds, run_seconds FROM students";
+    "gradings, fetch_seconds, build_seconds, run_seconds, report_files FROM students";
+
+// A journal made by an earlier cugrade lacks the columns added since; they are added empty.
+bool has_column(sqlite3* db, const std::string& table, const std::string& column) {
+  statement s(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2");
+  s.bind(1, table);
+  s.bind(2, column);
+  return s.step();
+}
 
 result<int> lock_folder(const std::filesystem::path& dir) {
   const auto path = dir / "journal.lock";
@@ -136,6 +170,9 @@ result<std::unique_ptr<journal>> journal::open(const std::filesystem::path& dir)
   j->exec("PRAGMA journal_mode=WAL");
   j->exec("PRAGMA synchronous=FULL");
   j->exec(schema_sql);
+  if (!has_column(db, "students", "report_files")) {
+    j->exec("ALTER TABLE students ADD COLUMN report_files TEXT NOT NULL DEFAULT ''");
+  }
   return j;
 }
 
@@ -221,14 +258,17 @@ void journal::mark_graded(const std::string& student, const std::string& commit,
   s.run();
 }
 
-void journal::mark_written(const std::string& student, const std::string& report_path,
-                           const std::string& report_sha256) {
+void journal::mark_written(const std::string& student, const std::vector<written_file>& files) {
+  if (files.empty()) {
+    CUGRADE_THROW("journal: " + student + " marked written without a report file");
+  }
   const std::lock_guard lock(m_mutex);
   statement s(m_db, "UPDATE students SET state = 'written', report_path = ?2, "
-                    "report_sha256 = ?3 WHERE student = ?1");
+                    "report_sha256 = ?3, report_files = ?4 WHERE student = ?1");
   s.bind(1, student);
-  s.bind(2, report_path);
-  s.bind(3, report_sha256);
+  s.bind(2, files.front().path);
+  s.bind(3, files.front().sha256);
+  s.bind(4, files_text(files));
   s.run();
 }
 

@@ -24,6 +24,13 @@ enum class student_state { queued, fetched, built, graded, written };
 
 [[nodiscard]] std::string_view to_string(student_state s);
 
+/// A report file as written: its path relative to the batch folder and the SHA-256 of its bytes.
+struct written_file {
+  std::string path; ///< e.g. "reports/alice.gradescope.json"
+  std::string sha256;
+  bool operator==(const written_file&) const = default;
+};
+
 /// A student's row.
 struct journal_entry {
   std::string student;
@@ -33,6 +40,9 @@ struct journal_entry {
   std::string report_json; ///< the report, once graded
   std::string report_path; ///< DIR-relative path of the JSON report, once written
   std::string report_sha256;
+  /// Every report file written (the JSON one first), so a resumed batch notices one that another
+  /// student's report or a hand replaced. Empty in a journal written before cugrade kept them.
+  std::vector<written_file> report_files;
   int gradings = 0; ///< how many times a report was produced (a regrade adds one)
   double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
 };
@@ -58,8 +68,8 @@ public:
   void mark_stage(const std::string& student, student_state state, double seconds);
   void mark_graded(const std::string& student, const std::string& commit,
                    const std::string& report_json, double run_seconds);
-  void mark_written(const std::string& student, const std::string& report_path,
-                    const std::string& report_sha256);
+  /// written: `files` are the report files written, the JSON report first.
+  void mark_written(const std::string& student, const std::vector<written_file>& files);
 
   /// Holds the journal's mutex for good: no further state change starts (Ctrl-C uses it before
   /// leaving, so no transaction is cut in half by the exit).

@@ -179,7 +179,7 @@ void deliver(pipeline& p, const std::string& student, const std::string& report_
     return;
   }
   detail::kill_point("files");
-  p.log.mark_written(student, written->path, written->sha256);
+  p.log.mark_written(student, written->files);
   detail::kill_point("written");
   if (const auto r = journaled_report(report_json)) {
     p.shown.finished(student, *r);

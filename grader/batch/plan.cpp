@@ -34,10 +34,11 @@ template <class Pick> void add_written_if(journal& j, std::set<std::string>& out
 
 std::string grading_inputs(const roster_entry& e, const batch_options& o) {
   const auto deadline = e.deadline ? e.deadline : o.deadline;
+  // The roster's bytes need not be UTF-8 (a Latin-1 path): replaced, never a throw.
   return nlohmann::json{{"repository", e.repository},
                         {"commit", e.commit.value_or("")},
                         {"deadline", deadline.value_or("")}}
-      .dump();
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 result<void> check_regrade_words(const batch_options& o) {
@@ -86,8 +87,17 @@ batch_plan plan_batch(const batch_options& o, journal& j, const std::set<std::st
     if (fresh || rec->state < student_state::graded) {
       j.enqueue(e.student, inputs);
       plan.to_grade.push_back(&e);
-    } else if (rec->state == student_state::graded ||
-               !report_files_intact(o.out_dir, e.student, rec->report_sha256, o.formats)) {
+      continue;
+    }
+    const auto files = rec->state == student_state::graded
+                           ? report_files_state{}
+                           : check_report_files(o.out_dir, *rec, o.formats);
+    for (const auto& path : files.changed) {
+      plan.notices.push_back(path + " no longer holds what was written for " + e.student +
+                             " (another student's report, or an edit); rewriting it from the "
+                             "journal");
+    }
+    if (rec->state == student_state::graded || !files.intact()) {
       plan.to_deliver.push_back(e.student);
     } else {
       ++plan.done;

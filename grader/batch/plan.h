@@ -19,6 +19,9 @@ struct batch_plan {
   std::vector<const roster_entry*> to_grade;
   std::vector<std::string> to_deliver; ///< files to write from the journal
   std::size_t done = 0;                ///< already written and intact
+  /// What the batch must say before it starts: each report file that no longer holds what was
+  /// written (another student's report over it, or an edit), and is written again.
+  std::vector<std::string> notices;
 };
 
 /// The journal's record of what a student's grading depends on.
@@ -32,7 +35,8 @@ struct batch_plan {
 regrade_selection(const batch_options& o, journal& j,
                   const std::set<std::string>& with_new_commits);
 
-/// Puts every student to grade back to queued and returns the plan.
+/// Puts every student to grade back to queued and returns the plan. A written student whose
+/// report files are missing or changed is delivered again from the journal.
 [[nodiscard]] batch_plan plan_batch(const batch_options& o, journal& j,
                                     const std::set<std::string>& forced);
 

@@ -1,6 +1,7 @@
 #include "grader/batch/progress.h"
 
 #include "harness/core/elapsed.h"
+#include "harness/core/untrusted_text.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +19,9 @@ std::string clock_text(double seconds) {
 
 std::string finished_line(const std::string& student, const reports::report& r) {
   if (!r.gradable) {
-    return student + ": not gradable: " + r.infrastructure_error;
+    // The reason may quote the submission (a branch name, a path): one escaped line.
+    return escape_untrusted_text(student + ": not gradable: " + r.infrastructure_error,
+                                 line_breaks::escape);
   }
   std::string notes;
   for (const auto& k : r.kernels) {
@@ -31,8 +34,9 @@ std::string finished_line(const std::string& student, const reports::report& r) 
     notes += fmt::format("{}{} day{} late", notes.empty() ? "" : ", ", r.submission.late_days,
                          r.submission.late_days == 1 ? "" : "s");
   }
-  return fmt::format("{}: {}/{}{}", student, r.score.value_or(0), r.max_score,
-                     notes.empty() ? "" : " (" + notes + ")");
+  return escape_untrusted_text(fmt::format("{}: {}/{}{}", student, r.score.value_or(0), r.max_score,
+                                           notes.empty() ? "" : " (" + notes + ")"),
+                               line_breaks::escape);
 }
 
 progress::progress(std::ostream& out, std::size_t total, std::size_t already_done, bool live,

@@ -14,16 +14,7 @@ namespace {
 
 // The file name write_report gives each format.
 std::string file_name(const std::string& student, const std::string& format) {
-  if (format == "gradescope") {
-    return student + ".gradescope.json";
-  }
-  if (format == "junit") {
-    return student + ".junit.xml";
-  }
-  if (format == "text") {
-    return student + ".txt";
-  }
-  return student + ".json";
+  return student + std::string(reports::report_file_suffix(format));
 }
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {
@@ -73,23 +64,38 @@ result<written_report> write_report_files(const std::filesystem::path& out_dir,
   if (!w.ok()) {
     return fail(w.error);
   }
-  const auto json = read_text(out_dir / report_path_of(student));
-  if (!json) {
-    return fail((out_dir / report_path_of(student)).string() +
-                ": written but unreadable; check the folder's permissions");
+  written_report out;
+  for (const auto& f : with_json(formats)) {
+    const std::string path = "reports/" + file_name(student, f);
+    const auto bytes = read_text(out_dir / path);
+    if (!bytes) {
+      return fail((out_dir / path).string() +
+                  ": written but unreadable; check the folder's permissions");
+    }
+    out.files.push_back({path, sha256_hex(*bytes)});
   }
-  return written_report{report_path_of(student), sha256_hex(*json)};
+  return out;
 }
 
-bool report_files_intact(const std::filesystem::path& out_dir, const std::string& student,
-                         const std::string& sha256, const std::vector<std::string>& formats) {
+report_files_state check_report_files(const std::filesystem::path& out_dir, const journal_entry& e,
+                                      const std::vector<std::string>& formats) {
+  std::vector<written_file> recorded = e.report_files;
+  if (recorded.empty()) {
+    recorded.push_back({report_path_of(e.student), e.report_sha256});
+  }
+  report_files_state state;
   for (const auto& f : with_json(formats)) {
-    if (!std::filesystem::exists(out_dir / "reports" / file_name(student, f))) {
-      return false;
+    const std::string path = "reports/" + file_name(e.student, f);
+    const auto bytes = read_text(out_dir / path);
+    const auto written = std::find_if(recorded.begin(), recorded.end(),
+                                      [&](const written_file& w) { return w.path == path; });
+    if (!bytes) {
+      state.missing = true;
+    } else if (written != recorded.end() && sha256_hex(*bytes) != written->sha256) {
+      state.changed.push_back(path);
     }
   }
-  const auto json = read_text(out_dir / report_path_of(student));
-  return json && sha256_hex(*json) == sha256;
+  return state;
 }
 
 } // namespace cugrade::batch

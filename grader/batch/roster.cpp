@@ -3,8 +3,10 @@
 
 #include "grader/batch/csv_table.h"
 #include "grader/fetch/fetch.h"
+#include "reports/writers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace cugrade::batch {
@@ -110,6 +112,8 @@ void check_entry(validation& v, const roster_entry& e, const columns& cols,
     v.add(e.line, column_of(student_col), student_col,
           "\"" + e.student +
               "\" cannot name a report file; use letters, digits and . _ - @ + only");
+  } else if (const auto problem = reports::report_id_problem(e.student); !problem.empty()) {
+    v.add(e.line, column_of(student_col), student_col, problem);
   }
   if (!template_gap.empty()) {
     v.add(e.line, column_of(template_gap), template_gap,
@@ -124,6 +128,41 @@ void check_entry(validation& v, const roster_entry& e, const columns& cols,
           "\"" + *e.deadline +
               "\" is not an ISO-8601 time; write e.g. 2026-12-15T23:59:00Z, "
               "2026-12-15T23:59:00+01:00 or 2026-12-15 (end of that day, UTC)");
+  }
+}
+
+// Ids are file names, and a case-insensitive disk (macOS, Windows, a mounted share) makes
+// "alice.json" and "Alice.json" one file: ids are compared ignoring case.
+std::string folded_id(std::string id) {
+  std::transform(id.begin(), id.end(), id.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return id;
+}
+
+// The first row of each id, by its folded form.
+struct first_row {
+  std::string student;
+  std::size_t line = 0;
+};
+
+// One row per student: a second row of an id, or of the same id in other case, is refused.
+void check_unique(validation& v, const roster_entry& e, std::size_t column,
+                  const std::string& student_col, std::map<std::string, first_row>& first_of) {
+  const auto [it, inserted] = first_of.emplace(folded_id(e.student), first_row{e.student, e.line});
+  if (inserted) {
+    return;
+  }
+  const first_row& first = it->second;
+  if (first.student == e.student) {
+    v.add(e.line, column, student_col,
+          "student \"" + e.student + "\" is already on line " + std::to_string(first.line) +
+              "; keep one row per student (a per-student deadline goes in the deadline column)");
+  } else {
+    v.add(e.line, column, student_col,
+          "student \"" + e.student + "\" differs only by case from \"" + first.student +
+              "\" on line " + std::to_string(first.line) +
+              ": on a case-insensitive disk both would write one report file; give them ids "
+              "that differ in more than case");
   }
 }
 
@@ -162,7 +201,7 @@ result<roster> load_roster(const std::filesystem::path& file, const roster_optio
   const auto student_col = student_column(cols);
   roster out{file, {}};
   validation v{file, {}};
-  std::map<std::string, std::size_t> first_line;
+  std::map<std::string, first_row> first_of;
   for (auto row = rows->begin() + 1; row != rows->end(); ++row) {
     roster_entry e;
     e.line = row->line;
@@ -176,13 +215,7 @@ result<roster> load_roster(const std::filesystem::path& file, const roster_optio
     e.nickname = field(*row, cols, "nickname");
     check_entry(v, e, cols, student_col, template_gap);
     if (!e.student.empty()) {
-      const auto [it, inserted] = first_line.emplace(e.student, e.line);
-      if (!inserted) {
-        v.add(e.line, cols.at(student_col), student_col,
-              "student \"" + e.student + "\" is already on line " + std::to_string(it->second) +
-                  "; keep one row per student (a per-student deadline goes in the deadline "
-                  "column)");
-      }
+      check_unique(v, e, cols.at(student_col), student_col, first_of);
     }
     out.entries.push_back(std::move(e));
   }

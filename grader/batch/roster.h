@@ -17,7 +17,7 @@ namespace cugrade::batch {
 
 /// One student to grade.
 struct roster_entry {
-  std::string student;                 ///< unique; names the report files
+  std::string student;                 ///< unique, ignoring case; names the report files
   std::string repository;              ///< a directory, a local git repository or a git URL
   std::optional<std::string> commit;   ///< pinned commit, branch or tag
   std::optional<std::string> deadline; ///< this student's deadline (an extension)
@@ -36,7 +36,10 @@ struct roster_options {
   std::string repository_template;
 };
 
-/// Reads and validates the roster; the failure lists every problem, one per line.
+/// Reads and validates the roster; the failure lists every problem, one per line. Besides each
+/// field's form, it refuses an id that repeats another (also in other case: "alice" and "Alice"
+/// would be one report file on a case-insensitive disk) and an id that could name another
+/// student's report file (reports::report_id_problem: "eve.gradescope").
 [[nodiscard]] result<roster> load_roster(const std::filesystem::path& file,
                                          const roster_options& options = {});
 

@@ -123,14 +123,15 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   }
   auto roster = batch::load_roster(a.roster_file, {a.repository_template});
   if (!roster) {
-    std::cerr << roster.error() << "\ncugrade batch: the roster has problems; nothing was graded\n";
+    std::cerr << shown(roster.error())
+              << "\ncugrade batch: the roster has problems; nothing was graded\n";
     return exit_usage;
   }
   a.options.roster = std::move(*roster);
   a.options.assignment = a.assignment;
   if (!a.deadline.empty()) {
     if (auto when = fetch::parse_deadline(a.deadline); !when) {
-      std::cerr << "cugrade batch: --deadline: " << when.error() << "\n";
+      std::cerr << "cugrade batch: --deadline: " << shown(when.error()) << "\n";
       return exit_usage;
     }
     a.options.deadline = a.deadline;
@@ -155,7 +156,7 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   }
   const auto r = batch::run_batch(a.options, *layout);
   if (!r.error.empty()) {
-    std::cerr << "cugrade batch: " << r.error << "\n";
+    std::cerr << "cugrade batch: " << shown(r.error) << "\n";
   }
   return r.exit_code;
 }

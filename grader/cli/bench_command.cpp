@@ -1,8 +1,8 @@
 #include "grader/cli/commands.h"
 
 #include "grader/core/backend_choice.h"
-#include "grader/layout/layout.h"
 #include "grader/core/report_assembly.h"
+#include "grader/layout/layout.h"
 #include "grader/perf/bench.h"
 #include "grader/process/temp_dir.h"
 #include "grader/spec/assignment_spec.h"
@@ -72,8 +72,7 @@ int run_bench(const bench_args& a) {
   o.evaluation.precise = a.precise;
   o.kernels = a.kernels;
   process::temp_dir work("cugrade-bench", grader::prepare_work_parent(*layout));
-  const auto r = perf::run_bench(*spec, *layout, *nvcc, *gpu, work.path(), o,
-                                 [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; });
+  const auto r = perf::run_bench(*spec, *layout, *nvcc, *gpu, work.path(), o, progress_on_stderr());
   if (!r) {
     std::cerr << "cugrade: bench failed: " << r.error() << "\n";
     return exit_infrastructure;

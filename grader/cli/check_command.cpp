@@ -54,7 +54,7 @@ command check_command() {
               if (sub.count("--kernel-timeout") > 0) {
                 o.kernel_timeout_seconds = a->kernel_timeout;
               }
-              o.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
+              o.progress = progress_on_stderr();
               const auto printed = grade_and_print(o, "could not check",
                                                    a->all ? std::numeric_limits<std::size_t>::max()
                                                           : reports::default_listed_failures);

@@ -64,6 +64,15 @@ void add_no_sandbox_flag(CLI::App& sub);
 /// the spec (docs/assignments.md, "Hidden tests").
 void add_hidden_option(CLI::App& sub, spec::load_options& loading);
 
+/// Text from a submission, a compiler, a runner or a git server, as a command prints it: through
+/// escape_untrusted_text (harness/core/untrusted_text.h), so no control sequence reaches the
+/// terminal.
+[[nodiscard]] std::string shown(std::string_view text);
+
+/// The progress callback of grade, check and bench: each message on stderr after "cugrade: ",
+/// shown (a remote repository's progress lines come from its server).
+[[nodiscard]] std::function<void(std::string_view)> progress_on_stderr();
+
 /// True when stdout is a terminal and NO_COLOR is unset.
 [[nodiscard]] bool use_colour();
 

@@ -58,7 +58,7 @@ int run_grade(grade_args& a, const CLI::App& sub) {
   if (!a.deadline.empty()) {
     a.options.deadline = a.deadline;
   }
-  a.options.progress = [](std::string_view m) { std::cerr << "cugrade: " << m << "\n"; };
+  a.options.progress = progress_on_stderr();
   return grade_and_print(a.options, "not gradable").exit_code;
 }
 
@@ -73,20 +73,20 @@ printed_grading grade_and_print(const grader::grade_options& options,
   }
   auto out = grader::grade(options, *layout);
   if (out.exit == grader::grade_exit::usage_error) {
-    std::cerr << "cugrade: " << out.error << "\n";
+    std::cerr << "cugrade: " << shown(out.error) << "\n";
     return {exit_usage, std::move(out)};
   }
   if (out.report) {
     std::cout << reports::render_text(reports::redact(*out.report), use_colour(), listed_failures);
   }
   for (const auto& path : out.written) {
-    std::cerr << "cugrade: wrote " << path.string() << "\n";
+    std::cerr << "cugrade: wrote " << shown(path.string()) << "\n";
   }
   for (const auto& notice : out.notices) {
-    std::cerr << "cugrade: " << notice << "\n";
+    std::cerr << "cugrade: " << shown(notice) << "\n";
   }
   if (out.exit == grader::grade_exit::infrastructure) {
-    std::cerr << "cugrade: " << not_gradable_words << ": " << out.error << "\n";
+    std::cerr << "cugrade: " << not_gradable_words << ": " << shown(out.error) << "\n";
     return {exit_infrastructure, std::move(out)};
   }
   return {exit_ok, std::move(out)};

@@ -19,11 +19,11 @@ int run_leaderboard(leaderboard::publish_options& o) {
   }
   const auto p = leaderboard::publish_leaderboard(o);
   if (!p) {
-    std::cerr << "cugrade leaderboard: " << p.error() << "\n";
+    std::cerr << "cugrade leaderboard: " << shown(p.error()) << "\n";
     return p.why().kind == failure_kind::usage ? exit_usage : exit_infrastructure;
   }
   for (const auto& w : p->warnings) {
-    std::cerr << "cugrade leaderboard: " << w << "\n";
+    std::cerr << "cugrade leaderboard: " << shown(w) << "\n";
   }
   for (const auto& b : p->board.boards) {
     std::cout << b.name << ": " << b.ranked.size() << " ranked, " << b.unranked.size()
@@ -35,8 +35,7 @@ int run_leaderboard(leaderboard::publish_options& o) {
 }
 
 void add_options(CLI::App& sub, leaderboard::publish_options& o) {
-  sub.add_option("batch_dir", o.batch_dir, "The --out folder of a `cugrade batch` run")
-      ->required();
+  sub.add_option("batch_dir", o.batch_dir, "The --out folder of a `cugrade batch` run")->required();
   sub.add_option("--out", o.out_dir,
                  "Folder to publish: leaderboard.json and index.html, nothing private")
       ->required();

@@ -13,7 +13,8 @@ namespace {
 std::string version_text() {
   return std::string("cugrade ") + CUGRADE_VERSION + "\ncommit " + CUGRADE_GIT_COMMIT +
          "\nGPU backend: " +
-         (CUGRADE_GPU_BACKEND_BUILT ? "built" : "not built (no nvcc at build time; CPU emulation only)");
+         (CUGRADE_GPU_BACKEND_BUILT ? "built"
+                                    : "not built (no nvcc at build time; CPU emulation only)");
 }
 
 } // namespace
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
   try {
     return run ? run() : cugrade::cli::exit_usage;
   } catch (const std::exception& e) {
-    std::cerr << "cugrade: internal error: " << e.what() << "\n";
+    std::cerr << "cugrade: internal error: " << cugrade::cli::shown(e.what()) << "\n";
     return cugrade::cli::exit_infrastructure;
   }
 }

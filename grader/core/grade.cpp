@@ -516,7 +516,13 @@ result<void> check_usage(const grade_options& o, const spec::assignment_spec& sp
 // A report of another submission under the same id is never replaced silently (report_slot.h).
 result<void> check_overwrite(const grade_options& o, const spec::assignment_spec& spec,
                              const reports::report& r) {
-  if (!o.write_files || !o.student.empty() || o.force) {
+  if (!o.write_files) {
+    return {};
+  }
+  if (auto id = check_report_id(r.submission.student, !o.student.empty()); !id) {
+    return id; // eve.gradescope.json would be eve's Gradescope results too
+  }
+  if (!o.student.empty() || o.force) {
     return {};
   }
   return check_same_source(report_dir(spec, o) / (r.submission.student + ".json"),

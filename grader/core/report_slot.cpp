@@ -1,5 +1,7 @@
 #include "grader/core/report_slot.h"
 
+#include "reports/writers.h"
+
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -79,6 +81,16 @@ std::optional<existing_report> read_existing_report(const fs::path& json) {
   return r;
 }
 
+result<void> check_report_id(const std::string& id, bool given) {
+  const std::string problem = reports::report_id_problem(id);
+  if (problem.empty()) {
+    return {};
+  }
+  return fail_usage(given ? "--student " + id + ": " + problem
+                          : "the student id " + id + " (from the submission's path): " + problem +
+                                " (--student ID)");
+}
+
 result<void> check_same_source(const fs::path& json, const std::string& source) {
   const auto existing = read_existing_report(json);
   if (!existing || existing->source.empty() || canonical_source(existing->source) == source) {
@@ -94,7 +106,7 @@ std::string report_basename(const fs::path& dir, const std::string& id, bool gra
     return id;
   }
   const auto existing = read_existing_report(dir / (id + ".json"));
-  return existing && existing->gradable ? id + ".not-gradable" : id;
+  return existing && existing->gradable ? id + std::string(reports::not_gradable_stem) : id;
 }
 
 } // namespace cugrade::grader

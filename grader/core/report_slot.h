@@ -33,6 +33,11 @@ struct existing_report {
 [[nodiscard]] std::optional<existing_report>
 read_existing_report(const std::filesystem::path& json);
 
+/// Refuses (a usage failure) an id that could name another student's report file
+/// (reports::report_id_problem: "eve.gradescope.json" is eve's Gradescope results), saying
+/// whether it came from --student (`given`) or from the submission's path.
+[[nodiscard]] result<void> check_report_id(const std::string& id, bool given);
+
 /// Refuses (a usage failure naming both sources) when `json` holds a report of another source.
 [[nodiscard]] result<void> check_same_source(const std::filesystem::path& json,
                                              const std::string& source);

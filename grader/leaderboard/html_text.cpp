@@ -1,23 +1,35 @@
 #include "grader/leaderboard/html_text.h"
 
+#include "harness/core/untrusted_text.h"
+
 #include <fmt/format.h>
 
 namespace cugrade::leaderboard {
 
-std::string html_escape(std::string_view text) {
+std::string html_escape(std::string_view raw) {
+  // Controls become visible escapes first (tab and newline stay), bidirectional overrides too.
+  const std::string text = escape_untrusted_text(raw);
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
     default:
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') {
-        out.push_back(c);
-      }
+      out.push_back(c);
     }
   }
   return out;

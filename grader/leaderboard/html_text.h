@@ -9,7 +9,9 @@
 
 namespace cugrade::leaderboard {
 
-/// & < > " ' as entities; control characters other than tab and newline dropped.
+/// & < > " ' as entities, after escape_untrusted_text: control characters other than tab and
+/// newline and the bidirectional formatting characters shown as `\x1b`, `\u202e`, invalid UTF-8
+/// replaced.
 [[nodiscard]] std::string html_escape(std::string_view text);
 
 /// A speedup with 3 decimals, e.g. "1.234".

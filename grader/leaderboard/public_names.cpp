@@ -1,9 +1,10 @@
 #include "grader/leaderboard/public_names.h"
 
+#include "grader/leaderboard/name_folding.h"
 #include "grader/leaderboard/pseudonym.h"
+#include "harness/core/untrusted_text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace cugrade::leaderboard {
@@ -13,32 +14,30 @@ namespace {
 constexpr std::size_t max_nickname_chars = 40;
 constexpr std::size_t min_secret_chars = 3; // shorter ids ("al") would veto ordinary words
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// Why `nickname` cannot be published (empty when it can).
+// Why `nickname` cannot be published (empty when it can). Both sides are compared folded
+// (name_folding.h), so a zero-width space, fullwidth letters or case hide no id.
 std::string nickname_problem(const std::string& nickname, const std::vector<std::string>& secrets) {
   if (nickname.size() > max_nickname_chars) {
     return "is longer than 40 characters";
   }
-  if (std::any_of(nickname.begin(), nickname.end(),
-                  [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
-    return "holds a control character";
-  }
-  const auto folded = lower(nickname);
+  const auto folded = folded_for_matching(nickname);
   for (const auto& secret : secrets) {
-    if (secret.size() >= min_secret_chars && folded.find(lower(secret)) != std::string::npos) {
+    const auto folded_secret = folded_for_matching(secret);
+    if (folded_secret.size() >= min_secret_chars &&
+        folded.find(folded_secret) != std::string::npos) {
       return "contains a student id, repository or commit";
     }
+  }
+  if (escape_untrusted_text(nickname) != nickname) {
+    return "holds a control character, a bidirectional formatting character or bytes that are "
+           "not UTF-8";
   }
   return {};
 }
 
 // Appends " (2)", " (3)", ... to names already taken.
-void make_unique(std::map<std::string, public_name>& names, const std::vector<known_student>& order) {
+void make_unique(std::map<std::string, public_name>& names,
+                 const std::vector<known_student>& order) {
   std::set<std::string> taken;
   for (const auto& s : order) {
     auto& name = names.at(s.student).name;
@@ -55,7 +54,8 @@ void make_unique(std::map<std::string, public_name>& names, const std::vector<kn
 result<named_students> name_students(const naming& n) {
   named_students out;
   for (const auto& s : n.students) {
-    std::string problem = s.nickname.empty() ? std::string() : nickname_problem(s.nickname, n.secrets);
+    std::string problem =
+        s.nickname.empty() ? std::string() : nickname_problem(s.nickname, n.secrets);
     if (!s.nickname.empty() && problem.empty()) {
       out.by_student[s.student] = {s.nickname, true};
       continue;

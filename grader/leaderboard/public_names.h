@@ -1,10 +1,14 @@
 #pragma once
 /// \file
 /// The name each student is published under: the roster's nickname when it is safe to publish,
-/// else a pseudonym (pseudonym.h). A nickname is not used when it is longer than 40 characters,
-/// holds a control character, or contains (ignoring case) any roster student id of 3 or more
-/// characters, any repository or any graded commit: a nickname must never carry what anonymity
-/// hides. Names that come out equal get " (2)", " (3)", ... in student order.
+/// else a pseudonym (pseudonym.h). A nickname is not used when it is longer than 40 bytes, when
+/// it contains any roster student id of 3 or more characters, any repository or any graded
+/// commit (compared after NFKC case folding with zero-width and other format characters removed,
+/// name_folding.h: "s2001-\u200Bbob" and "Ｓ２００１-ＢＯＢ" name s2001-bob), or when it holds a
+/// control character, a bidirectional formatting character or bytes that are not UTF-8 (what
+/// escape_untrusted_text would change): a nickname must never carry what anonymity hides, nor
+/// reorder the page it is shown on. Names that come out equal get " (2)", " (3)", ... in student
+/// order.
 
 #include "harness/core/result.h"
 

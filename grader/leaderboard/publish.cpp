@@ -150,17 +150,19 @@ result<void> write_private(const fs::path& file, const std::string& text) {
 } // namespace
 
 std::string render_identities(const std::vector<identity>& ids) {
-  std::string out = batch::csv_line({"public_name", "source", "student", "repository", "commit"});
+  std::string out =
+      batch::spreadsheet_csv_line({"public_name", "source", "student", "repository", "commit"});
   for (const auto& id : ids) {
-    out += batch::csv_line({id.public_name, id.source, id.student, id.repository, id.commit});
+    out += batch::spreadsheet_csv_line(
+        {id.public_name, id.source, id.student, id.repository, id.commit});
   }
   return out;
 }
 
 result<published> publish_leaderboard(const publish_options& o) {
   published out;
-  out.identities_file = o.identities_file.empty() ? o.batch_dir / "leaderboard-identities.csv"
-                                                  : o.identities_file;
+  out.identities_file =
+      o.identities_file.empty() ? o.batch_dir / "leaderboard-identities.csv" : o.identities_file;
   if (auto paths = check_paths(o, out.identities_file); !paths) {
     return paths.why();
   }
@@ -180,19 +182,20 @@ result<published> publish_leaderboard(const publish_options& o) {
   }
   out.warnings = names->warnings;
   out.identities = identities_of(*names, *roster, *reports);
-  out.board = build_leaderboard(
-      {*reports, absent, *names, o.title,
-       o.created_at.empty() ? reports::now_iso8601_utc() : o.created_at});
+  out.board = build_leaderboard({*reports, absent, *names, o.title,
+                                 o.created_at.empty() ? reports::now_iso8601_utc() : o.created_at});
   out.json_file = o.out_dir / "leaderboard.json";
   out.html_file = o.out_dir / "index.html";
   const auto json = render_json(out.board);
   const auto html = render_html(out.board);
-  for (const auto& [file, text] : {std::pair{out.json_file, json}, std::pair{out.html_file, html}}) {
+  for (const auto& [file, text] :
+       {std::pair{out.json_file, json}, std::pair{out.html_file, html}}) {
     if (auto safe = check_anonymous(text, file, n.secrets); !safe) {
       return safe.why();
     }
   }
-  for (const auto& [file, text] : {std::pair{out.json_file, json}, std::pair{out.html_file, html}}) {
+  for (const auto& [file, text] :
+       {std::pair{out.json_file, json}, std::pair{out.html_file, html}}) {
     if (auto w = write_file_atomically(file, text); !w) {
       return w.why();
     }

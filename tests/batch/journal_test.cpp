@@ -1,8 +1,10 @@
-// The journal: states survive reopening, one batch per folder, settings.
+// The journal: states survive reopening, one batch per folder, settings, the files written and
+// their hashes (also in a journal an earlier cugrade made).
 #include "grader/batch/journal.h"
 #include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 
@@ -32,8 +34,12 @@ TEST(Journal, StatesAndReportSurviveReopening) {
   EXPECT_EQ(alice->report_json, "{\"report\":1}");
   EXPECT_EQ(alice->gradings, 1);
   EXPECT_DOUBLE_EQ(alice->build_seconds, 1.5);
-  (*j)->mark_written("alice", "reports/alice.json", "ff");
+  const std::vector<written_file> files{{"reports/alice.json", "ff"}, {"reports/alice.txt", "ee"}};
+  (*j)->mark_written("alice", files);
   EXPECT_EQ((*j)->find("alice")->state, student_state::written);
+  EXPECT_EQ((*j)->find("alice")->report_path, "reports/alice.json");
+  EXPECT_EQ((*j)->find("alice")->report_sha256, "ff");
+  EXPECT_EQ((*j)->find("alice")->report_files, files);
   EXPECT_EQ((*j)->find("bob")->state, student_state::queued);
   EXPECT_FALSE((*j)->find("carol"));
   EXPECT_EQ((*j)->all().size(), 2u);
@@ -73,6 +79,36 @@ TEST(Journal, SettingsAreStoredAndReplaced) {
   (*j)->set_setting("backend", "emu");
   (*j)->set_setting("backend", "gpu");
   EXPECT_EQ((*j)->setting("backend").value_or(""), "gpu");
+}
+
+TEST(Journal, AJournalFromBeforeReportFilesGainsTheColumn) {
+  const process::temp_dir tmp("cugrade-journal-test");
+  const auto dir = tmp.path();
+  {
+    // The students table as cugrade made it before it kept every report file's hash.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir / "journal.sqlite").c_str(), &db), SQLITE_OK);
+    const char* old_schema =
+        "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE students(student TEXT PRIMARY KEY, inputs TEXT NOT NULL, state TEXT NOT "
+        "NULL, commit_sha TEXT NOT NULL DEFAULT '', report_json TEXT NOT NULL DEFAULT '', "
+        "report_path TEXT NOT NULL DEFAULT '', report_sha256 TEXT NOT NULL DEFAULT '', gradings "
+        "INTEGER NOT NULL DEFAULT 0, fetch_seconds REAL NOT NULL DEFAULT 0, build_seconds REAL "
+        "NOT NULL DEFAULT 0, run_seconds REAL NOT NULL DEFAULT 0);"
+        "INSERT INTO students(student, inputs, state, report_path, report_sha256) VALUES('bob', "
+        "'{}', 'written', 'reports/bob.json', 'aa');";
+    EXPECT_EQ(sqlite3_exec(db, old_schema, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto j = journal::open(dir);
+  ASSERT_TRUE(j.ok()) << j.error();
+  const auto bob = (*j)->find("bob");
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(bob->report_sha256, "aa");
+  EXPECT_TRUE(bob->report_files.empty());
+  (*j)->mark_written("bob", {{"reports/bob.json", "bb"}});
+  EXPECT_EQ((*j)->find("bob")->report_files,
+            (std::vector<written_file>{{"reports/bob.json", "bb"}}));
 }
 
 } // namespace

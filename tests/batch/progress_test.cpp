@@ -1,7 +1,9 @@
 // The live status line: what each GPU runs, and the gradings between stages.
 
 #include "grader/batch/progress.h"
+#include "tests/surfaces/terminal_controls.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -20,6 +22,21 @@ TEST(Progress, TheLiveLineNamesWhoIsOnEachGpuAndCountsThoseCheckingOnTheCpu) {
   EXPECT_NE(line.find("GPU 0: alice | GPU 1: idle"), std::string::npos) << line;
   EXPECT_NE(line.find("1 building"), std::string::npos) << line;
   EXPECT_NE(line.find("2 checking"), std::string::npos) << line;
+}
+
+TEST(Progress, AFinishedLineShowsTheReasonEscapedOnOneLine) {
+  std::ostringstream out;
+  progress shown(out, 1, 0, /*live=*/false, {});
+  reports::report r;
+  reports::mark_ungradable(r, "refs/heads/main\x1b]52;c;aGk=\x07 is not valid\nsecond line\u202E");
+  shown.finished("mallory", r);
+  const auto line = out.str();
+  EXPECT_TRUE(surfaces::terminal_controls_in(line).empty()) << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_NE(line.find("mallory: not gradable: refs/heads/main\\x1b]52;c;aGk=\\x07 is not "
+                      "valid\\nsecond line\\u202e"),
+            std::string::npos)
+      << line;
 }
 
 } // namespace

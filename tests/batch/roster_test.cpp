@@ -59,6 +59,40 @@ TEST(Roster, DuplicateStudentNamesBothLines) {
       << e;
 }
 
+TEST(Roster, IdsDifferingOnlyByCaseNameBothLines) {
+  // One report file on a case-insensitive disk.
+  const auto e = error_of("student,repository\nalice,/a\nbob,/b\nAlice,/c\nBOB,/d\n");
+  EXPECT_NE(e.find("r.csv:4: column 1 (student): student \"Alice\" differs only by case from "
+                   "\"alice\" on line 2"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:5: column 1 (student): student \"BOB\" differs only by case from "
+                   "\"bob\" on line 3"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Roster, IdsThatWouldNameAnotherStudentsReportFileAreRefused) {
+  const auto e = error_of("student,repository\neve,/a\neve.gradescope,/b\nEve.JUnit,/c\n"
+                          "mallory.Not-Gradable,/d\neve.json,/e\ngradescope.eve,/f\n");
+  EXPECT_NE(e.find("r.csv:3: column 1 (student): \"eve.gradescope\" ends in \".gradescope\" (in "
+                   "any case), which begins a report file suffix: eve.gradescope.json is the "
+                   "gradescope file of a student \"eve\""),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:4: column 1 (student): \"Eve.JUnit\" ends in \".junit\""),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:5: column 1 (student): \"mallory.Not-Gradable\" ends in "
+                   "\".not-gradable\""),
+            std::string::npos)
+      << e;
+  // Names that only contain a format's word are fine.
+  EXPECT_EQ(e.find("r.csv:6"), std::string::npos) << e;
+  EXPECT_EQ(e.find("r.csv:7"), std::string::npos) << e;
+  EXPECT_EQ(e.find("r.csv:2"), std::string::npos) << e;
+}
+
 TEST(Roster, EmptyRepositoryAndBadDeadlineAreAllListed) {
   const auto e =
       error_of("student,repository,deadline\nalice,,\nbob,/b,next tuesday\ncarol,/c,2026-13-45\n");

@@ -65,5 +65,24 @@ TEST_F(ReportSlot, NotGradableGoesBesideAGradableReportOnly) {
   EXPECT_EQ(report_basename(m_dir, "s3", false), "s3");
 }
 
+TEST_F(ReportSlot, AnIdEndingInAReportFileStemIsRefused) {
+  const auto given = check_report_id("eve.gradescope", true);
+  ASSERT_FALSE(given.ok());
+  EXPECT_EQ(given.why().kind, failure_kind::usage);
+  EXPECT_NE(given.error().find("--student eve.gradescope: \"eve.gradescope\" ends in "
+                               "\".gradescope\""),
+            std::string::npos)
+      << given.error();
+  const auto derived = check_report_id("coll-eve.Not-Gradable", false);
+  ASSERT_FALSE(derived.ok());
+  EXPECT_NE(derived.error().find("the student id coll-eve.Not-Gradable (from the submission's "
+                                 "path)"),
+            std::string::npos)
+      << derived.error();
+  EXPECT_NE(derived.error().find("(--student ID)"), std::string::npos) << derived.error();
+  EXPECT_TRUE(check_report_id("eve", true).ok());
+  EXPECT_TRUE(check_report_id("gradescope-eve", false).ok());
+}
+
 } // namespace
 } // namespace cugrade::grader

@@ -2,6 +2,7 @@
 
 #include "grader/leaderboard/bands.h"
 #include "grader/leaderboard/html_text.h"
+#include "grader/leaderboard/name_folding.h"
 #include "grader/leaderboard/pseudonym.h"
 #include "grader/leaderboard/public_names.h"
 #include "reports/leaderboard_standing.h"
@@ -46,6 +47,48 @@ TEST(PublicNames, NicknameUnlessItCarriesASecretOrHasNoneNeedsSalt) {
   ASSERT_FALSE(unsalted.ok());
   EXPECT_EQ(unsalted.why().kind, failure_kind::usage);
   EXPECT_NE(unsalted.error().find("--salt"), std::string::npos);
+}
+
+TEST(NameFolding, ZeroWidthFullwidthCaseAndMarksFoldAway) {
+  EXPECT_EQ(folded_for_matching("s2001-\u200Bbob"), "s2001-bob");       // zero-width space
+  EXPECT_EQ(folded_for_matching("S2001\u00AD-BO\u200FB"), "s2001-bob"); // soft hyphen, RLM
+  EXPECT_EQ(folded_for_matching("\uFF53\uFF12\uFF10\uFF10\uFF11-\uFF42\uFF4F\uFF42"),
+            "s2001-bob");                                         // fullwidth
+  EXPECT_EQ(folded_for_matching("b\u2060o\uFEFFb\u200D"), "bob"); // word joiner, BOM, ZWJ
+  EXPECT_EQ(folded_for_matching("Stra\u00DFe"), "strasse");       // full case folding
+  EXPECT_EQ(folded_for_matching("caf\u00E9"), folded_for_matching("cafe\u0301")); // composed
+  EXPECT_EQ(folded_for_matching("a\xFF"
+                                "b"),
+            "a\uFFFDb");
+}
+
+TEST(PublicNames, NicknameHidingAnIdBehindInvisibleOrFullwidthCharactersIsRefused) {
+  naming n{"salt",
+           {{"s1-amy", "fan of s2-b\u200Ben"},
+            {"s2-ben", "Ben"},
+            {"s3-cat", "\uFF53\uFF12-\uFF42\uFF45\uFF4E"},
+            {"s4-dan", "Dan\u202Enimda"},
+            {"s5-eve", "\u00C9ve \U0001F469\u200D\U0001F4BB"}},
+           {"s1-amy", "s2-ben", "s3-cat", "s4-dan", "s5-eve"}};
+  const auto named = name_students(n);
+  ASSERT_TRUE(named.ok()) << named.error();
+  EXPECT_EQ(named->by_student.at("s1-amy").name, pseudonym("salt", "s1-amy"));
+  EXPECT_EQ(named->by_student.at("s3-cat").name, pseudonym("salt", "s3-cat"));
+  // A right-to-left override would reorder the page: refused too.
+  EXPECT_EQ(named->by_student.at("s4-dan").name, pseudonym("salt", "s4-dan"));
+  // Accents and an emoji with its joiner are a nickname like any other.
+  EXPECT_EQ(named->by_student.at("s5-eve").name, "\u00C9ve \U0001F469\u200D\U0001F4BB");
+  ASSERT_EQ(named->warnings.size(), 3U);
+  EXPECT_NE(named->warnings[0].find("the nickname of s1-amy contains a student id"),
+            std::string::npos)
+      << named->warnings[0];
+  EXPECT_NE(named->warnings[1].find("the nickname of s3-cat contains a student id"),
+            std::string::npos)
+      << named->warnings[1];
+  EXPECT_NE(named->warnings[2].find("the nickname of s4-dan holds a control character, a "
+                                    "bidirectional formatting character"),
+            std::string::npos)
+      << named->warnings[2];
 }
 
 entry ranked_entry(std::string name, double metric, double low, double high) {
@@ -127,8 +170,7 @@ TEST(Standing, EveryReasonToStayUnranked) {
   EXPECT_EQ(reason(x), "no reference time to compare with (1 of 2 benchmark shapes)");
   x = r;
   x.kernels[1].performance[0].speedup_ci_low.reset();
-  EXPECT_EQ(reason(x),
-            "no usable confidence interval for the speedup (1 of 2 benchmark shapes)");
+  EXPECT_EQ(reason(x), "no usable confidence interval for the speedup (1 of 2 benchmark shapes)");
   x = r;
   x.kernels[1].performance.clear();
   EXPECT_EQ(reason(x), "not timed (no performance measurement in the report)");
@@ -169,9 +211,14 @@ TEST(Standing, OverallNeedsEveryKernel) {
             "not ranked on matmul_dynamic: did not pass every correctness test (status timeout)");
 }
 
-TEST(HtmlText, EscapesMarkupAndDropsControls) {
+TEST(HtmlText, EscapesMarkupAndShowsControlsEscaped) {
   EXPECT_EQ(html_escape("<script>alert(\"x\")</script> & 'b'\x01"),
-            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;b&#39;");
+            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;b&#39;\\x01");
+  EXPECT_EQ(html_escape("\x1b]52;c;aGk=\x07\xC2\x9B"
+                        "2J\u202Eevil\x7f\xFF"),
+            "\\x1b]52;c;aGk=\\x07\\x9b2J\\u202eevil\\x7f\uFFFD");
+  EXPECT_EQ(html_escape("caf\u00E9 \u65E5\u672C \U0001F680\tok\n"),
+            "caf\u00E9 \u65E5\u672C \U0001F680\tok\n");
 }
 
 } // namespace

@@ -143,5 +143,18 @@ TEST(Gradescope, UngradableReportCarriesNoScoreAnywhere) {
   EXPECT_NE(j.dump().find("CUDA driver version is insufficient"), std::string::npos);
 }
 
+TEST(Gradescope, InvalidUtf8AndControlsNeitherThrowNorReachTheOutputRaw) {
+  report r = testing::sample_report();
+  r.build.log = "error: \xff\xfe bad bytes \x1b]52;c;aGk=\x07";
+  r.build.summary = r.build.log;
+  const std::string text = render_gradescope(redact(r));
+  const json j = json::parse(text, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  // `output` is the text summary: its controls escaped, shown as text in Gradescope.
+  const std::string output = j.value("output", "");
+  EXPECT_NE(output.find("\\x1b]52;c;aGk=\\x07"), std::string::npos) << output;
+  EXPECT_EQ(output.find('\x1b'), std::string::npos) << output;
+}
+
 } // namespace
 } // namespace cugrade::reports

@@ -2,6 +2,9 @@
 
 #include "reports/writers.h"
 #include "sample_report.h"
+#include "tests/surfaces/terminal_controls.h"
+
+#include <regex>
 
 namespace cugrade::reports {
 namespace {
@@ -95,6 +98,88 @@ TEST(TextSummary, UngradableSaysWhyAndGivesNoScore) {
   const std::string text = render_text(redact(r), false);
   EXPECT_TRUE(contains(text, "NOT GRADABLE: no CUDA-capable device is detected")) << text;
   EXPECT_FALSE(contains(text, "score:"));
+}
+
+// A clipboard write (OSC 52), a screen clear, the 8-bit CSI, a right-to-left override and a byte
+// that is not UTF-8: what a compiler, a runner or git may say for a hostile submission.
+const std::string attack =
+    std::string("\x1b]52;c;aGk=\x07") + "\x1b[2J" + "\xC2\x9B" + "31m" + "\u202E" + "evil" + "\xFF";
+
+// Every string of the sample report with the attack appended (visible tests only: redaction
+// drops a hidden test's words anyway).
+report hostile_report() {
+  report r = testing::sample_report();
+  for (std::string* s : {&r.assignment_name, &r.submission.student, &r.submission.source,
+                         &r.environment.device, &r.environment.driver, &r.environment.cuda_runtime,
+                         &r.environment.grader_version, &r.environment.sandbox, &r.build.summary}) {
+    *s += attack;
+  }
+  r.submission.commit = "abc" + attack;
+  r.submission.commit_time = "2025-02-28" + attack;
+  r.submission.deadline = "2025-03-01" + attack;
+  r.submission.notes.push_back("graded the newest commit on main" + attack);
+  for (auto& k : r.kernels) {
+    k.message += attack;
+    k.performance_note += attack;
+    k.forbidden_symbols.push_back("system" + attack);
+    for (auto& h : k.diagnosis) {
+      h.message += attack;
+    }
+    for (auto& g : k.groups) {
+      g.name += attack;
+    }
+    for (auto& t : k.tests) {
+      if (t.vis == visibility::visible) {
+        t.name += attack;
+        t.message += attack;
+        t.shape += attack;
+        t.distribution += attack;
+      }
+    }
+  }
+  for (auto& stage : r.stages) {
+    stage.stage += attack;
+    stage.kernel += attack;
+    for (auto& part : stage.parts) {
+      part.name += attack;
+    }
+  }
+  return r;
+}
+
+void expect_no_raw_controls(const std::string& text) {
+  const auto found = surfaces::terminal_controls_in(text);
+  EXPECT_TRUE(found.empty()) << found.size() << " raw controls, the first: " << found.front();
+}
+
+TEST(TextSummary, StudentTextReachesNoTerminalRaw) {
+  const report r = hostile_report();
+  const std::string plain = render_text(redact(r), false);
+  expect_no_raw_controls(plain);
+  // Shown, not dropped: each string's copy of the clipboard write is there, escaped.
+  EXPECT_TRUE(contains(plain, "\\x1b]52;c;aGk=\\x07\\x1b[2J\\x9b31m\\u202eevil\xEF\xBF\xBD"))
+      << plain;
+  // In colour, the painter's own SGR codes are the only escapes left.
+  const std::string coloured = render_text(redact(r), true);
+  const std::string without_colours =
+      std::regex_replace(coloured, std::regex("\x1b\\[(0|1|31|32|33|1;31)m"), "");
+  expect_no_raw_controls(without_colours);
+  EXPECT_NE(without_colours, coloured) << "the painter's colours went missing";
+}
+
+TEST(TextSummary, UngradableReasonReachesNoTerminalRaw) {
+  report r = testing::sample_report();
+  mark_ungradable(r, "the reference name 'refs/heads/main" + attack + "' is not valid");
+  const std::string text = render_text(redact(r), true);
+  expect_no_raw_controls(std::regex_replace(text, std::regex("\x1b\\[(0|1|31|32|33|1;31)m"), ""));
+  EXPECT_TRUE(contains(text, "refs/heads/main\\x1b]52;c;aGk=")) << text;
+}
+
+TEST(TextSummary, CrlfCompilerLogLosesItsCarriageReturns) {
+  report r = testing::sample_report();
+  r.build.summary = "matmul.cu:3: error: expected ';'\r\n    3 | int x\r\n";
+  const std::string text = render_text(redact(r), false);
+  EXPECT_TRUE(contains(text, "    matmul.cu:3: error: expected ';'\n        3 | int x\n")) << text;
 }
 
 } // namespace

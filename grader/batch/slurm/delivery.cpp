@@ -21,7 +21,9 @@ result<void> hand_over(const std::filesystem::path& results_dir, const delivery&
                                  {"build_seconds", d.build_seconds},
                                  {"run_seconds", d.run_seconds},
                                  {"report_json", d.report_json}};
-  return write_file_atomically(delivery_path(results_dir, d.student), j.dump() + "\n");
+  return write_file_atomically(
+      delivery_path(results_dir, d.student),
+      j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 result<delivery> read_delivery(const std::filesystem::path& file) {

@@ -158,6 +158,9 @@ batch_plan plan_and_deliver(pipeline& p, const spec::assignment_spec& spec) {
     with_new_commits = students_with_new_commits(o, p.layout, p.log, spec);
   }
   auto plan = plan_batch(o, p.log, regrade_selection(o, p.log, with_new_commits));
+  for (const auto& notice : plan.notices) {
+    std::cerr << "cugrade batch: " << notice << "\n";
+  }
   for (const auto& student : plan.to_deliver) {
     if (const auto e = p.log.find(student)) {
       deliver(p, student, e->report_json);
