@@ -216,7 +216,7 @@ std::string footer(const report& r, const painter& p) {
   if (r.late_penalty > 0) {
     out += r.late_penalty_explanation.empty()
                ? fmt::format(" (late penalty {:.2f} deducted)", r.late_penalty)
-               : " (late: " + r.late_penalty_explanation + ")";
+               : " (late: " + shown(r.late_penalty_explanation) + ")";
   }
   return out + "\n";
 }
