@@ -1,5 +1,6 @@
 #include "grader/build/forbidden_uses.h"
 
+#include "grader/build/detail/text.h"
 #include "grader/build/symbols.h"
 
 #include <algorithm>
@@ -11,6 +12,9 @@
 namespace cugrade::build {
 namespace {
 
+using detail::is_word_char;
+using detail::lines_of;
+
 // One place a reason is reported at.
 struct entry {
   int line = 0; ///< 0: not placed
@@ -20,19 +24,6 @@ struct entry {
   }
   bool operator==(const entry&) const = default;
 };
-
-bool is_word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 // "vtable for std::basic_ofstream<char, ...>" and "std::ostream& std::__ostream_insert<...>(...)"
 // -> "std::basic_ofstream", "std::__ostream_insert": the name without what the compiler adds
@@ -98,22 +89,12 @@ std::string line_at(const std::vector<std::string>& lines, int line) {
 // The line as a short quote, or nothing when it holds no name (a closing brace, where a
 // destructor runs, says nothing about what was written).
 std::string quoted(const std::string& line) {
-  std::string squeezed;
-  for (const char c : line) {
-    if (std::isspace(static_cast<unsigned char>(c)) == 0) {
-      squeezed += c;
-    } else if (!squeezed.empty() && squeezed.back() != ' ') {
-      squeezed += ' ';
-    }
-  }
-  while (!squeezed.empty() && squeezed.back() == ' ') {
-    squeezed.pop_back();
-  }
-  if (std::none_of(squeezed.begin(), squeezed.end(),
+  const std::string text = detail::squeezed(line);
+  if (std::none_of(text.begin(), text.end(),
                    [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; })) {
     return {};
   }
-  return "`" + (squeezed.size() > 60 ? squeezed.substr(0, 57) + "..." : squeezed) + "`";
+  return "`" + (text.size() > 60 ? text.substr(0, 57) + "..." : text) + "`";
 }
 
 bool in_student_file(const source_position& at, const student_source& source) {
@@ -283,30 +264,27 @@ std::vector<std::string> source_words(const std::string& mangled) {
 
 std::string call_as_written(const std::string& line, const std::vector<std::string>& words) {
   for (const std::string& word : words) {
-    for (auto at = line.find(word); at != std::string::npos; at = line.find(word, at + 1)) {
-      const std::size_t end = at + word.size();
-      if ((at > 0 && is_word_char(line[at - 1])) ||
-          (end < line.size() && is_word_char(line[end]))) {
-        continue;
-      }
-      std::size_t start = at;
-      while (true) { // the names it is qualified by: std::, object. and pointer->
-        std::size_t before = start;
-        if (before >= 2 &&
-            (line.compare(before - 2, 2, "::") == 0 || line.compare(before - 2, 2, "->") == 0)) {
-          before -= 2;
-        } else if (before >= 1 && line[before - 1] == '.') {
-          before -= 1;
-        } else {
-          break;
-        }
-        while (before > 0 && is_word_char(line[before - 1])) {
-          --before;
-        }
-        start = before;
-      }
-      return line.substr(start, end - start);
+    const std::size_t at = detail::find_word(line, word);
+    if (at == std::string::npos) {
+      continue;
     }
+    std::size_t start = at;
+    while (true) { // the names it is qualified by: std::, object. and pointer->
+      std::size_t before = start;
+      if (before >= 2 &&
+          (line.compare(before - 2, 2, "::") == 0 || line.compare(before - 2, 2, "->") == 0)) {
+        before -= 2;
+      } else if (before >= 1 && line[before - 1] == '.') {
+        before -= 1;
+      } else {
+        break;
+      }
+      while (before > 0 && is_word_char(line[before - 1])) {
+        --before;
+      }
+      start = before;
+    }
+    return line.substr(start, at + word.size() - start);
   }
   return {};
 }

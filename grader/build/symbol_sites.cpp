@@ -1,5 +1,6 @@
 #include "grader/build/symbol_sites.h"
 
+#include "grader/build/detail/text.h"
 #include "grader/build/object_tool.h"
 
 #include <sstream>
@@ -7,14 +8,7 @@
 namespace cugrade::build {
 namespace {
 
-std::vector<std::string> lines_of(std::string_view text) {
-  std::vector<std::string> lines;
-  std::istringstream in{std::string(text)};
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
+using detail::lines_of;
 
 // "RELOCATION RECORDS FOR [.text.startup]:" -> ".text.startup"; empty for other lines.
 std::string record_section(const std::string& line) {

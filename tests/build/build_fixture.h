@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,8 @@ inline const std::vector<std::string> matmul_launchers{"matmul_naive", "matmul_t
 
 class build_test : public ::testing::Test {
 protected:
-  /// A request building sources/<source_name> as <submission>/matmul.cu.
+  /// A request building sources/<source_name> as <submission>/matmul.cu, with this machine's
+  /// nvcc (gpu) or the emulator of this build (emu).
   build_request request_for(const std::string& source_name, backend target) {
     const auto submission = m_dir.path() / "submission";
     std::filesystem::create_directories(submission);
@@ -50,6 +52,12 @@ protected:
         problems::get(problems::kind::matmul).launcher_parameters(); // checked as in grading
     request.time_limit_seconds = 120;
     request.tools.cuda_archs = {"80"}; // one architecture keeps the suite fast
+    if (target == backend::gpu) {
+      request.tools.nvcc = find_nvcc().value_or("");
+    } else { // the emulator's headers are in the source tree, its runtime library in lib/
+      request.tools.emu_include_dir = CUGRADE_TEST_EMU_INCLUDE_DIR;
+      request.tools.emu_lib_dir = CUGRADE_TEST_EMU_LIB_DIR;
+    }
     return request;
   }
 
@@ -65,43 +73,22 @@ protected:
 
   [[nodiscard]] const std::filesystem::path& scratch() const { return m_dir.path(); }
 
+  /// A host compiler that refuses a C function declared twice with different parameters, as
+  /// clang does (gcc only warns): g++ with -Werror whenever the contract's header is included.
+  /// It lives in the submission's folder, which the compiler's sandbox shows.
+  std::filesystem::path strict_compiler() {
+    const auto path = m_dir.path() / "submission" / "strict-g++";
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << "#!/bin/sh\n"
+                           "case \" $* \" in *cugrade_contract.h*) exec g++ -Werror \"$@\";; esac\n"
+                           "exec g++ \"$@\"\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  }
+
 private:
   process::temp_dir m_dir{"cugrade-build-test"};
 };
-
-/// What the report says about sources/forbidden_host_calls.cu on either backend: each call as
-/// the student wrote it, at its line, with the reason.
-inline const std::vector<std::string> forbidden_host_calls{
-    "std::system at matmul.cu:14 (processes and signals are not allowed)",
-    "std::getenv at matmul.cu:15 (the environment is not allowed)",
-    "std::fopen at matmul.cu:22 (files are not allowed)",
-    "std::fclose at matmul.cu:24 (files are not allowed)",
-    "clock_gettime at matmul.cu:27 (clocks and timing are not allowed)",
-    "cudaStreamCreate at matmul.cu:33 (streams, events and graphs are not allowed)",
-    "cudaStreamDestroy at matmul.cu:35 (streams, events and graphs are not allowed)"};
-
-/// The same for sources/defines_runtime_names.cu.
-inline const std::vector<std::string> runtime_name_definitions{
-    "defines malloc at matmul.cu:4, which the runtime already defines",
-    "defines main at matmul.cu:12, which the grader owns"};
-
-/// The same for sources/forbidden_in_headers.cu: std::async starts its thread in library code,
-/// named by the #include; the future's get() rethrows through exception_ptr, inlined at the line.
-inline const std::vector<std::string> forbidden_in_headers{
-    "`#include <future>` at matmul.cu:4 (threads are not allowed)",
-    "`const int block = size.get();` at matmul.cu:17 (not on the allowlist)"};
-
-/// The errors that sources/signature_*.cu must fail the build with, on either backend.
-inline const std::string contract_signature =
-    "(const float* M, const float* N, float* P, int j, int k, int l)`";
-inline const std::string dropped_parameter_error =
-    "matmul.cu:12: error: matmul_naive is declared as `void matmul_naive(const float* M, const "
-    "float* N, float* P, int j, int k)`; the contract's is `void matmul_naive" +
-    contract_signature;
-inline const std::string double_pointer_error =
-    "matmul.cu:14: error: matmul_tiled is declared as `void matmul_tiled(const double* M, const "
-    "double* N, double* P, int j, int k, int l)`; the contract's is `void matmul_tiled" +
-    contract_signature;
 
 /// True when some entry of `list` starts with `prefix`; prints the list otherwise.
 inline ::testing::AssertionResult has_entry_starting(const std::vector<std::string>& list,

@@ -46,14 +46,9 @@ result<build_plan> plan_gpu_build(const build_request& request, const build_path
   plan.link = {
       nvcc.string(),         "-ccbin", request.tools.cxx.string(), "-shared", "-cudart", "shared",
       paths.object.string(), "-o",     paths.library.string()};
-  plan.preprocess = {nvcc.string(),
-                     "-ccbin",
-                     request.tools.cxx.string(),
-                     "-E",
-                     "-std=c++20",
-                     request.source.string(),
-                     "-o",
-                     paths.preprocessed.string()};
+  plan.preprocess = {
+      nvcc.string(),           "-ccbin", request.tools.cxx.string(), "-E", "-std=c++20",
+      request.source.string(), "-o",     paths.preprocessed.string()};
   return plan;
 }
 
