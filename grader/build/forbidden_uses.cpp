@@ -7,7 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <optional>
-#include <sstream>
+#include <tuple>
 
 namespace cugrade::build {
 namespace {
@@ -77,7 +77,7 @@ std::string readable_name(const std::string& mangled) {
       out += (out.empty() ? "" : "::") + part;
     }
   }
-  return out.empty() ? demangle(mangled) : out;
+  return out.empty() ? "a function inside the C++ library" : out;
 }
 
 std::string line_at(const std::vector<std::string>& lines, int line) {

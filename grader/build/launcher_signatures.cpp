@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
-#include <sstream>
 
 namespace cugrade::build {
 namespace {

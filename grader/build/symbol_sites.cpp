@@ -95,6 +95,9 @@ std::vector<inline_chain> parse_inline_chains(std::string_view addr2line_output)
 
 result<site_map> reference_sites(const std::filesystem::path& object,
                                  const std::set<std::string>& names, std::size_t per_name) {
+  if (names.empty()) {
+    return site_map{};
+  }
   auto listing = run_object_tool({"objdump", "-rw", object.string()}, object);
   if (!listing) {
     return fail(listing.error());
@@ -126,6 +129,9 @@ result<site_map> reference_sites(const std::filesystem::path& object,
 
 result<std::map<std::string, source_position>>
 definition_sites(const std::filesystem::path& object, const std::set<std::string>& names) {
+  if (names.empty()) {
+    return std::map<std::string, source_position>{};
+  }
   auto listing = run_object_tool({"nm", "-l", "-P", "--defined-only", object.string()}, object);
   if (!listing) {
     return fail(listing.error());
