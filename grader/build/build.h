@@ -41,6 +41,11 @@ struct build_request {
   std::filesystem::path work_dir;
   /// The contract's launcher names, which must be defined with C linkage.
   std::vector<std::string> launchers;
+  /// The contract's parameter list, the same for every launcher, e.g. "const float* M, const
+  /// float* N, float* P, int j, int k, int l". When set, each launcher's declaration is checked
+  /// against it (launcher_signatures.h): one with other parameter types fails the build, with
+  /// both signatures in the log. Empty: not checked.
+  std::string launcher_parameters;
   /// Wall-clock budget for the whole build (compile, symbol check and link).
   double time_limit_seconds = 120;
   toolchain tools;
@@ -66,8 +71,10 @@ struct build_outcome {
   /// These, `forbidden_symbols` and `notes` are filled once the source compiled to an object.
   std::vector<std::string> defined_launchers;
   std::vector<std::string> missing_launchers;
-  /// Policy violations, sorted, each with the reason: "fopen (files are not allowed)",
-  /// "defines malloc, which the runtime already defines".
+  /// Policy violations in the words of what the student wrote, in source order, each with the
+  /// reason: "std::fopen at matmul.cu:12 (files are not allowed)", "#include <future> at
+  /// matmul.cu:3 (threads are not allowed)", "defines malloc at matmul.cu:4, which the runtime
+  /// already defines" (forbidden_uses.h).
   std::vector<std::string> forbidden_symbols;
   /// Hints for the student, e.g. a launcher defined with C++ linkage.
   std::vector<std::string> notes;

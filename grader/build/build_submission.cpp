@@ -3,10 +3,13 @@
 #include "grader/build/compile_log.h"
 #include "grader/build/compile_messages.h"
 #include "grader/build/detail/build_plan.h"
+#include "grader/build/launcher_signatures.h"
+#include "grader/build/policy_report.h"
 #include "grader/build/symbol_policy.h"
 #include "grader/process/process.h"
 #include "grader/sandbox/sandbox.h"
 #include "harness/core/elapsed.h"
+#include "harness/core/file_io.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,10 +80,27 @@ result<process::process_result> run_step(const std::vector<std::string>& argv,
   return run;
 }
 
+std::string read_source(const std::filesystem::path& path);
+
+// The compiler's diagnostics about the contract's declarations, taken out of the trimmed log
+// before the emulation's cleaning (which drops what is said about other files).
+std::string take_signatures(std::string log, const build_request& request,
+                            signature_check* signatures) {
+  if (signatures == nullptr || request.launcher_parameters.empty()) {
+    return log;
+  }
+  *signatures =
+      check_signatures(log, request.source.filename().string(), read_source(request.source),
+                       request.launchers, request.launcher_parameters);
+  return signatures->log;
+}
+
 std::string step_log(const process::process_result& run, const build_request& request,
-                     const detail::build_plan& plan, const budget& time) {
+                     const detail::build_plan& plan, const budget& time,
+                     signature_check* signatures) {
   const log_context context{request.source, plan.compiled_file, request.work_dir};
-  std::string log = trim_compile_log(run.stdout_text + run.stderr_text, context);
+  std::string log = take_signatures(trim_compile_log(run.stdout_text + run.stderr_text, context),
+                                    request, signatures);
   if (request.target == backend::emu) {
     log = clean_emulation_log(log, request.source.filename().string());
   }
@@ -96,7 +116,18 @@ std::string step_log(const process::process_result& run, const build_request& re
 }
 
 result<detail::build_plan> make_plan(const build_request& request, const build_outcome& outcome) {
-  const detail::build_paths paths{outcome.object, outcome.library};
+  detail::build_paths paths{outcome.object,
+                            outcome.library,
+                            request.work_dir / (request.source.stem().string() + ".ii"),
+                            {}};
+  if (!request.launcher_parameters.empty()) {
+    auto header =
+        write_contract_header(request.work_dir, request.launchers, request.launcher_parameters);
+    if (!header) {
+      return fail(header.error());
+    }
+    paths.contract_header = *header;
+  }
   return request.target == backend::gpu ? detail::plan_gpu_build(request, paths)
                                         : detail::plan_emu_build(request, paths);
 }
@@ -117,7 +148,19 @@ result<void> prepare(const build_request& request, build_outcome& outcome) {
   return {};
 }
 
-result<void> apply_policy(const build_request& request, build_outcome& outcome) {
+// The preprocessed source, for placing calls made in library headers; nothing when it fails.
+std::optional<std::string> preprocessed(const build_request& request,
+                                        const detail::build_plan& plan, const budget& time) {
+  auto run = run_step(plan.preprocess, request, time);
+  if (!run || !run->succeeded()) {
+    return std::nullopt;
+  }
+  auto text = read_file(plan.preprocess.back());
+  return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
+}
+
+result<void> apply_policy(const build_request& request, const detail::build_plan& plan,
+                          const budget& time, build_outcome& outcome) {
   auto runtime = runtime_names(request.tools, request.target);
   if (!runtime) {
     return fail(runtime.error());
@@ -130,33 +173,63 @@ result<void> apply_policy(const build_request& request, build_outcome& outcome) 
       check_symbol_policy(*symbols, request.launchers, request.target, **runtime);
   outcome.defined_launchers = std::move(verdict.defined_launchers);
   outcome.missing_launchers = std::move(verdict.missing_launchers);
-  outcome.forbidden_symbols = std::move(verdict.forbidden_symbols);
   outcome.notes = std::move(verdict.notes);
+  const student_source source{request.source.filename().string(), read_source(request.source),
+                              plan.compiled_file.filename().string()};
+  auto described = describe_in_source(verdict.violations, outcome.object, source,
+                                      [&] { return preprocessed(request, plan, time); });
+  if (!described) {
+    return fail(described.error());
+  }
+  outcome.forbidden_symbols = std::move(*described);
   return {};
 }
 
 // Runs a step; false (with the log filled in) when the student's code stopped the build.
 result<bool> compiler_step(const std::vector<std::string>& argv, const build_request& request,
                            const detail::build_plan& plan, const budget& time,
-                           build_outcome& outcome) {
+                           build_outcome& outcome, signature_check* signatures = nullptr) {
   auto run = run_step(argv, request, time);
   if (!run) {
     return fail(run.error());
   }
-  const std::string log = step_log(*run, request, plan, time);
+  const std::string log = step_log(*run, request, plan, time, signatures);
   outcome.log += std::string(outcome.log.empty() || log.empty() ? "" : "\n") + log;
   outcome.timed_out = run->timed_out;
   return run->succeeded();
 }
 
+// Compiles with the contract's declarations. A launcher declared with other parameters fails
+// the build; one that only leaves out an input's const is accepted, and where the host compiler
+// refused it (clang errs where gcc warns), the file is compiled again without the declarations.
+result<bool> compile_checked(const build_request& request, const detail::build_plan& plan,
+                             const budget& time, build_outcome& outcome) {
+  signature_check signatures;
+  auto compiled = compiler_step(plan.compile, request, plan, time, outcome, &signatures);
+  if (!compiled || signatures.conflicts.empty()) {
+    return compiled;
+  }
+  const std::string file = request.source.filename().string();
+  if (const auto refused = refused_conflicts(signatures, file, request.launcher_parameters);
+      !refused.empty()) {
+    outcome.log = refused + outcome.log;
+    return false;
+  }
+  if (*compiled) {
+    return true;
+  }
+  outcome.log.clear();
+  return compiler_step(without_contract(plan.compile), request, plan, time, outcome);
+}
+
 result<void> compile_check_link(const build_request& request, const detail::build_plan& plan,
                                 const budget& time, build_outcome& outcome) {
-  auto compiled = compiler_step(plan.compile, request, plan, time, outcome);
+  auto compiled = compile_checked(request, plan, time, outcome);
   if (!compiled || !*compiled) {
     outcome.object.clear();
     return compiled ? result<void>{} : fail(compiled.error());
   }
-  if (auto checked = apply_policy(request, outcome); !checked) {
+  if (auto checked = apply_policy(request, plan, time, outcome); !checked) {
     return checked;
   }
   auto linked = compiler_step(plan.link, request, plan, time, outcome);

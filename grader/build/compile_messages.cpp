@@ -1,5 +1,7 @@
 #include "grader/build/compile_messages.h"
 
+#include "grader/build/detail/text.h"
+
 #include <fmt/format.h>
 #include <regex>
 #include <sstream>
@@ -7,14 +9,7 @@
 namespace cugrade::build {
 namespace {
 
-std::vector<std::string> lines_of(std::string_view text) {
-  std::vector<std::string> out;
-  std::istringstream in{std::string(text)};
-  for (std::string line; std::getline(in, line);) {
-    out.push_back(line);
-  }
-  return out;
-}
+using detail::lines_of;
 
 // "    43 |   code" and "       |   ^~~~": gcc's echo of the source it compiled.
 bool is_source_echo(const std::string& line) {

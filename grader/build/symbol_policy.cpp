@@ -3,8 +3,8 @@
 #include "grader/build/symbol_rules.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
-#include <set>
 
 namespace cugrade::build {
 namespace {
@@ -49,30 +49,42 @@ std::optional<std::string> definition_problem(const symbol& entry, const name_se
   if (entry.weak() && entry.name.rfind("_Z", 0) == 0) {
     return std::nullopt;
   }
-  if (const auto reserved = reserved_name_problem(entry.name)) {
-    return "defines " + demangle(entry.name) + ", " + *reserved;
+  if (auto reserved = reserved_name_problem(entry.name)) {
+    return reserved;
   }
   if (runtime.contains(entry.name)) {
-    return "defines " + demangle(entry.name) + ", which the runtime already defines";
+    return "which the runtime already defines";
   }
   return std::nullopt;
 }
 
-std::set<std::string> forbidden_symbols(const std::vector<symbol>& symbols, backend target,
-                                        const name_set& runtime) {
-  std::set<std::string> found;
-  for (const symbol& entry : symbols) {
-    if (entry.defined_global()) {
-      if (auto problem = definition_problem(entry, runtime)) {
-        found.insert(std::move(*problem));
-      }
-    } else if (entry.undefined()) {
-      if (const auto reason = undefined_symbol_problem(entry.name, target)) {
-        found.insert(demangle(entry.name) + " (" + *reason + ")");
-      }
+std::optional<policy_violation> violation_of(const symbol& entry, backend target,
+                                             const name_set& runtime) {
+  if (entry.defined_global()) {
+    if (auto problem = definition_problem(entry, runtime)) {
+      return policy_violation{entry.name, true, std::move(*problem)};
+    }
+  } else if (entry.undefined()) {
+    if (auto reason = undefined_symbol_problem(entry.name, target)) {
+      return policy_violation{entry.name, false, std::move(*reason)};
     }
   }
-  return found;
+  return std::nullopt;
+}
+
+std::vector<policy_violation> violations_of(const std::vector<symbol>& symbols, backend target,
+                                            const name_set& runtime) {
+  std::map<std::pair<std::string, bool>, policy_violation> found; // one per symbol and kind
+  for (const symbol& entry : symbols) {
+    if (auto violation = violation_of(entry, target, runtime)) {
+      found.emplace(std::pair{violation->symbol, violation->definition}, std::move(*violation));
+    }
+  }
+  std::vector<policy_violation> out;
+  for (auto& [key, violation] : found) {
+    out.push_back(std::move(violation));
+  }
+  return out;
 }
 
 } // namespace
@@ -82,9 +94,13 @@ policy_verdict check_symbol_policy(const std::vector<symbol>& symbols,
                                    const name_set& runtime) {
   policy_verdict verdict;
   check_launchers(symbols, launchers, verdict);
-  const std::set<std::string> forbidden = forbidden_symbols(symbols, target, runtime);
-  verdict.forbidden_symbols.assign(forbidden.begin(), forbidden.end());
+  verdict.violations = violations_of(symbols, target, runtime);
   return verdict;
+}
+
+std::string unlocated_description(const policy_violation& violation) {
+  return violation.definition ? "defines " + demangle(violation.symbol) + ", " + violation.reason
+                              : demangle(violation.symbol) + " (" + violation.reason + ")";
 }
 
 } // namespace cugrade::build

@@ -13,11 +13,22 @@
 
 namespace cugrade::build {
 
-/// The policy's findings, in the shape build_outcome reports them.
+/// One thing the policy refuses: a symbol the object references or defines, and why.
+struct policy_violation {
+  std::string symbol; ///< as nm gives it (mangled)
+  bool definition = false;
+  /// For a reference the category, e.g. "files are not allowed"; for a definition the end of
+  /// "defines X, ...", e.g. "which the runtime already defines".
+  std::string reason;
+  bool operator==(const policy_violation&) const = default;
+};
+
+/// The policy's findings.
 struct policy_verdict {
   std::vector<std::string> defined_launchers;
   std::vector<std::string> missing_launchers;
-  std::vector<std::string> forbidden_symbols;
+  /// Each violating symbol once, sorted by symbol.
+  std::vector<policy_violation> violations;
   std::vector<std::string> notes;
 };
 
@@ -26,5 +37,10 @@ struct policy_verdict {
 [[nodiscard]] policy_verdict check_symbol_policy(const std::vector<symbol>& symbols,
                                                  const std::vector<std::string>& launchers,
                                                  backend target, const name_set& runtime);
+
+/// A violation in words without a source location, e.g. "fopen (files are not allowed)" or
+/// "defines malloc, which the runtime already defines": what is said when the debug information
+/// cannot place it.
+[[nodiscard]] std::string unlocated_description(const policy_violation& violation);
 
 } // namespace cugrade::build

@@ -1,7 +1,6 @@
 #include "grader/build/symbols.h"
 
-#include "grader/process/process.h"
-#include "grader/sandbox/sandbox.h"
+#include "grader/build/object_tool.h"
 
 #include <cxxabi.h>
 
@@ -11,28 +10,6 @@
 #include <sstream>
 
 namespace cugrade::build {
-namespace {
-
-result<std::vector<symbol>> run_nm(process::spawn_options options, const std::string& what) {
-  auto run = process::run_process(options);
-  if (!run) {
-    return fail(run.error() + " (install binutils)");
-  }
-  if (!run->succeeded() || run->output_truncated) {
-    return fail("nm could not read " + what + ": " + run->stderr_text);
-  }
-  return parse_nm_posix(run->stdout_text);
-}
-
-process::spawn_options nm_options(std::vector<std::string> argv) {
-  process::spawn_options options;
-  options.argv = std::move(argv);
-  options.time_limit_seconds = 60;
-  options.capture_limit_bytes = std::size_t{64} << 20; // a libstdc++ export table is ~1 MiB
-  return options;
-}
-
-} // namespace
 
 bool symbol::undefined() const noexcept {
   return type == 'U' || type == 'w' || type == 'v';
@@ -66,18 +43,12 @@ std::vector<symbol> parse_nm_posix(std::string_view text) {
   return symbols;
 }
 
-// The student's object: nm parses it confined like a compiler, but it may not fork.
 result<std::vector<symbol>> object_symbols(const std::filesystem::path& object) {
-  auto options = nm_options({"nm", "-P", object.string()});
-  sandbox::profile view;
-  view.kind = sandbox::role::tool;
-  view.read_only = {std::filesystem::absolute(object).parent_path()};
-  view.memory_bytes = std::size_t{1} << 30;
-  auto box = sandbox::confine(view, options);
-  if (!box) {
-    return fail(box.error());
+  auto listing = run_object_tool({"nm", "-P", object.string()}, object);
+  if (!listing) {
+    return fail(listing.error());
   }
-  return run_nm(std::move(options), object.string());
+  return parse_nm_posix(*listing);
 }
 
 result<std::vector<symbol>>
@@ -88,7 +59,11 @@ runtime_exported_symbols(const std::vector<std::filesystem::path>& libraries) {
     argv.push_back(library.string());
     what += (what.empty() ? "" : ", ") + library.string();
   }
-  return run_nm(nm_options(std::move(argv)), what);
+  auto listing = run_toolchain_tool(std::move(argv), what);
+  if (!listing) {
+    return fail(listing.error());
+  }
+  return parse_nm_posix(*listing);
 }
 
 std::string demangle(const std::string& name) {

@@ -128,6 +128,7 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
   for (const auto& k : g.spec.kernels) {
     req.launchers.push_back(k.name);
   }
+  req.launcher_parameters = problems::get(g.spec.problem).launcher_parameters();
   req.time_limit_seconds = g.spec.lim.compile_seconds;
   req.tools.nvcc = g.backend.nvcc;
   if (req.target == build::backend::gpu && !g.backend.identity.arch.empty()) {

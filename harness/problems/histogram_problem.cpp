@@ -25,6 +25,10 @@ std::vector<std::string> histogram_problem::launchers() const {
   return {"histogram_sectioned", "histogram_interleaved", "histogram_privatized"};
 }
 
+std::string histogram_problem::launcher_parameters() const {
+  return launcher_signature<launcher_fn>::parameters({"input", "n", "bins"});
+}
+
 std::vector<std::string> histogram_problem::distributions() const {
   return histogram_distributions();
 }

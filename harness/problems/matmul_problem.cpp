@@ -52,6 +52,10 @@ std::vector<std::string> matmul_problem::launchers() const {
   return {"matmul_naive", "matmul_tiled", "matmul_dynamic"};
 }
 
+std::string matmul_problem::launcher_parameters() const {
+  return launcher_signature<launcher_fn>::parameters({"M", "N", "P", "j", "k", "l"});
+}
+
 std::vector<std::string> matmul_problem::distributions() const {
   return {"real", "integer"};
 }

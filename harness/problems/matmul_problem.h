@@ -24,6 +24,7 @@ public:
   [[nodiscard]] problem_traits traits() const override { return {.tiled_matrix = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
+  [[nodiscard]] std::string launcher_parameters() const override;
   [[nodiscard]] std::vector<std::string> distributions() const override;
   [[nodiscard]] std::vector<shape> edge_shapes() const override;
   [[nodiscard]] std::vector<case_template> benchmark_cases() const override;

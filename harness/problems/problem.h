@@ -182,6 +182,10 @@ public:
   [[nodiscard]] virtual std::string advice(advice_topic topic) const = 0;
   /// The contract's launcher names, e.g. {"matmul_naive", "matmul_tiled", "matmul_dynamic"}.
   [[nodiscard]] virtual std::vector<std::string> launchers() const = 0;
+  /// The parameter list every launcher of this kind has, as the contract writes it: "const
+  /// float* M, const float* N, float* P, int j, int k, int l". Spelled from the function type
+  /// invoke() calls the launcher as (launcher_signature, support.h), so the two agree.
+  [[nodiscard]] virtual std::string launcher_parameters() const = 0;
   /// Names of the input distributions, e.g. {"real", "integer"}.
   [[nodiscard]] virtual std::vector<std::string> distributions() const = 0;
   /// Deliberately awkward shapes: 1, 2, 7, 15, 16, 17, 31, 33, ..., primes, rectangular, large.

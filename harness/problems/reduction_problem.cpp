@@ -39,6 +39,10 @@ std::vector<std::string> reduction_problem::launchers() const {
   return {"reduce_interleaved", "reduce_convergent"};
 }
 
+std::string reduction_problem::launcher_parameters() const {
+  return launcher_signature<launcher_fn>::parameters({"input", "n", "result"});
+}
+
 std::vector<std::string> reduction_problem::distributions() const {
   return float_distributions();
 }

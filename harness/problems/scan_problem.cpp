@@ -28,6 +28,10 @@ std::vector<std::string> scan_problem::launchers() const {
   return {"scan_kogge_stone", "scan_brent_kung"};
 }
 
+std::string scan_problem::launcher_parameters() const {
+  return launcher_signature<launcher_fn>::parameters({"input", "n", "output"});
+}
+
 std::vector<std::string> scan_problem::distributions() const {
   return float_distributions();
 }

@@ -7,10 +7,13 @@
 #include "harness/problems/problem.h"
 #include "harness/problems/rng.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace cugrade::problems {
@@ -50,6 +53,35 @@ template <class Fn> [[nodiscard]] Fn* as_launcher(void* address) {
   return fn;
 }
 
+/// How the contract spells a launcher's parameter type; only the types launchers take.
+template <class T> struct c_type_name;
+template <> struct c_type_name<int> { static constexpr std::string_view value = "int"; };
+template <> struct c_type_name<long> { static constexpr std::string_view value = "long"; };
+template <> struct c_type_name<float*> { static constexpr std::string_view value = "float*"; };
+template <> struct c_type_name<const float*> {
+  static constexpr std::string_view value = "const float*";
+};
+template <> struct c_type_name<unsigned int*> {
+  static constexpr std::string_view value = "unsigned int*";
+};
+template <> struct c_type_name<const unsigned char*> {
+  static constexpr std::string_view value = "const unsigned char*";
+};
+
+/// The parameter list of a launcher of type `Fn` (void(Args...)) with these names:
+/// launcher_signature<void(const float*, long)>::parameters({"input", "n"}) is
+/// "const float* input, long n".
+template <class Fn> struct launcher_signature;
+template <class... Args> struct launcher_signature<void(Args...)> {
+  static std::string parameters(const std::array<std::string_view, sizeof...(Args)>& names) {
+    const std::array<std::string_view, sizeof...(Args)> types{c_type_name<Args>::value...};
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      out += std::string(i == 0 ? "" : ", ") + std::string(types[i]) + " " + std::string(names[i]);
+    }
+    return out;
+  }
+};
 /// Rows (or items) per thread part so that each part does at least ~2^18 inner operations.
 [[nodiscard]] std::size_t min_rows_per_part(std::size_t work_per_row);
 

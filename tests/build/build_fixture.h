@@ -5,12 +5,14 @@
 #include "grader/build/build.h"
 #include "grader/process/process.h"
 #include "grader/process/temp_dir.h"
+#include "harness/problems/problem.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +35,8 @@ inline const std::vector<std::string> matmul_launchers{"matmul_naive", "matmul_t
 
 class build_test : public ::testing::Test {
 protected:
-  /// A request building sources/<source_name> as <submission>/matmul.cu.
+  /// A request building sources/<source_name> as <submission>/matmul.cu, with this machine's
+  /// nvcc (gpu) or the emulator of this build (emu).
   build_request request_for(const std::string& source_name, backend target) {
     const auto submission = m_dir.path() / "submission";
     std::filesystem::create_directories(submission);
@@ -45,8 +48,16 @@ protected:
     request.source = submission / "matmul.cu";
     request.work_dir = m_dir.path() / "work";
     request.launchers = matmul_launchers;
+    request.launcher_parameters =
+        problems::get(problems::kind::matmul).launcher_parameters(); // checked as in grading
     request.time_limit_seconds = 120;
     request.tools.cuda_archs = {"80"}; // one architecture keeps the suite fast
+    if (target == backend::gpu) {
+      request.tools.nvcc = find_nvcc().value_or("");
+    } else { // the emulator's headers are in the source tree, its runtime library in lib/
+      request.tools.emu_include_dir = CUGRADE_TEST_EMU_INCLUDE_DIR;
+      request.tools.emu_lib_dir = CUGRADE_TEST_EMU_LIB_DIR;
+    }
     return request;
   }
 
@@ -61,6 +72,19 @@ protected:
   }
 
   [[nodiscard]] const std::filesystem::path& scratch() const { return m_dir.path(); }
+
+  /// A host compiler that refuses a C function declared twice with different parameters, as
+  /// clang does (gcc only warns): g++ with -Werror whenever the contract's header is included.
+  /// It lives in the submission's folder, which the compiler's sandbox shows.
+  std::filesystem::path strict_compiler() {
+    const auto path = m_dir.path() / "submission" / "strict-g++";
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << "#!/bin/sh\n"
+                           "case \" $* \" in *cugrade_contract.h*) exec g++ -Werror \"$@\";; esac\n"
+                           "exec g++ \"$@\"\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  }
 
 private:
   process::temp_dir m_dir{"cugrade-build-test"};

@@ -70,8 +70,8 @@ TEST(Symbols, ReadsTheExportsOfSeveralRuntimeLibrariesAtOnce) {
   ASSERT_TRUE(libgcc.ok() && libgcc->succeeded());
   const auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
 
-  const auto symbols = runtime_exported_symbols({first_line(libm->stdout_text),
-                                                 first_line(libgcc->stdout_text)});
+  const auto symbols =
+      runtime_exported_symbols({first_line(libm->stdout_text), first_line(libgcc->stdout_text)});
   ASSERT_TRUE(symbols.ok()) << symbols.error();
   const auto has = [&](const std::string& name) {
     return std::any_of(symbols->begin(), symbols->end(),

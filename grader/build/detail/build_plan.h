@@ -16,6 +16,9 @@ struct build_plan {
   std::vector<std::string> compile;
   /// Writes the shared library from the object.
   std::vector<std::string> link;
+  /// Writes the preprocessed source (build_paths::preprocessed), whose linemarkers place a
+  /// forbidden call made inside a library header at the student's #include of it.
+  std::vector<std::string> preprocess;
   /// The file the compiler reads: the student's source, or the emulator's rewrite of it.
   std::filesystem::path compiled_file;
   /// Set when the source cannot be built for reasons that are the student's (the emulator
@@ -27,6 +30,10 @@ struct build_plan {
 struct build_paths {
   std::filesystem::path object;
   std::filesystem::path library;
+  std::filesystem::path preprocessed;
+  /// The contract's launcher declarations (launcher_signatures.h), force-included into the
+  /// compile; empty: none.
+  std::filesystem::path contract_header;
 };
 
 /// nvcc commands: sm_XX machine code for every toolchain.cuda_archs entry and PTX of the last.

@@ -40,7 +40,14 @@ namespace {
   }
   // The warnings that catch course bugs (an unused value, an uninitialised variable); the
   // emulator's headers are system headers, so only the student's code is warned about.
-  plan.compile.insert(plan.compile.end(), {"-Wall", "-o", paths.object.string()});
+  plan.compile.push_back("-Wall");
+  plan.preprocess = plan.compile;
+  plan.preprocess[1] = "-E";
+  plan.preprocess.insert(plan.preprocess.end(), {"-o", paths.preprocessed.string()});
+  if (!paths.contract_header.empty()) {
+    plan.compile.insert(plan.compile.end(), {"-include", paths.contract_header.string()});
+  }
+  plan.compile.insert(plan.compile.end(), {"-o", paths.object.string()});
 }
 
 } // namespace

@@ -31,17 +31,24 @@ result<build_plan> plan_gpu_build(const build_request& request, const build_path
   build_plan plan;
   plan.compiled_file = request.source;
   // -Wall in the host compiler catches course bugs (an unused value, an uninitialised
-  // variable); they are shown to the student as notes, never failures.
+  // variable); they are shown to the student as notes, never failures. -g gives the host code
+  // line information, which places a forbidden call at the student's line.
   plan.compile = {nvcc.string(), "-ccbin",     request.tools.cxx.string(),
                   "-c",          "-Xcompiler", "-fPIC",
                   "-Xcompiler",  "-Wall",      "-lineinfo",
-                  "-O3",         "-std=c++20"};
+                  "-g",          "-O3",        "-std=c++20"};
+  if (!paths.contract_header.empty()) {
+    plan.compile.insert(plan.compile.end(), {"-include", paths.contract_header.string()});
+  }
   const auto gencode = gencode_flags(request.tools.cuda_archs);
   plan.compile.insert(plan.compile.end(), gencode.begin(), gencode.end());
   plan.compile.insert(plan.compile.end(), {request.source.string(), "-o", paths.object.string()});
   plan.link = {
       nvcc.string(),         "-ccbin", request.tools.cxx.string(), "-shared", "-cudart", "shared",
       paths.object.string(), "-o",     paths.library.string()};
+  plan.preprocess = {
+      nvcc.string(),           "-ccbin", request.tools.cxx.string(), "-E", "-std=c++20",
+      request.source.string(), "-o",     paths.preprocessed.string()};
   return plan;
 }
 

@@ -1,0 +1,23 @@
+#pragma once
+/// \file
+/// Small text helpers the build's readers of compiler and tool output share.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cugrade::build::detail {
+
+/// The lines of `text`, without their line ends.
+[[nodiscard]] std::vector<std::string> lines_of(std::string_view text);
+
+/// A letter, digit or underscore: a character of a C identifier.
+[[nodiscard]] bool is_word_char(char c) noexcept;
+
+/// Where `word` stands alone in `text` (no identifier character either side), or npos.
+[[nodiscard]] std::size_t find_word(std::string_view text, std::string_view word);
+
+/// `text` with each run of whitespace one space, none at either end.
+[[nodiscard]] std::string squeezed(std::string_view text);
+
+} // namespace cugrade::build::detail
