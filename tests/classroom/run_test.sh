@@ -18,6 +18,7 @@ source "$source/tests/install/student_checks.sh"
 debs=("$scratch"/cpack/*.deb)
 [ ${#debs[@]} = 1 ] && [ -f "${debs[0]}" ] || fail "cpack wrote ${debs[*]}, not one .deb"
 dpkg -x "${debs[0]}" "$scratch/root"
+depends_cover_libraries "${debs[0]}" "$scratch/root"
 [ -x "$scratch/root/usr/bin/cugrade" ] || fail "the release holds no usr/bin/cugrade"
 no_reference_kernel "$scratch/root" "$source"
 looked=$(no_hidden_shape "$scratch/root" "$source" "$scratch/root/usr/share/cugrade/assignments")

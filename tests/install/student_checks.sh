@@ -69,3 +69,22 @@ checks_like_a_student() {
     reduction "$home/starter" --backend emu) >"$scratch/starter.txt" 2>&1 || status=$?
   [ "$status" = 1 ] || { cat "$scratch/starter.txt"; fail "check of the starter exited $status, not 1"; }
 }
+
+# depends_cover_libraries DEB ROOT: every shared library an ELF file of the .deb (unpacked in
+# ROOT) needs is shipped in it or belongs, on this machine, to a package its Depends names; the
+# CUDA toolkit's libraries (not a Debian package here: the GPU backend's runners) excepted. A
+# library whose package is missing would make the program fail to start in a clean Debian.
+depends_cover_libraries() {
+  local deb=$1 root=$2 depends lib owner
+  depends=$(dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed 's/(.*//; s/ //g')
+  while IFS= read -r lib; do
+    [ -n "$lib" ] || continue
+    [ -z "$(find "$root" -name "$lib" -print -quit)" ] || continue
+    case $lib in libcuda* | libcudart* | libcublas*) continue ;; esac
+    owner=$(dpkg -S "*/$lib" 2>/dev/null | head -n 1 | cut -d: -f1)
+    [ -n "$owner" ] || fail "no package here holds $lib, which the .deb's programs need"
+    grep -qx "$owner" <<<"$depends" ||
+      fail "the .deb's programs need $lib, from $owner, which its Depends does not name: $(dpkg-deb -f "$deb" Depends)"
+  done < <(find "$root" -type f -exec sh -c 'readelf -h "$1" >/dev/null 2>&1 && readelf -d "$1"' _ {} \; |
+    sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sort -u)
+}

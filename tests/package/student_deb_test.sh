@@ -36,6 +36,7 @@ for needed in libgit2 libfmt libboost-context g++ binutils; do
 done
 root=$scratch/root
 dpkg -x "$deb" "$root"
+depends_cover_libraries "$deb" "$root"
 no_reference_kernel "$root" "$source"
 looked=$(no_hidden_shape "$root" "$source" "$root/usr/share/cugrade/assignments")
 echo "no reference kernel and no hidden shape in the .deb ($looked pairs searched)"
