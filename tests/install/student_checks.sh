@@ -75,13 +75,14 @@ checks_like_a_student() {
 # CUDA toolkit's libraries (not a Debian package here: the GPU backend's runners) excepted. A
 # library whose package is missing would make the program fail to start in a clean Debian.
 depends_cover_libraries() {
-  local deb=$1 root=$2 depends lib owner
+  local deb=$1 root=$2 depends lib owner multiarch
   depends=$(dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed 's/(.*//; s/ //g')
+  multiarch=$(gcc -print-multiarch) # this machine's libraries, not another architecture's copy
   while IFS= read -r lib; do
     [ -n "$lib" ] || continue
     [ -z "$(find "$root" -name "$lib" -print -quit)" ] || continue
     case $lib in libcuda* | libcudart* | libcublas*) continue ;; esac
-    owner=$(dpkg -S "*/$lib" 2>/dev/null | head -n 1 | cut -d: -f1)
+    owner=$(dpkg -S "*/$multiarch/$lib" 2>/dev/null | head -n 1 | cut -d: -f1)
     [ -n "$owner" ] || fail "no package here holds $lib, which the .deb's programs need"
     grep -qx "$owner" <<<"$depends" ||
       fail "the .deb's programs need $lib, from $owner, which its Depends does not name: $(dpkg-deb -f "$deb" Depends)"
