@@ -120,6 +120,9 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   if (!spec) {
     return {exit_usage, spec.error()};
   }
+  for (const auto& warning : spec->warnings) { // once for the class (grader/spec/emulation_cost.h)
+    std::cerr << "cugrade batch: warning: " << warning << "\n";
+  }
   if (auto words = check_regrade_words(o); !words) {
     return {exit_usage, words.error()};
   }

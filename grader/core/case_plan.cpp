@@ -2,7 +2,46 @@
 
 #include "harness/problems/rng.h"
 
+#include <fmt/format.h>
+
 namespace cugrade::grader {
+
+namespace {
+
+std::string left_out_note(const spec::assignment_spec& spec, const spec::test_group& group) {
+  double points = 0;
+  for (const auto& k : spec.kernels) {
+    points += k.points * group.weight / spec.total_weight();
+  }
+  return fmt::format("group \"{}\" is graded on a GPU only (gpu_only): it did not run in "
+                     "emulation, and its {:.4g} point{} are earned when graded on a GPU, so they "
+                     "are not in this grading's maximum",
+                     group.name, points, points == 1 ? "" : "s");
+}
+
+} // namespace
+
+graded_scope scope_for_backend(const spec::assignment_spec& spec, reports::backend_kind backend) {
+  graded_scope scope{spec, {}};
+  if (backend != reports::backend_kind::emu) {
+    return scope;
+  }
+  auto& groups = scope.spec.groups;
+  for (const auto& g : groups) {
+    if (g.gpu_only) {
+      scope.notes.push_back(left_out_note(spec, g));
+    }
+  }
+  if (scope.notes.empty()) {
+    return scope;
+  }
+  std::erase_if(groups, [](const spec::test_group& g) { return g.gpu_only; });
+  const double share = scope.spec.total_weight() / spec.total_weight();
+  for (auto& k : scope.spec.kernels) {
+    k.points *= share;
+  }
+  return scope;
+}
 
 std::vector<graded_case> plan_cases(const spec::assignment_spec& spec) {
   std::vector<graded_case> out;

@@ -182,7 +182,8 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
     const std::vector<graded_case> rest(cases.begin() + static_cast<long>(outcomes.size()),
                                         cases.end());
     const auto plan = make_plan(g.spec.problem, kernel.name, built.library,
-                                work_dir / kernel.name / ("part-" + std::to_string(part)), rest, 2);
+                                work_dir / kernel.name / ("part-" + std::to_string(part)), rest,
+                                spec::runs_per_case);
     auto run = run_kernel_on_device(g, plan, remaining);
     if (!run) {
       return fail(run.error());
@@ -245,7 +246,7 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
                              cases.size(), fmt::join(names, ", "), g.backend.identity.device));
   // A folder name no launcher can have ('.' is not in a C identifier).
   auto plan = make_plan(g.spec.problem, names.front(), built.library,
-                        work_dir / "every-kernel.correctness", cases, 2);
+                        work_dir / "every-kernel.correctness", cases, spec::runs_per_case);
   plan.more_launchers.assign(names.begin() + 1, names.end());
   // A kernel's limit, and room for the runner's start and the kernels before it: a kernel that
   // hangs here then had its whole limit, so its timeout counts and it does not hang again alone.
@@ -553,6 +554,9 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   if (options.kernel_timeout_seconds) {
     spec->lim.kernel_seconds = *options.kernel_timeout_seconds; // hints quote the limit applied
   }
+  for (const auto& warning : spec->warnings) {
+    say(options, "warning: " + warning); // spec sanity, for the instructor (emulation_cost.h)
+  }
   grading g{options, l, std::move(*spec), {}, {}};
   g.report = base_report(g.spec, options);
   for (const auto& usable :
@@ -578,7 +582,13 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
     if (!g.backend.note.empty()) {
       say(options, g.backend.note);
     }
+    auto scope = scope_for_backend(g.spec, g.backend.kind); // emulation leaves gpu_only groups out
+    g.spec = std::move(scope.spec);
     out = grade_submission(g);
+    if (out.report) {
+      auto& notes = out.report->submission.notes;
+      notes.insert(notes.end(), scope.notes.begin(), scope.notes.end());
+    }
   }
   if (!out.report) {
     return out; // a usage mistake found while fetching: nothing is written

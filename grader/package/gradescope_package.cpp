@@ -1,11 +1,11 @@
 #include "grader/package/gradescope_package.h"
 
+#include "grader/package/detail/source_tree.h"
 #include "grader/process/process.h"
 #include "grader/process/temp_dir.h"
 #include "harness/core/file_io.h"
 
 #include <algorithm>
-#include <array>
 #include <system_error>
 
 namespace cugrade::package {
@@ -14,25 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What building cugrade's `grade` preset needs from the source tree (no tests, no docs).
-constexpr std::array<std::string_view, 10> build_inputs{
-    "CMakeLists.txt", "CMakePresets.json", "README.md", "CHANGELOG.md", "cmake",
-    "harness",        "reports",           "grader",    "reference",    "scripts"};
-
 fs::path templates(const fs::path& root) {
   return root / "grader" / "package" / "gradescope";
-}
-
-result<void> check_source_tree(const fs::path& root) {
-  std::error_code ec;
-  for (const auto& needed : {root / "CMakePresets.json", templates(root) / "run_autograder"})
-    if (!fs::is_regular_file(needed, ec))
-      return fail_usage("cugrade package needs cugrade's source tree (it packs the sources for "
-                        "Gradescope to build), but " +
-                        needed.string() +
-                        " is missing; run the cugrade built in a source checkout, or set "
-                        "CUGRADE_ROOT to the source tree");
-  return {};
 }
 
 // The hidden file grading would merge, when there is one.
@@ -47,15 +30,6 @@ std::optional<fs::path> hidden_file_of(const spec::assignment_spec& s,
   return std::nullopt;
 }
 
-result<void> copy_into(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  fs::create_directories(to.parent_path(), ec);
-  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-  if (ec)
-    return fail("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
-  return {};
-}
-
 result<void> write_scripts(const fs::path& root, const fs::path& stage,
                            const std::string& assignment) {
   auto run = read_file(templates(root) / "run_autograder");
@@ -66,7 +40,7 @@ result<void> write_scripts(const fs::path& root, const fs::path& stage,
   text.replace(text.find(marker), marker.size(), assignment);
   if (auto w = write_file_atomically(stage / "run_autograder", text); !w)
     return fail(w.error());
-  if (auto c = copy_into(templates(root) / "setup.sh", stage / "setup.sh"); !c)
+  if (auto c = detail::copy_into(templates(root) / "setup.sh", stage / "setup.sh"); !c)
     return c;
   std::error_code ec;
   for (const char* script : {"run_autograder", "setup.sh"})
@@ -79,14 +53,16 @@ result<void> write_scripts(const fs::path& root, const fs::path& stage,
 
 result<void> copy_sources(const fs::path& root, const fs::path& tree,
                           const spec::assignment_spec& s, const std::optional<fs::path>& hidden) {
-  for (const std::string_view entry : build_inputs)
-    if (auto c = copy_into(root / entry, tree / entry); !c)
+  for (const std::string_view entry : detail::build_inputs)
+    if (auto c = detail::copy_into(root / entry, tree / entry); !c)
       return c;
+  if (auto c = detail::copy_into(root / "reference", tree / "reference"); !c)
+    return c;
   const fs::path folder = tree / "assignments" / s.name;
-  if (auto c = copy_into(s.spec_path, folder / "assignment.json"); !c)
+  if (auto c = detail::copy_into(s.spec_path, folder / "assignment.json"); !c)
     return c;
   if (hidden)
-    if (auto c = copy_into(*hidden, folder / spec::hidden_file_name); !c)
+    if (auto c = detail::copy_into(*hidden, folder / spec::hidden_file_name); !c)
       return c;
   return {};
 }
@@ -122,7 +98,8 @@ result<void> zip_folder(const fs::path& stage, const fs::path& out) {
 } // namespace
 
 result<gradescope_package> package_gradescope(const gradescope_request& request) {
-  if (auto tree = check_source_tree(request.project_root); !tree)
+  const fs::path run_template = fs::path("grader") / "package" / "gradescope" / "run_autograder";
+  if (auto tree = detail::require_source_tree(request.project_root, run_template); !tree)
     return tree.why();
   auto s = spec::load_assignment(request.assignment, request.project_root, request.spec_loading);
   if (!s)

@@ -44,6 +44,9 @@ struct test_group {
   visibility vis = visibility::visible;
   double weight = 1;
   std::vector<problems::case_template> cases; ///< shapes crossed with distributions
+  /// Graded only on a GPU: emulation leaves the group out, and its share of each kernel's points
+  /// with it (docs/assignments.md, "Shapes emulation cannot finish").
+  bool gpu_only = false;
 };
 
 /// Which commit a deadline grades (docs/git.md, "Deadlines: one rule, three modes").
@@ -52,6 +55,9 @@ enum class deadline_mode {
   latest_with_penalty, ///< the newest commit, with the late policy applied
   best_of,             ///< both, keeping the higher score after the penalty
 };
+
+/// How many times each correctness case runs (in emulation with different thread orders).
+inline constexpr int runs_per_case = 2;
 
 /// The late penalty: a fraction of the score per late day, capped.
 struct late_policy {
@@ -122,6 +128,9 @@ struct assignment_spec {
   std::optional<std::string> deadline; ///< normalised to UTC, "YYYY-MM-DDTHH:MM:SSZ"
   std::filesystem::path spec_path;     ///< absolute path of the spec file
   std::string spec_sha256;             ///< SHA-256 of the spec file's bytes, lowercase hex
+  /// What the instructor should still change in a spec that loads: shapes whose estimated time
+  /// in emulation exceeds the kernel limit (emulation_cost.h). Grading goes on regardless.
+  std::vector<std::string> warnings;
 
   /// Sum of every kernel's points and performance points.
   [[nodiscard]] double max_score() const;

@@ -4,6 +4,7 @@
 
 #include "grader/spec/detail/json_document.h"
 #include "grader/spec/detail/spec_reader.h"
+#include "grader/spec/emulation_cost.h"
 #include "harness/core/file_io.h"
 #include "harness/core/sha256.h"
 
@@ -66,6 +67,7 @@ result<void> merge_hidden_groups(assignment_spec& spec, const fs::path& hidden_f
   if (!diag.empty())
     return fail_usage(diag.message());
   spec.spec_sha256 = sha256_hex(spec.spec_sha256 + sha256_hex(*text));
+  spec.warnings = emulation_cost_warnings(spec);
   return {};
 }
 

@@ -3,6 +3,7 @@
 
 #include "grader/spec/detail/json_document.h"
 #include "grader/spec/detail/spec_reader.h"
+#include "grader/spec/emulation_cost.h"
 #include "grader/spec/suggest.h"
 #include "harness/core/file_io.h"
 #include "harness/core/sha256.h"
@@ -127,6 +128,7 @@ result<assignment_spec> parse_assignment(std::string_view text, const fs::path& 
     return fail(diag.message());
   out.spec_path = fs::absolute(spec_path).lexically_normal();
   out.spec_sha256 = sha256_hex(text);
+  out.warnings = emulation_cost_warnings(out);
   return out;
 }
 

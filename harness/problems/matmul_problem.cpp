@@ -173,6 +173,13 @@ comparison matmul_problem::compare(const test_case& c, const std::vector<buffer>
   return result;
 }
 
+// Measured 2.1e8 (dynamic) to 3.7e8 (naive) multiply-adds per CPU second with the reference
+// kernels at 512x512x512 (one worker; docs/emulation.md, "Speed"); a quarter of the slowest,
+// since a student's naive kernel on shapes past the caches misses on every column of N.
+emulation_pace matmul_problem::emulated_pace() const {
+  return {.unit = "multiply-adds", .flops_per_unit = 2, .units_per_second = 5e7};
+}
+
 work_counts matmul_problem::work(const shape& s) const {
   const double j = static_cast<double>(s.j), k = static_cast<double>(s.k),
                l = static_cast<double>(s.l);

@@ -152,6 +152,14 @@ struct work_counts {
   double bytes = 0; ///< bytes that must move to and from device memory at least once
 };
 
+/// The CPU emulator's pace on a kind's kernels: what spec sanity (grader/spec/emulation_cost.h)
+/// divides a case's work by to estimate, before anything runs, how long it takes in emulation.
+struct emulation_pace {
+  std::string_view unit;       ///< what the work is counted in, e.g. "multiply-adds"
+  double flops_per_unit = 1;   ///< work().flops in one unit: 2 for a multiply-add
+  double units_per_second = 0; ///< one emulator worker, set below the pace measured
+};
+
 /// The 32-bit word written over every output element before every call: a signalling NaN as a
 /// float, an absurd count as an unsigned. Arithmetic never produces it, so an element that still
 /// holds it after a call was not written.
@@ -213,6 +221,10 @@ public:
                                            const std::vector<double>& expected,
                                            const buffer& actual) const = 0;
   [[nodiscard]] virtual work_counts work(const shape& s) const = 0;
+  /// How fast the CPU emulator gets through this kind's work with one worker: a round figure
+  /// below the reference kernels' measured pace (docs/assignments.md, "Shapes emulation cannot
+  /// finish").
+  [[nodiscard]] virtual emulation_pace emulated_pace() const = 0;
 
   /// Calls a launcher with this problem's contract signature. `launcher` is the address of the
   /// student's `extern "C"` function; pointers are device pointers. Runner side only.

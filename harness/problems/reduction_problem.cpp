@@ -109,6 +109,13 @@ comparison reduction_problem::compare(const test_case& c, const std::vector<buff
   return result;
 }
 
+// Measured 3.6e7 additions per CPU second with the reference kernels (grid-stride sums first) at
+// n = 2^24, one worker; a textbook tree over 256-thread blocks, one addition per thread per
+// barrier, runs at about 6.5e6 (docs/emulation.md, "Speed"): below that.
+emulation_pace reduction_problem::emulated_pace() const {
+  return {.unit = "additions", .flops_per_unit = 1, .units_per_second = 5e6};
+}
+
 work_counts reduction_problem::work(const shape& s) const {
   const auto n = static_cast<double>(s.n);
   return {.flops = std::max(n - 1, 0.0), .bytes = 4 * n + 4};

@@ -10,10 +10,7 @@ fixture=$3
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cugrade-install-$mode.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+source "$(dirname "$0")/student_checks.sh" # fail, depends_cover_libraries
 
 case $mode in
   prefix)
@@ -33,6 +30,7 @@ case $mode in
       [[ $depends == *"$needed"* ]] || fail "the package does not depend on $needed: $depends"
     done
     dpkg -x "$deb" "$scratch/root"
+    depends_cover_libraries "$deb" "$scratch/root"
     prefix=$scratch/root/usr
     ;;
   *) fail "mode must be prefix or deb" ;;

@@ -186,6 +186,19 @@ object_reader::unsigned_whole(std::string_view key, std::string_view example, bo
                                   : value->get<std::uint64_t>();
 }
 
+std::optional<bool> object_reader::flag(std::string_view key, std::string_view example,
+                                        bool required) {
+  const json* value = find(key, example, required);
+  if (value == nullptr)
+    return std::nullopt;
+  if (!value->is_boolean()) {
+    m_diag.error(path_of(key), "expected true or false, got " + describe(*value) + "; write \"" +
+                                   std::string(key) + "\": " + std::string(example));
+    return std::nullopt;
+  }
+  return value->get<bool>();
+}
+
 void object_reader::reject_unknown_keys(const std::vector<std::string>& known) {
   for (const auto& [key, value] : m_object.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end())

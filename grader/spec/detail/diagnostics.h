@@ -69,6 +69,9 @@ public:
   std::optional<std::int64_t> whole(std::string_view key, std::string_view example, bool required);
   std::optional<std::uint64_t> unsigned_whole(std::string_view key, std::string_view example,
                                               bool required);
+  /// The field if present and true or false; nullopt otherwise (reported when required or
+  /// mistyped).
+  std::optional<bool> flag(std::string_view key, std::string_view example, bool required);
   /// Reports every key not in `known`, suggesting the nearest known key.
   void reject_unknown_keys(const std::vector<std::string>& known);
 

@@ -9,16 +9,7 @@ namespace cugrade::spec::detail {
 namespace {
 
 void read_enabled(object_reader& r, sanitizer_policy& out) {
-  out.enabled = true;
-  const json* enabled = r.find("enabled", "true", false);
-  if (enabled == nullptr)
-    return;
-  if (!enabled->is_boolean()) {
-    r.diag().error(r.path_of("enabled"), "expected true or false, got " + describe(*enabled) +
-                                             "; write \"enabled\": true");
-    return;
-  }
-  out.enabled = enabled->get<bool>();
+  out.enabled = r.flag("enabled", "true", false).value_or(true);
 }
 
 void read_tools(object_reader& r, sanitizer_policy& out) {

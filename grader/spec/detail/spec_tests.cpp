@@ -100,7 +100,7 @@ std::optional<test_group> read_group(const json& value, const std::string& path,
   if (!expect_kind(value, value_kind::object, path, group_example(problem), diag))
     return std::nullopt;
   object_reader r(value, path, diag);
-  r.reject_unknown_keys({"name", "visibility", "weight", "shapes", "distributions"});
+  r.reject_unknown_keys({"name", "visibility", "weight", "shapes", "distributions", "gpu_only"});
   const auto name = r.text("name", "\"rectangular\"", true);
   if (name && name->empty())
     diag.error(r.path_of("name"), "is empty; name the group, e.g. \"rectangular\"");
@@ -108,9 +108,11 @@ std::optional<test_group> read_group(const json& value, const std::string& path,
   const auto weight = read_weight(r);
   const auto shapes = read_shapes(r, problem);
   const auto distributions = read_distributions(r, problem);
-  if (!name || name->empty() || !vis || !weight || !shapes || !distributions)
+  const auto gpu_only = r.flag("gpu_only", "true", false);
+  if (!name || name->empty() || !vis || !weight || !shapes || !distributions ||
+      (value.contains("gpu_only") && !gpu_only))
     return std::nullopt;
-  test_group group{*name, *vis, *weight, {}};
+  test_group group{*name, *vis, *weight, {}, gpu_only.value_or(false)};
   for (const auto& s : *shapes)
     for (const auto& d : *distributions)
       group.cases.push_back(problems::case_template{s, d});
@@ -173,9 +175,16 @@ void read_tests(object_reader& top, problems::kind problem, assignment_spec& out
     r.diag().error(r.path_of("groups"),
                    "is empty; add at least one group, e.g. " + group_example(problem));
   read_groups(*groups, r.path_of("groups"), problem, out.groups, r.diag());
-  if (out.groups.size() == groups->size() && !out.groups.empty() && out.total_weight() <= 0)
+  if (out.groups.size() != groups->size() || out.groups.empty())
+    return;
+  if (out.total_weight() <= 0)
     r.diag().error(r.path_of("groups"), "every group has weight 0, so no kernel could earn its "
                                         "points; give at least one group a weight above 0");
+  if (std::all_of(out.groups.begin(), out.groups.end(),
+                  [](const test_group& g) { return g.gpu_only; }))
+    r.diag().error(r.path_of("groups"),
+                   "every group is gpu_only, so `cugrade check` and grading in emulation would "
+                   "test nothing; leave at least one group without \"gpu_only\": true");
 }
 
 } // namespace cugrade::spec::detail
