@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/debug_output.h"
 #include "reports/leaderboard_standing.h"
 #include "reports/number_text.h"
 #include "reports/redact.h"
@@ -41,6 +42,8 @@ std::string group_output(const kernel_report& k, const group_result& g) {
     if (++failing <= listed_failures) {
       out += fmt::format("\n- {}: {}{}{}", t.name, to_string(t.status),
                          t.message.empty() ? "" : ": ", t.message);
+      const std::string output = debug_output_block(t, "  ");
+      out += output.empty() ? "" : "\n" + output.substr(0, output.size() - 1);
     }
   }
   if (failing > listed_failures) {

@@ -3,6 +3,7 @@
 // so every testcase says time="0".
 #include <fmt/format.h>
 
+#include "reports/debug_output.h"
 #include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
@@ -45,7 +46,7 @@ std::string details(const test_result& t) {
     out += fmt::format("\nfirst mismatch at index {}: expected {}, got {}", t.first_mismatch->index,
                        number_text(t.first_mismatch->expected), number_text(t.first_mismatch->got));
   }
-  return out;
+  return out + (t.output_bytes > 0 ? "\n" + debug_output_block(t, "") : "");
 }
 
 std::string testcase(const std::string& classname, const test_result& t, counts& c) {

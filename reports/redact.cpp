@@ -119,6 +119,7 @@ kernel_report redact_kernel(const kernel_report& k) {
       out.tests[i] = stripped(k.tests[i], ++ordinals[k.tests[i].group]);
     } else {
       scrub(out.tests[i].message, secrets);
+      scrub(out.tests[i].output, secrets); // a launcher may print what it saw in a hidden case
     }
   }
   scrub(out.message, secrets);

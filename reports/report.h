@@ -113,6 +113,10 @@ struct test_result {
   std::optional<std::size_t> mismatches;
   std::optional<mismatch_info> first_mismatch;
   std::string message; ///< what went wrong, for the student
+  /// The student's debug output during the case (stdout and stderr, as written): its first
+  /// bytes, up to 4 KiB per case and 64 KiB per kernel. Never for a hidden case.
+  std::string output;
+  std::size_t output_bytes = 0; ///< everything the case wrote; more than output's size when cut
 
   bool operator==(const test_result&) const = default;
 };

@@ -160,6 +160,8 @@ test_result read_test(const json& j, const std::string& at) {
     t.first_mismatch = read_mismatch(j["first_mismatch"], child(at, "first_mismatch"));
   }
   t.message = str_or_empty(j, "message", at);
+  t.output = str_or_empty(j, "output", at);
+  t.output_bytes = opt_count(j, "output_bytes", at).value_or(0);
   return t;
 }
 

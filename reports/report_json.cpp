@@ -51,6 +51,10 @@ ojson test_json(const test_result& t) {
                            {"got", real_to_json(t.first_mismatch->got)}};
   }
   j["message"] = t.message;
+  if (t.output_bytes > 0) {
+    j["output"] = t.output;
+    j["output_bytes"] = t.output_bytes;
+  }
   return j;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/core/untrusted_text.h"
+#include "reports/debug_output.h"
 #include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
@@ -114,7 +115,7 @@ std::string test_line(const test_result& t) {
                        t.first_mismatch->index, number_text(t.first_mismatch->expected),
                        number_text(t.first_mismatch->got));
   }
-  return out + inputs_of(t) + "\n";
+  return out + inputs_of(t) + "\n" + debug_output_block(t, "        ");
 }
 
 // "      cases passed: edge 34/64, rectangular 10/10, hidden 3/15": the rubric's groups.

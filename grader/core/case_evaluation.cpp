@@ -225,6 +225,8 @@ std::vector<case_outcome> evaluate_cases(const problems::problem& problem,
       stopped = true;
     } else if (!runs[i].empty()) {
       out[i] = evaluate_case(problem, cases[i].tc, runs[i], output_dir);
+      out[i].output = runs[i].front()->output;
+      out[i].output_bytes = runs[i].front()->output_bytes;
       stopped = out[i].status == test_status::error && !runs[i].back()->completed;
     } else {
       out[i].message = "not run";

@@ -37,6 +37,8 @@ struct case_outcome {
   bool canary_overwritten = false; ///< a store past the end of the output hit the guard words
   bool input_modified = false;     ///< the launcher changed an input buffer
   output_evidence evidence;        ///< of the first run's output, when the case failed
+  std::string output;              ///< the first run's debug output (protocol::run_record)
+  std::size_t output_bytes = 0;
 };
 
 /// The last "<file>.cu:<line>" in a fault message (the faulting thread's own site comes last in

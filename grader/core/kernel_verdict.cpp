@@ -26,6 +26,8 @@ reports::test_result test_entry(const spec::assignment_spec& spec, const graded_
   t.shape = problems::describe(spec.problem, c.tc.dims);
   t.distribution = c.tc.distribution;
   t.message = o.message;
+  t.output = o.output;
+  t.output_bytes = o.output_bytes;
   if (o.comparison) {
     t.max_abs_error = o.comparison->max_abs_error;
     t.max_rel_error = o.comparison->max_rel_error;

@@ -24,6 +24,8 @@ run_record run_from(const json& j) {
   r.input_modified = j.value("input_modified", false);
   r.seconds = j.value("seconds", 0.0);
   r.output_file = j.value("output_file", "");
+  r.output = j.value("output", "");
+  r.output_bytes = j.value("output_bytes", std::size_t{0});
   return r;
 }
 

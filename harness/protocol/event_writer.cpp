@@ -109,8 +109,11 @@ void event_writer::case_end(const run_record& r) {
                   {"canary_overwritten", r.canary_overwritten},
                   {"input_modified", r.input_modified},
                   {"seconds", r.seconds},
-                  {"output_file", r.output_file}}
-                 .dump());
+                  {"output_file", r.output_file},
+                  {"output", r.output},
+                  {"output_bytes", r.output_bytes}}
+                 // A student's output need not be UTF-8: a bad byte becomes U+FFFD.
+                 .dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 namespace {

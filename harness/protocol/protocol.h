@@ -11,8 +11,8 @@
 #include "harness/problems/problem.h"
 #include "reports/fault_kind.h"
 
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -103,6 +103,10 @@ struct run_record {
   bool input_modified = false;
   double seconds = 0;
   std::string output_file;
+  /// The first bytes the call wrote to stdout and stderr (the student's debug output), as
+  /// written; only a case's first run carries it.
+  std::string output;
+  std::size_t output_bytes = 0; ///< everything the call wrote, kept or not
 };
 
 /// A saved output of a timed call, for the grader to check against the reference.
@@ -224,7 +228,8 @@ public:
 
 private:
   void write_line(const std::string& line);
-  std::chrono::steady_clock::time_point m_since = std::chrono::steady_clock::now(); // case_begin's "t"
+  std::chrono::steady_clock::time_point m_since =
+      std::chrono::steady_clock::now(); // case_begin's "t"
   int m_fd = -1;
   std::size_t m_written = 0; // bytes this writer appended
   bool m_regular = false;    // a regular file (a pipe has no size to check)

@@ -66,6 +66,17 @@ std::vector<void*> input_pointers(const device_case& d) {
   return ptrs;
 }
 
+// The first run's output goes into its record; the kernel's share shrinks by what was kept.
+void keep_output(kernel_output& output, int run, protocol::run_record& rec) {
+  captured_output caught = output.capture.end();
+  if (run != 0) {
+    return;
+  }
+  output.left -= std::min(output.left, caught.text.size());
+  rec.output_bytes = caught.bytes;
+  rec.output = std::move(caught.text);
+}
+
 } // namespace
 
 std::vector<std::byte> input_padding(const problems::buffer& input, std::size_t guard_bytes) {
@@ -105,7 +116,8 @@ bool canaries_intact(const std::vector<std::byte>& device_copy, std::size_t payl
 }
 
 bool run_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-              void* launcher, backends::backend& b, protocol::event_writer& events) {
+              void* launcher, backends::backend& b, protocol::event_writer& events,
+              kernel_output& output) {
   const auto& planned = plan.cases[index];
   const problems::test_case tc{planned.name, plan.problem, planned.dims, planned.distribution,
                                planned.seed};
@@ -127,8 +139,12 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
       return false;
     }
     b.before_call(run);
+    const bool capturing = output.capture.begin(run == 0 ? output.next_share() : 0);
     problem.invoke(launcher, input_pointers(d), d.output->get(), tc.dims);
     const backends::call_outcome outcome = b.after_call();
+    if (capturing) {
+      keep_output(output, run, rec);
+    }
     rec.seconds = seconds_since(t0);
     // Backends name faults as the emulator and CUDA do; the protocol carries the enum.
     if (!outcome.ok()) {

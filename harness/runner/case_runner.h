@@ -5,6 +5,7 @@
 #include "harness/backends/backend.h"
 #include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
+#include "harness/runner/output_capture.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -12,9 +13,11 @@
 
 namespace cugrade::runner {
 
-/// Runs case `index`; returns false when the device is unusable afterwards.
+/// Runs case `index`; returns false when the device is unusable afterwards. The first run's
+/// debug output goes into its record (within `output`'s share); later runs' is dropped.
 bool run_case(const problems::problem& problem, const protocol::plan& plan, std::size_t index,
-              void* launcher, backends::backend& b, protocol::event_writer& events);
+              void* launcher, backends::backend& b, protocol::event_writer& events,
+              kernel_output& output);
 
 /// The padding that follows an input on the device (reads as garbage: NaN words, odd bytes).
 [[nodiscard]] std::vector<std::byte> input_padding(const problems::buffer& input,

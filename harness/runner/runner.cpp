@@ -34,10 +34,11 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
       events.missing(name);
       break;
     }
+    kernel_output output;
     for (std::size_t i = 0; i < p.cases.size(); ++i, ++index) {
       const bool device_usable =
           p.timing.enabled ? time_case(problem, numbered, index, launcher, b, events, read_back)
-                           : run_case(problem, numbered, index, launcher, b, events);
+                           : run_case(problem, numbered, index, launcher, b, events, output);
       if (!device_usable) {
         events.finished(); // a sticky fault: later cases cannot run on this context
         return true;

@@ -5,6 +5,7 @@
 #include "tests/e2e/e2e_support.h"
 #include "tests/e2e/fixture_check.h"
 #include "tests/fetch/git_fixture.h"
+#include "tests/surfaces/terminal_controls.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -55,6 +56,23 @@ TEST(Feedback, CheckShowsAWrongLaunchInTheStudentsWords) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(contains(r.out, "reduction.cu:20: error: this kernel launch passes")) << r.out;
   expect_no_internal_names(r.out + r.err, "check's output");
+}
+
+// The contract allows debug output; check shows it with the failing case it belongs to, escaped,
+// and says how much was cut (issue 39, item 1).
+TEST(Feedback, CheckShowsAFailingCasesDebugOutput) {
+  const auto r =
+      run_cugrade({"check", "reduction", (fixtures_dir() / "grade_debug_output").string(),
+                   "--backend", "emu", "--kernel", "reduce_convergent", "--all"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "  | launching ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  | block 0 partial sum ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\\x1b]0;owned by a student\\x07")) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\[[0-9]+ more bytes not shown\\]"))) << r.out;
+  const auto controls = surfaces::terminal_controls_in(r.out);
+  EXPECT_TRUE(controls.empty()) << controls.front();
+  // Passing cases show nothing: the output is for what failed.
+  EXPECT_FALSE(contains(r.out, "n = 1\n")) << r.out;
 }
 
 TEST(Feedback, WarningsAreNotesNotFailures) {

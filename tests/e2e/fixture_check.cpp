@@ -91,8 +91,36 @@ bool sanitizer_checked(const json& report, const std::string& kernel) {
   return false;
 }
 
+// The debug output the report keeps per test: "output_contains" in some test's output, and
+// "output_capped": a case that wrote more than it kept, no case over 4 KiB, the kernel within
+// 64 KiB.
+void check_debug_output(const json& kernel, const json& want) {
+  std::string all;
+  std::size_t kept = 0;
+  bool cut = false;
+  for (const auto& t : kernel.value("tests", json::array())) {
+    const std::string text = t.value("output", "");
+    all += text;
+    kept += text.size();
+    EXPECT_LE(text.size(), 4096u) << t.dump();
+    cut = cut || t.value("output_bytes", std::size_t{0}) > text.size();
+  }
+  if (want.contains("output_contains")) {
+    for (const auto& part : want.at("output_contains")) {
+      EXPECT_NE(all.find(part.get<std::string>()), std::string::npos)
+          << "no test's output holds " << part << ":\n"
+          << all.substr(0, 4000);
+    }
+  }
+  if (want.value("output_capped", false)) {
+    EXPECT_TRUE(cut) << "no case's output was cut";
+    EXPECT_LE(kept, 65536u);
+  }
+}
+
 void check_kernel(const json& kernel, const json& want) {
   check_status(kernel, want);
+  check_debug_output(kernel, want);
   check_first_hint(kernel, want);
   if (want.contains("error_kind")) {
     EXPECT_EQ(kernel.value("error_kind", json()).dump(), want.at("error_kind").dump());

@@ -184,8 +184,8 @@ TEST(TimingRunner, DropsASampleWhoseClockFellDuringTheCall) {
   const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
   EXPECT_EQ(r.rec().dropped_throttled, 1);
   // The calls after sampling (each set's last, the fresh one) read no clock.
-  EXPECT_EQ(b.clock_reads,
-            2 * static_cast<int>(r.rec().checks.size() - 1 - static_cast<std::size_t>(t.input_sets)));
+  EXPECT_EQ(b.clock_reads, 2 * static_cast<int>(r.rec().checks.size() - 1 -
+                                                static_cast<std::size_t>(t.input_sets)));
 }
 
 TEST(TimingRunner, GatesEveryCallAndRecordsEachSamplesInputSet) {
@@ -210,7 +210,7 @@ TEST(TimingRunner, TimesUngatedWhenThePlanSaysSo) {
 
 TEST(TimingRunner, GoesOnUngatedWhenTheLauncherWaitsOnTheDevice) {
   fake_backend b;
-  b.waits_on_device = [](int) { return true; }; // a launcher that synchronises inside
+  b.waits_on_device = [](int) { return true; };            // a launcher that synchronises inside
   b.event_ms = [](int i) { return i == 0 ? 100.0 : 1.0; }; // the expired gate's wait
   const auto r =
       run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
@@ -497,11 +497,13 @@ TEST(CaseRunner, ExactBuffersHaveNoGuardRegion) {
     p.runs = 1;
     p.cases.push_back({"c", small, "uniform", seed});
     exact_buffers() = exact;
-    const auto log = fs::temp_directory_path() /
-                     ("cugrade-exact-" + std::to_string(::getpid()) + ".jsonl");
+    const auto log =
+        fs::temp_directory_path() / ("cugrade-exact-" + std::to_string(::getpid()) + ".jsonl");
     {
       protocol::event_writer events(log);
-      EXPECT_TRUE(run_case(problems::get(p.problem), p, 0, address_of(histogram_good), b, events));
+      runner::kernel_output output;
+      EXPECT_TRUE(
+          run_case(problems::get(p.problem), p, 0, address_of(histogram_good), b, events, output));
     }
     fs::remove(log);
     exact_buffers() = false;

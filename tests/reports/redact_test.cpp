@@ -16,7 +16,17 @@ TEST(Redact, HiddenTestIsStrippedToNameGroupVisibilityStatus) {
   EXPECT_TRUE(t.shape.empty());
   EXPECT_TRUE(t.distribution.empty());
   EXPECT_TRUE(t.message.empty());
+  EXPECT_TRUE(t.output.empty()); // a hidden case's debug output could print its inputs
+  EXPECT_EQ(t.output_bytes, 0u);
   EXPECT_FALSE(t.max_abs_error || t.max_rel_error || t.mismatches || t.first_mismatch);
+}
+
+TEST(Redact, AVisibleCasesOutputLosesTheHiddenShapesItPrints) {
+  report r = testing::sample_report();
+  // A launcher may keep what it saw in a hidden case and print it in the next visible one.
+  r.kernels[1].tests[0].output = std::string("last n was ") + testing::hidden_shape + "\n";
+  const report out = redact(r).get();
+  EXPECT_EQ(out.kernels[1].tests[0].output, "last n was <hidden case>\n");
 }
 
 TEST(Redact, VisibleTestsAreUntouched) {

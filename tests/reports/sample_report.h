@@ -28,7 +28,9 @@ inline kernel_report passing_kernel() {
                 0.0,
                 0,
                 std::nullopt,
-                ""};
+                "",
+                "",
+                0};
   k.tests = {t};
   k.groups = {{"edge", visibility::visible, true, 10, 10, 1, 1}};
   performance_entry p;
@@ -73,7 +75,9 @@ inline kernel_report failing_kernel() {
                   1.0,
                   12,
                   mismatch_info{5, 1.0, std::numeric_limits<double>::quiet_NaN()},
-                  "12 of 2145 elements differ <&\"quotes\"> here"};
+                  "12 of 2145 elements differ <&\"quotes\"> here",
+                  "tile 16, grid 3x2\n",
+                  5000};
   test_result secret{std::string(hidden_shape) + "/real",
                      "hidden_edge",
                      visibility::hidden,
@@ -84,10 +88,22 @@ inline kernel_report failing_kernel() {
                      0.5,
                      99,
                      mismatch_info{7, 2.0, 3.0},
-                     std::string("failed on ") + hidden_shape};
-  test_result ok{
-      "1x1x1/real", "edge", visibility::visible, test_status::passed, "1x1x1", "real", 0.0, 0.0, 0,
-      std::nullopt, ""};
+                     std::string("failed on ") + hidden_shape,
+                     std::string("n = ") + hidden_shape + "\n",
+                     20};
+  test_result ok{"1x1x1/real",
+                 "edge",
+                 visibility::visible,
+                 test_status::passed,
+                 "1x1x1",
+                 "real",
+                 0.0,
+                 0.0,
+                 0,
+                 std::nullopt,
+                 "",
+                 "",
+                 0};
   k.tests = {bad, secret, ok};
   k.groups = {{"edge", visibility::visible, false, 4, 8, 2, 1},
               {"hidden_edge", visibility::hidden, false, 0, 4, 1, 0}};

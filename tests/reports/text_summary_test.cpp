@@ -92,6 +92,16 @@ TEST(TextSummary, LongFailureListsAreCut) {
   EXPECT_FALSE(contains(text, "case5"));
 }
 
+TEST(TextSummary, AFailingCaseShowsItsDebugOutputAndHowMuchWasCut) {
+  const std::string text = render_text(redact(testing::sample_report()), false);
+  EXPECT_TRUE(contains(text, "        output (5000 bytes):\n"
+                             "          | tile 16, grid 3x2\n"
+                             "          [4982 more bytes not shown]\n"))
+      << text;
+  // The hidden case's output (it names the hidden shape) is never shown.
+  EXPECT_FALSE(contains(text, "n = ")) << text;
+}
+
 TEST(TextSummary, UngradableSaysWhyAndGivesNoScore) {
   report r = testing::sample_report();
   mark_ungradable(r, "no CUDA-capable device is detected");
@@ -134,6 +144,8 @@ report hostile_report() {
         t.message += attack;
         t.shape += attack;
         t.distribution += attack;
+        t.output += attack;
+        t.output_bytes += attack.size();
       }
     }
   }
