@@ -1,5 +1,7 @@
 #include "grader/core/detail/diagnosis_evidence.h"
 
+#include <algorithm>
+
 namespace cugrade::grader::detail {
 
 using reports::test_status;
@@ -29,6 +31,19 @@ std::optional<std::size_t> evidence::first(const std::function<bool(std::size_t)
     }
   }
   return std::nullopt;
+}
+
+std::size_t evidence::count(const std::function<bool(std::size_t)>& pred) const {
+  std::size_t matched = 0;
+  for (std::size_t i = 0; i < size(); ++i) {
+    matched += pred(i) ? 1 : 0;
+  }
+  return matched;
+}
+
+long evidence::extent(std::size_t i) const {
+  const auto& s = dims(i);
+  return std::max({s.n, s.j, s.k, s.l});
 }
 
 std::optional<std::size_t>

@@ -92,8 +92,17 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("{} fails; {} passes", ev.name(*example), ev.name(*aligned_pass)));
+  c.failures_explained = ev.count_bad([&](std::size_t i) { return !aligned(ev, i); });
+  c.passes_predicted = ev.count_good([&](std::size_t i) { return aligned(ev, i); });
   if (const auto a = ev.first([&](std::size_t i) { return aligned(ev, i) && ev.bad(i); })) {
     c.contradictions.push_back(fmt::format("{} is {} and fails too", ev.name(*a), unit_words(ev)));
+  }
+  if (const auto p = ev.first([&](std::size_t i) { return !aligned(ev, i) && ev.good(i); });
+      p && right_up_to_a_size(ev)) {
+    c.contradictions.push_back(fmt::format("{} is not {} and passes, as does every size below "
+                                           "the smallest that fails: the failures follow the "
+                                           "size, not its alignment",
+                                           ev.name(*p), unit_words(ev)));
   }
   // Outputs that change between runs at the edges only are reads of tile elements nobody wrote
   // there (a tile hanging over the edge left unfilled); anywhere else they are a race.
@@ -132,6 +141,8 @@ std::optional<candidate> dimension_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("{} fails; every square shape passes", ev.name(*example)));
+  c.failures_explained = ev.count_bad([&](std::size_t i) { return !is_square(ev.dims(i)); });
+  c.passes_predicted = ev.count_good([&](std::size_t i) { return is_square(ev.dims(i)); });
   if (const auto s = ev.first([&](std::size_t i) { return is_square(ev.dims(i)) && ev.bad(i); })) {
     c.contradictions.push_back(fmt::format("the square shape {} fails too", ev.name(*s)));
   }
@@ -164,6 +175,8 @@ std::optional<candidate> tile_arithmetic_pattern(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("{} is square and a multiple of {}, and fails", ev.name(*example), tile));
+  // Wrong arithmetic is wrong on every shape: it accounts for every failure without a fault.
+  c.failures_explained = ev.count([&](std::size_t i) { return ev.failed_without_fault(i); });
   if (const auto s = schedule_dependent_case(ev)) {
     c.contradictions.push_back(fmt::format("the result on {} changed between runs", ev.name(*s)));
   }
@@ -198,6 +211,8 @@ std::optional<candidate> race_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("two runs of {} gave different outputs", ev.name(*i)));
+  c.failures_explained =
+      ev.count_bad([&](std::size_t k) { return ev.outcome(k).schedule_dependent; });
   if (is_matmul(ev) && boundary_shaped(ev)) {
     c.contradictions.push_back("every shape that is a multiple of the tile passes, multi-phase "
                                "ones included, where a missing barrier would show too: the "
@@ -237,6 +252,8 @@ std::optional<candidate> precision_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("every case with integer inputs passes; {} (real inputs) fails",
                                   ev.name(*example)));
+  c.failures_explained = ev.count_bad([&](std::size_t i) { return !exact_data(i); });
+  c.passes_predicted = ev.count_good(exact_data);
   if (const auto b = ev.first([&](std::size_t i) { return exact_data(i) && ev.bad(i); })) {
     c.contradictions.push_back(fmt::format("{} has integer inputs and fails too", ev.name(*b)));
   }
@@ -268,9 +285,19 @@ std::optional<candidate> poison_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} elements unwritten on {}", cmp.poison_count,
                                   cmp.element_count, ev.name(*i)));
+  c.failures_explained = ev.count_bad([&](std::size_t k) {
+    const auto& other = ev.outcome(k).comparison;
+    return other && other->poison_count > 0;
+  });
   if (!none && bins_not_cleared(ev)) {
     c.contradictions.push_back("the unwritten elements are bins nobody counted into, in a "
                                "histogram whose other bins hold garbage plus their count");
+  }
+  if (const auto short_copy = bytes_for_elements_match(ev)) {
+    c.contradictions.push_back(fmt::format("every failing output is right on exactly its first "
+                                           "1/{} and wrong after it: a size in elements where "
+                                           "bytes are counted, not a grid too small",
+                                           short_copy->parts));
   }
   return c;
 }
@@ -294,6 +321,10 @@ std::optional<candidate> nan_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("{} NaN or infinite elements on {}", cmp.nan_count, ev.name(*i)));
+  c.failures_explained = ev.count_bad([&](std::size_t k) {
+    const auto& other = ev.outcome(k).comparison;
+    return other && other->nan_count > 0;
+  });
   if (auto nc = not_cleared_result(ev); nc && nc->contradictions.empty()) {
     c.contradictions.push_back("the result is NaN on every size: it was never cleared");
   }

@@ -103,6 +103,13 @@ std::optional<candidate> carry_missing_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases restart from 0 at a section boundary",
                                   matched.size(), failing.size()));
+  // Sections that restart from 0 make every size above one section wrong, outputs too large to
+  // keep their values included, and every size within one section right.
+  const auto within = [&](std::size_t k) { return ev.dims(k).n <= static_cast<long>(f); };
+  c.failures_explained = matched.size() + ev.count_bad([&](std::size_t k) {
+    return !within(k) && ev.failed_without_fault(k) && ev.outcome(k).evidence.got.empty();
+  });
+  c.passes_predicted = ev.count_good(within);
   if (2 * matched.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs do not restart at a section boundary");
   }
@@ -135,6 +142,10 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases are the exclusive scan of the input",
                                   matched.size(), failing.size()));
+  // An exclusive scan is wrong on every size, outputs too large to keep their values included.
+  c.failures_explained = matched.size() + ev.count_bad([&](std::size_t k) {
+    return ev.failed_without_fault(k) && ev.outcome(k).evidence.got.empty();
+  });
   if (2 * matched.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs are not the exclusive scan");
   }
