@@ -173,6 +173,23 @@ TEST(HintRanking, PrivateBinsShortOfTheirCountsAreNotBytesForElements) {
   EXPECT_FALSE(has_code(hints, hint_code::bytes_for_elements));
 }
 
+// A privatised kernel that clears only the first 128 of its shared bins but merges all 256: the
+// global bins from 128 up hold their count plus shared garbage that differs from bin to bin.
+TEST(HintRanking, SharedGarbageThatDiffersPerBinIsNotAShortMemset) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  auto o = bins_outcome(1000, 256);
+  for (std::size_t b = 128; b < 256; ++b) {
+    o.evidence.got[b] += 3e9 + static_cast<double>(b * 7919 % 1000);
+  }
+  k.add(n_case(k.problem, 1000, "uniform"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_FALSE(has_code(hints, hint_code::bytes_for_elements));
+  EXPECT_EQ(hints[0].code, hint_code::not_cleared);
+}
+
 case_outcome scan_outcome(std::size_t n, std::size_t right) {
   auto o = failed(n - right, n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -4,8 +4,6 @@
 // point keep what they held before the call and add their counts to it.
 #include "grader/core/detail/diagnosis_evidence.h"
 
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <set>
 
@@ -19,24 +17,27 @@ bool counts(const evidence& ev) {
   return problems::get(ev.problem()).traits().counts;
 }
 
-bool same_value(double got, double expected) {
-  return std::fabs(got - expected) <= 1e-5 * std::fmax(1.0, std::fabs(expected));
-}
-
 // The number of leading elements that are right.
 std::size_t right_prefix(const output_evidence& v) {
   std::size_t p = 0;
-  while (p < v.got.size() && same_value(v.got[p], v.expected[p])) {
+  while (p < v.got.size() && close_values(v.got[p], v.expected[p])) {
     ++p;
   }
   return p;
 }
 
-// Whether every element from `from` on is wrong; counters must hold more than their count
-// (garbage added to it), where bins never counted into or merged hold less.
+// Whether every element from `from` on is wrong. Counters must each hold their count plus the
+// same garbage, what the uncleared words held before the call (the runner's poison): bins never
+// counted into or merged hold less, and shared bins never cleared hold garbage that differs from
+// bin to bin.
 bool wrong_from(const evidence& ev, const output_evidence& v, std::size_t from) {
+  if (from >= v.got.size()) {
+    return false;
+  }
+  const double garbage = v.got[from] - v.expected[from];
   for (std::size_t e = from; e < v.got.size(); ++e) {
-    const bool wrong = counts(ev) ? v.got[e] > v.expected[e] : !same_value(v.got[e], v.expected[e]);
+    const bool wrong = counts(ev) ? garbage > 0 && v.got[e] - v.expected[e] == garbage
+                                  : !close_values(v.got[e], v.expected[e]);
     if (!wrong) {
       return false;
     }

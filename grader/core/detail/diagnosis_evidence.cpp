@@ -1,6 +1,7 @@
 #include "grader/core/detail/diagnosis_evidence.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cugrade::grader::detail {
 
@@ -63,6 +64,10 @@ std::string evidence::memory_fault_location() const {
     }
   }
   return "";
+}
+
+bool close_values(double a, double b) {
+  return std::fabs(a - b) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
 }
 
 } // namespace cugrade::grader::detail

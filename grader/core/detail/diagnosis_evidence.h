@@ -167,6 +167,10 @@ struct shared_access {
 /// else more passing cases predicted. Neither ranks before the other when all three are equal.
 [[nodiscard]] bool ranks_before(const candidate& a, const candidate& b);
 
+/// Two output values equal within 1e-5 relative: far above float32 rounding of a correct scan of
+/// the tested sizes, far below one element of the data.
+[[nodiscard]] bool close_values(double a, double b);
+
 /// Drops contradicted candidates, ranks the rest and turns them into hints (one per code).
 [[nodiscard]] std::vector<reports::hint> rank(std::vector<candidate> candidates);
 
