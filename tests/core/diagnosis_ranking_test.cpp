@@ -89,6 +89,40 @@ TEST(HintRanking, SquareOnlyKernelIsWrongDimensionAboveItsFaultsWithTheirLine) {
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check)); // 16x16x16 passes, 37x41x43 fails
 }
 
+// The lecture's first tiled kernel launched with Width = j: only square multiples of the tile
+// pass; squares off the tile fault (no bounds checks) and so does the aligned rectangle 48x96x64,
+// which no boundary check explains. Both assumptions are named, above the faults.
+TEST(HintRanking, LectureKernelAssumingSquareMultiplesOfTheTileNamesBothAboveItsFaults) {
+  kernel_results k;
+  const auto oob = [] {
+    return fault(fault_kind::out_of_bounds,
+                 "kernel MatrixMulKernel, block (0,0,0), thread (1,0,0): "
+                 "write just past the end of a 4-byte device buffer at "
+                 "matmul.cu:18 (in MatrixMulKernel)");
+  };
+  k.add(matmul_case(1, 1, 1), oob());
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(17, 17, 17), oob());
+  k.add(matmul_case(37, 41, 43), oob());
+  k.add(matmul_case(48, 96, 64), failed(3072, 3072));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::wrong_dimension);
+  EXPECT_EQ(hints[0].location, "matmul.cu:18");
+  EXPECT_NE(hints[0].message.find("48x96x64"), std::string::npos) << hints[0].message;
+  EXPECT_NE(hints[0].message.find("multiple of the tile"), std::string::npos);
+  EXPECT_TRUE(has_code(hints, hint_code::out_of_bounds));
+  EXPECT_FALSE(has_code(hints, hint_code::boundary_check)); // 48x96x64 is aligned and fails
+}
+
+TEST(HintRanking, AnAlignedSquareFailingStillContradictsWrongDimension) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(32, 32, 32), failed());
+  k.add(matmul_case(48, 96, 64), failed());
+  EXPECT_FALSE(has_code(k.hints(), hint_code::wrong_dimension));
+}
+
 // A two-level scan whose second level is one block: every size up to the limit passes, aligned
 // or not, and every larger one fails. The threshold explains the passes boundary_check cannot.
 TEST(HintRanking, SizeThresholdOutranksABoundaryCheckThatOnlyOneSizeFits) {

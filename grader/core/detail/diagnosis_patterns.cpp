@@ -122,6 +122,37 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
   return c;
 }
 
+namespace {
+
+// The lecture's first tiled kernel assumes square matrices whose size is a multiple of the tile:
+// squares off the tile fail (its boundary), and so does a rectangle that is a multiple of the
+// tile (its single Width), which no boundary check explains; an aligned square passes.
+bool square_and_tile_only(const evidence& ev) {
+  const auto square = [&](std::size_t i) { return is_square(ev.dims(i)); };
+  return ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.good(i); }) &&
+         ev.any([&](std::size_t i) { return !square(i) && aligned(ev, i) && ev.bad(i); }) &&
+         !ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.bad(i); });
+}
+
+std::string dimension_words(const evidence& ev, std::size_t example, bool tile_too) {
+  const std::string dims = "M is j x k, N is k x l, P is j x l; a row of M is k long, a row of N "
+                           "and of P is l long";
+  if (tile_too) {
+    return fmt::format("right only on square shapes that are a multiple of the tile width {} "
+                       "(e.g. {} fails, a multiple of the tile but not square): the kernel "
+                       "assumes one Width for every dimension, a multiple of the tile, as the "
+                       "lecture's first tiled kernel does. Use j, k and l for the three "
+                       "dimensions ({}) and bound every load and store",
+                       tile, ev.name(example), dims);
+  }
+  return fmt::format("wrong only on rectangular shapes (e.g. {} = j x k x l), right on every "
+                     "square one: an index uses the wrong dimension, or the kernel assumes square "
+                     "matrices with one Width for every dimension. {}",
+                     ev.name(example), dims);
+}
+
+} // namespace
+
 std::optional<candidate> dimension_pattern(const evidence& ev) {
   if (!is_matmul(ev)) {
     return std::nullopt;
@@ -131,19 +162,26 @@ std::optional<candidate> dimension_pattern(const evidence& ev) {
   if (!square || !example) {
     return std::nullopt;
   }
+  const bool tile_too = square_and_tile_only(ev);
+  const auto aligned_rectangle =
+      ev.visible_bad([&](std::size_t i) { return !is_square(ev.dims(i)) && aligned(ev, i); });
+  const std::size_t shown = tile_too && aligned_rectangle ? *aligned_rectangle : *example;
   candidate c{hint_code::wrong_dimension,
               specificity::cause,
-              fmt::format("wrong only on rectangular shapes (e.g. {} = j x k x l), right on every "
-                          "square one: an index uses the wrong dimension (M is j x k, N is k x l, "
-                          "P is j x l; a row of M is k long, a row of N and of P is l long)",
-                          ev.name(*example)),
+              dimension_words(ev, shown, tile_too),
               ev.memory_fault_location(),
               {},
               {}};
-  c.support.push_back(fmt::format("{} fails; every square shape passes", ev.name(*example)));
-  c.failures_explained = ev.count_bad([&](std::size_t i) { return !is_square(ev.dims(i)); });
-  c.passes_predicted = ev.count_good([&](std::size_t i) { return is_square(ev.dims(i)); });
-  if (const auto s = ev.first([&](std::size_t i) { return is_square(ev.dims(i)) && ev.bad(i); })) {
+  // With the tile assumption too, the squares off the tile are explained as well.
+  const auto explained = [&](std::size_t i) {
+    return !is_square(ev.dims(i)) || (tile_too && !aligned(ev, i));
+  };
+  c.support.push_back(
+      tile_too ? fmt::format("{} fails; every square multiple of {} passes", ev.name(shown), tile)
+               : fmt::format("{} fails; every square shape passes", ev.name(shown)));
+  c.failures_explained = ev.count_bad(explained);
+  c.passes_predicted = ev.count_good([&](std::size_t i) { return !explained(i); });
+  if (const auto s = ev.first([&](std::size_t i) { return ev.bad(i) && !explained(i); })) {
     c.contradictions.push_back(fmt::format("the square shape {} fails too", ev.name(*s)));
   }
   return c;
