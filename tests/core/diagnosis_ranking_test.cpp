@@ -87,6 +87,9 @@ TEST(HintRanking, SquareOnlyKernelIsWrongDimensionAboveItsFaultsWithTheirLine) {
   EXPECT_EQ(hints[0].location, "matmul.cu:18");
   EXPECT_TRUE(has_code(hints, hint_code::out_of_bounds));
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check)); // 16x16x16 passes, 37x41x43 fails
+  EXPECT_NE(hints[0].message.find("right on every square one"), std::string::npos);
+  k.add(matmul_case(48, 96, 64), failed(3072, 3072)); // squares off the tile still pass
+  EXPECT_EQ(k.hints()[0].message.find("multiple of the tile"), std::string::npos);
 }
 
 // The lecture's first tiled kernel launched with Width = j: only square multiples of the tile

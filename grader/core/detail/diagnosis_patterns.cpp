@@ -130,6 +130,7 @@ namespace {
 bool square_and_tile_only(const evidence& ev) {
   const auto square = [&](std::size_t i) { return is_square(ev.dims(i)); };
   return ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.good(i); }) &&
+         ev.any([&](std::size_t i) { return square(i) && !aligned(ev, i) && ev.bad(i); }) &&
          ev.any([&](std::size_t i) { return !square(i) && aligned(ev, i) && ev.bad(i); }) &&
          !ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.bad(i); });
 }
