@@ -118,6 +118,23 @@ TEST(HintRanking, LectureKernelAssumingSquareMultiplesOfTheTileNamesBothAboveIts
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check)); // 48x96x64 is aligned and fails
 }
 
+// A tiled kernel without its second barrier: single-phase shapes pass, multi-phase ones fail
+// (48x96x64 included) and change between runs. That is the race, not the square assumption.
+TEST(HintRanking, AnAlignedShapeThatChangesBetweenRunsIsARaceNotTheSquareAndTileForm) {
+  kernel_results k;
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(15, 15, 15), passed());
+  auto racy = failed(100, 1000);
+  racy.schedule_dependent = true;
+  k.add(matmul_case(33, 33, 33), racy);
+  k.add(matmul_case(48, 96, 64), racy);
+  k.add(matmul_case(37, 41, 43), racy);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::race);
+  EXPECT_FALSE(has_code(hints, hint_code::wrong_dimension));
+}
+
 TEST(HintRanking, AnAlignedSquareFailingStillContradictsWrongDimension) {
   kernel_results k;
   k.add(matmul_case(16, 16, 16), passed());
@@ -305,12 +322,17 @@ TEST(HintRanking, SharedAccessWordsAreReadOnlyFromTheWholeForm) {
   EXPECT_EQ(a->index, -1);
   EXPECT_FALSE(a->write);
   EXPECT_EQ(a->location, "scan.cu:12");
-  EXPECT_EQ(a->block, 7);
+  EXPECT_EQ(a->block, "7");
   EXPECT_EQ(a->elements, 512);
   EXPECT_FALSE(detail::shared_access_in("T[3] written at scan.cu:12 by thread 0 of block 7; U "
                                         "has 2 elements")
                    .has_value());
   EXPECT_FALSE(detail::shared_access_in("read past the end of a 4-byte device buffer").has_value());
+  const auto b = detail::shared_access_in(
+      "XY[1024] written at scan.cu:31 by thread (511,0,0) of block (3,0,0); XY has 1024 elements");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->thread, "(511,0,0)");
+  EXPECT_EQ(b->block, "(3,0,0)");
 }
 
 } // namespace
