@@ -156,8 +156,8 @@ struct shared_access {
   long elements = 0;
   bool write = false;
   std::string location; ///< "scan.cu:52"
-  long thread = 0;
-  long block = 0;
+  std::string thread;   ///< "512" or "(512,0,0)"
+  std::string block;
 };
 [[nodiscard]] std::optional<shared_access> shared_access_in(const std::string& message);
 /// The hint's words for such an access: the array, the index, its size and what to change.

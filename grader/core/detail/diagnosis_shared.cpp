@@ -20,15 +20,17 @@ long number(const std::ssub_match& m) {
 } // namespace
 
 std::optional<shared_access> shared_access_in(const std::string& message) {
-  // NAME[INDEX] written|read at FILE:LINE by thread T of block B; NAME has N elements
-  static const std::regex pattern(R"(([A-Za-z_]\w*)\[(-?\d+)\] (written|read) at ([^ :]+:\d+) )"
-                                  R"(by thread (\d+) of block (\d+); \1 has (\d+) elements)");
+  // NAME[INDEX] written|read at FILE:LINE by thread T of block B; NAME has N elements, where T
+  // and B are linear ("512") or coordinates ("(512,0,0)").
+  static const std::regex pattern(
+      R"(([A-Za-z_]\w*)\[(-?\d+)\] (written|read) at ([^ :]+:\d+) by thread )"
+      R"((\d+|\([0-9, ]+\)) of block (\d+|\([0-9, ]+\)); \1 has (\d+) elements)");
   std::smatch m;
   if (!std::regex_search(message, m, pattern)) {
     return std::nullopt;
   }
   return shared_access{m[1].str(), number(m[2]), number(m[7]), m[3].str() == "written",
-                       m[4].str(), number(m[5]), number(m[6])};
+                       m[4].str(), m[5].str(),   m[6].str()};
 }
 
 std::string shared_array_advice(const shared_access& a) {
