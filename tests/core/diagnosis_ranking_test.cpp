@@ -5,7 +5,9 @@
 
 #include "grader/core/detail/diagnosis_evidence.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 
 namespace cugrade::grader {
 namespace {
@@ -263,6 +265,27 @@ TEST(HintRanking, AFloatOutputRightOnExactlyItsFirstQuarterIsACopyCountedInEleme
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code::bytes_for_elements);
   EXPECT_NE(hints[0].message.find("n * sizeof(float)"), std::string::npos);
+}
+
+TEST(HintRanking, AnInfiniteElementIsWrongNotCloseToItsAnswer) {
+  EXPECT_FALSE(detail::close_values(std::numeric_limits<double>::infinity(), 257.0));
+  EXPECT_FALSE(detail::close_values(257.0, -std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(detail::close_values(std::nan(""), std::nan("")));
+  EXPECT_TRUE(detail::close_values(1e6, 1e6 + 1));
+  kernel_results k;
+  k.problem = problems::kind::scan;
+  k.kernel = "scan_kogge_stone";
+  auto a = scan_outcome(1000, 250);
+  auto b = scan_outcome(4096, 1024);
+  for (auto* o : {&a, &b}) {
+    for (std::size_t i = o->evidence.got.size() / 4; i < o->evidence.got.size(); ++i) {
+      o->evidence.got[i] = std::numeric_limits<double>::infinity(); // a scan of poison overflows
+    }
+  }
+  k.add(n_case(k.problem, 1000, "ones"), a);
+  k.add(n_case(k.problem, 4096, "ones"), b);
+  ASSERT_FALSE(k.hints().empty());
+  EXPECT_EQ(k.hints()[0].code, hint_code::bytes_for_elements);
 }
 
 TEST(HintRanking, OneSectionOfAFixedLengthIsNoQuarter) {

@@ -67,6 +67,11 @@ std::string evidence::memory_fault_location() const {
 }
 
 bool close_values(double a, double b) {
+  // An infinity is close to nothing but itself (the relative bound would grow with it); NaN is
+  // close to nothing.
+  if (!std::isfinite(a) || !std::isfinite(b)) {
+    return a == b;
+  }
   return std::fabs(a - b) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
 }
 

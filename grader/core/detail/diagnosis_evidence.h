@@ -168,7 +168,7 @@ struct shared_access {
 [[nodiscard]] bool ranks_before(const candidate& a, const candidate& b);
 
 /// Two output values equal within 1e-5 relative: far above float32 rounding of a correct scan of
-/// the tested sizes, far below one element of the data.
+/// the tested sizes, far below one element of the data. Infinities only equal themselves.
 [[nodiscard]] bool close_values(double a, double b);
 
 /// Drops contradicted candidates, ranks the rest and turns them into hints (one per code).
