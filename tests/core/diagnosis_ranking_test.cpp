@@ -343,7 +343,7 @@ TEST(HintRanking, SharedAccessWordsAreReadOnlyFromTheWholeForm) {
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(a->array, "T");
   EXPECT_EQ(a->index, -1);
-  EXPECT_FALSE(a->write);
+  EXPECT_EQ(a->access, "read");
   EXPECT_EQ(a->location, "scan.cu:12");
   EXPECT_EQ(a->block, "7");
   EXPECT_EQ(a->elements, 512);
@@ -356,6 +356,28 @@ TEST(HintRanking, SharedAccessWordsAreReadOnlyFromTheWholeForm) {
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->thread, "(511,0,0)");
   EXPECT_EQ(b->block, "(3,0,0)");
+}
+
+TEST(HintRanking, AnAtomicUpdatePastPrivateBinsNamesTheArray) {
+  kernel_results k;
+  k.problem = problems::kind::histogram;
+  k.kernel = "histogram_privatized";
+  k.add(n_case(k.problem, 1000, "uniform"),
+        fault(fault_kind::out_of_bounds,
+              "kernel histo_kernel: histo_s[256] updated by an atomic at histogram.cu:21 by "
+              "thread 40 of block 0; histo_s has 256 elements (the index is past its end)"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::out_of_bounds);
+  EXPECT_EQ(hints[0].location, "histogram.cu:21");
+  EXPECT_NE(hints[0].message.find("histo_s[256] is updated atomically by thread 40 of block 0"),
+            std::string::npos)
+      << hints[0].message;
+  EXPECT_NE(hints[0].message.find("histo_s has 256 elements"), std::string::npos);
+  EXPECT_EQ(detail::shared_access_in("T[3] updated at scan.cu:9 by thread 1 of block 0; T has 2 "
+                                     "elements")
+                ->access,
+            "updated");
 }
 
 } // namespace

@@ -154,7 +154,7 @@ struct shared_access {
   std::string array;
   long index = 0;
   long elements = 0;
-  bool write = false;
+  std::string access;   ///< "written", "read", "updated" or "updated atomically"
   std::string location; ///< "scan.cu:52"
   std::string thread;   ///< "512" or "(512,0,0)"
   std::string block;
