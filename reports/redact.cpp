@@ -174,6 +174,8 @@ std::string hidden_hint_message(hint_code code) {
       {hint_code::not_cleared, "the output is not cleared before it is accumulated into"},
       {hint_code::private_bins, "private bins are merged wrongly"},
       {hint_code::stale_result, "an output answers an earlier call"},
+      {hint_code::size_threshold, "the kernel is right only up to some size"},
+      {hint_code::bytes_for_elements, "a size is counted in elements where bytes are needed"},
   };
   const auto kind = kinds.find(code);
   return std::string(kind == kinds.end() ? "results are wrong" : kind->second) +

@@ -56,7 +56,9 @@ enum class hint_code {
   partial_sum,
   not_cleared,
   private_bins,
-  stale_result
+  stale_result,
+  size_threshold,
+  bytes_for_elements
 };
 
 template <> struct enum_traits<kernel_status> {
@@ -78,7 +80,7 @@ template <> struct enum_traits<build_status> {
   static constexpr std::array<std::string_view, 3> names{"ok", "error", "skipped"};
 };
 template <> struct enum_traits<hint_code> {
-  static constexpr std::array<std::string_view, 20> names{
+  static constexpr std::array<std::string_view, 22> names{
       "boundary_check",     "wrong_dimension",
       "poison_left",        "canary_overwritten",
       "lost_updates",       "race",
@@ -88,7 +90,8 @@ template <> struct enum_traits<hint_code> {
       "build_error",        "wrong_result",
       "input_modified",     "tile_arithmetic",
       "partial_sum",        "not_cleared",
-      "private_bins",       "stale_result"};
+      "private_bins",       "stale_result",
+      "size_threshold",     "bytes_for_elements"};
 };
 
 /// The first output element that differed from the reference.

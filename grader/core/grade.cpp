@@ -8,6 +8,7 @@
 #include "grader/core/one_runner.h"
 #include "grader/core/report_assembly.h"
 #include "grader/core/report_slot.h"
+#include "grader/core/size_probe.h"
 #include "grader/core/submission_limits.h"
 #include "grader/fetch/fetch.h"
 #include "grader/fetch/submission_copy.h"
@@ -208,6 +209,10 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   }
   outcomes.resize(cases.size());
   auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes);
+  measure_size_limit(
+      g.spec, kernel.name, built.library, work_dir / kernel.name, cases, outcomes, remaining,
+      [&g](const protocol::plan& p, double seconds) { return run_kernel_on_device(g, p, seconds); },
+      verdict);
   say(g.options, fmt::format("{}: {}", kernel.name, reports::to_string(verdict.status)));
   return verdict;
 }

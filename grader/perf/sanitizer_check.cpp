@@ -74,13 +74,19 @@ reports::hint_code hint_for(fault_kind kind) {
   return reports::hint_code::wrong_result;
 }
 
-std::string advice_for(fault_kind kind) {
+std::string advice_for(const sanitizer_finding& f, fault_kind kind) {
   if (kind == fault_kind::race) {
     return ": threads read shared memory that others write with no __syncthreads() between";
   }
   if (kind == fault_kind::barrier_divergence) {
     return ": every thread of a block must reach the same __syncthreads(); move it out of the "
            "branch";
+  }
+  if (kind == fault_kind::out_of_bounds && f.what.find("__shared__") != std::string::npos) {
+    return ": a __shared__ array is indexed outside its declared size on this line (a bound "
+           "tested with <= where < was meant, or an index that grows with blockDim.x past the "
+           "array's length): keep the index below the array's size, or declare the array as "
+           "large as the largest index a thread uses plus one";
   }
   if (kind == fault_kind::out_of_bounds || kind == fault_kind::misaligned_address) {
     return ": check the bounds of every load and store, also for shapes that are not multiples "
@@ -192,10 +198,15 @@ result<std::vector<std::string>> run_sanitizer_pass(const spec::assignment_spec&
   return clean;
 }
 
-void record_findings(reports::kernel_report& k, const std::vector<sanitizer_finding>& findings) {
+void record_findings(reports::kernel_report& k, std::vector<sanitizer_finding> findings) {
   if (findings.empty()) {
     return;
   }
+  // A barrier reached by only some threads is a cause, as the emulator's barrier fault is: it
+  // comes first, with its line, before the memory faults or races the tools found beside it.
+  std::stable_partition(findings.begin(), findings.end(), [](const sanitizer_finding& f) {
+    return reports::fault_kind_named(f.error_kind) == fault_kind::barrier_divergence;
+  });
   const auto& first = findings.front();
   const fault_kind first_kind = reports::fault_kind_named(first.error_kind);
   k.status = reports::kernel_status::error;
@@ -204,7 +215,7 @@ void record_findings(reports::kernel_report& k, const std::vector<sanitizer_find
   std::vector<reports::hint> hints;
   for (const auto& f : findings) {
     const fault_kind kind = reports::fault_kind_named(f.error_kind);
-    hints.emplace_back(hint_for(kind), f.describe() + advice_for(kind),
+    hints.emplace_back(hint_for(kind), f.describe() + advice_for(f, kind),
                        f.line > 0 && !f.file.empty() ? f.location() : std::string(),
                        std::vector<std::string>{f.tool + " reported it"});
   }

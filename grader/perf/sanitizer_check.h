@@ -61,7 +61,9 @@ run_sanitizer_pass(const spec::assignment_spec& spec, const std::vector<std::str
                                       const result<std::vector<sanitizer_finding>>& findings);
 
 /// Turns findings into the kernel's verdict: status `error`, the first finding's error_kind, and
-/// one diagnosis hint per finding (first). Correctness points already earned stay.
-void record_findings(reports::kernel_report& k, const std::vector<sanitizer_finding>& findings);
+/// one diagnosis hint per finding (first). A barrier reached by only some threads (synccheck)
+/// counts as the first finding, whatever the tools' order, as the emulator's barrier fault is the
+/// first hint there. Correctness points already earned stay.
+void record_findings(reports::kernel_report& k, std::vector<sanitizer_finding> findings);
 
 } // namespace cugrade::perf

@@ -155,6 +155,40 @@ TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
   EXPECT_FALSE(k.diagnosis[1].location.empty());
 }
 
+// An early return before __syncthreads(): the loads past the edge that memcheck reports come
+// first in the tools' order, but the barrier synccheck reports is the cause, and is first on the
+// GPU as the emulator's barrier fault is in emulation.
+TEST(RecordFindings, ABarrierDivergenceFindingComesFirstAheadOfMemoryFaultsAndBoundaries) {
+  reports::kernel_report k;
+  k.diagnosis.push_back({reports::hint_code::boundary_check, "sizes off 16 fail"});
+  auto findings = *read_sanitizer_xml(data("memcheck.xml"), "memcheck");
+  const auto sync = read_sanitizer_xml(data("synccheck.xml"), "synccheck");
+  ASSERT_TRUE(sync.ok());
+  ASSERT_FALSE(sync->empty());
+  findings.insert(findings.end(), sync->begin(), sync->end());
+  record_findings(k, findings);
+  EXPECT_EQ(k.error_kind, reports::fault_kind::barrier_divergence);
+  ASSERT_GE(k.diagnosis.size(), 3u);
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::barrier_divergence);
+  EXPECT_EQ(k.diagnosis[0].location, "bugs.cu:25");
+  EXPECT_NE(k.message.find("bugs.cu:25"), std::string::npos);
+}
+
+TEST(RecordFindings, AnInvalidSharedAccessIsAdvisedAboutTheArraysSize) {
+  reports::kernel_report k;
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
+      "<what><text>Invalid __shared__ write of size 4 bytes</text><error>out of bounds</error>"
+      "</what><where><func>Brent_Kung_scan_kernel</func><path>/s/scan.cu</path><line>31</line>"
+      "</where></record></ComputeSanitizerOutput>";
+  record_findings(k, *read_sanitizer_xml(xml, "memcheck"));
+  ASSERT_FALSE(k.diagnosis.empty());
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::out_of_bounds);
+  EXPECT_EQ(k.diagnosis[0].location, "scan.cu:31");
+  EXPECT_NE(k.diagnosis[0].message.find("__shared__ array"), std::string::npos);
+  EXPECT_NE(k.diagnosis[0].message.find("<="), std::string::npos);
+}
+
 TEST(RecordFindings, LeavesAKernelWithoutFindingsAlone) {
   reports::kernel_report k;
   record_findings(k, {});

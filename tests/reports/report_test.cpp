@@ -36,7 +36,9 @@ TEST(ReportEnums, ContractWordsAreSpelledExactly) {
   EXPECT_EQ(to_string(backend_kind::emu), "emu");
   EXPECT_EQ(to_string(hint_code::input_modified), "input_modified");
   EXPECT_EQ(names_of<kernel_status>().size(), 7u);
-  EXPECT_EQ(names_of<hint_code>().size(), 20u);
+  EXPECT_EQ(names_of<hint_code>().size(), 22u);
+  EXPECT_EQ(to_string(hint_code::size_threshold), "size_threshold");
+  EXPECT_EQ(to_string(hint_code::bytes_for_elements), "bytes_for_elements");
   EXPECT_EQ(names_of<fault_kind>().size(), 17u);
   EXPECT_EQ(to_string(fault_kind::tampering), "tampering");
   EXPECT_EQ(to_string(fault_kind::out_of_memory), "out_of_memory");

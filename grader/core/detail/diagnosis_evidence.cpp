@@ -1,5 +1,8 @@
 #include "grader/core/detail/diagnosis_evidence.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace cugrade::grader::detail {
 
 using reports::test_status;
@@ -31,6 +34,19 @@ std::optional<std::size_t> evidence::first(const std::function<bool(std::size_t)
   return std::nullopt;
 }
 
+std::size_t evidence::count(const std::function<bool(std::size_t)>& pred) const {
+  std::size_t matched = 0;
+  for (std::size_t i = 0; i < size(); ++i) {
+    matched += pred(i) ? 1 : 0;
+  }
+  return matched;
+}
+
+long evidence::extent(std::size_t i) const {
+  const auto& s = dims(i);
+  return std::max({s.n, s.j, s.k, s.l});
+}
+
 std::optional<std::size_t>
 evidence::visible_bad(const std::function<bool(std::size_t)>& pred) const {
   return first([&](std::size_t i) { return bad(i) && !m_in.hidden[i] && pred(i); });
@@ -48,6 +64,15 @@ std::string evidence::memory_fault_location() const {
     }
   }
   return "";
+}
+
+bool close_values(double a, double b) {
+  // An infinity is close to nothing but itself (the relative bound would grow with it); NaN is
+  // close to nothing.
+  if (!std::isfinite(a) || !std::isfinite(b)) {
+    return a == b;
+  }
+  return std::fabs(a - b) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
 }
 
 } // namespace cugrade::grader::detail

@@ -11,19 +11,30 @@ namespace {
 using reports::fault_kind;
 using reports::hint_code;
 
-std::optional<std::size_t> first_fault(const evidence& ev, bool (*matches)(fault_kind)) {
-  return ev.first([&](std::size_t i) {
-    const auto& k = ev.outcome(i).error_kind;
-    return k && matches(*k);
-  });
+using fault_filter = bool (*)(fault_kind);
+
+bool has_fault(const evidence& ev, std::size_t i, fault_filter matches) {
+  const auto& k = ev.outcome(i).error_kind;
+  return k && matches(*k);
 }
 
-candidate fault_candidate(const evidence& ev, std::size_t i, hint_code code, specificity rank,
-                          std::string message) {
+std::optional<std::size_t> first_fault(const evidence& ev, fault_filter matches) {
+  return ev.first([&](std::size_t i) { return has_fault(ev, i, matches); });
+}
+
+// A fault explains the cases that stopped on it, and predicts nothing about the others.
+candidate fault_candidate(const evidence& ev, std::size_t i, fault_filter matches, hint_code code,
+                          specificity rank, std::string message) {
   const auto& o = ev.outcome(i);
   candidate c{code, rank, std::move(message), o.location, {}, {}};
   c.support.push_back(fmt::format("{} on {}", reports::to_string(*o.error_kind), ev.name(i)));
+  c.failures_explained = ev.count([&](std::size_t k) { return has_fault(ev, k, matches); });
   return c;
+}
+
+bool barrier_kind(fault_kind k) {
+  return k == fault_kind::barrier_divergence || k == fault_kind::deadlock ||
+         k == fault_kind::synchronization_error;
 }
 
 std::string barrier_advice(problems::kind problem) {
@@ -33,17 +44,14 @@ std::string barrier_advice(problems::kind problem) {
 } // namespace
 
 std::optional<candidate> barrier_fault(const evidence& ev) {
-  const auto i = first_fault(ev, [](fault_kind k) {
-    return k == fault_kind::barrier_divergence || k == fault_kind::deadlock ||
-           k == fault_kind::synchronization_error;
-  });
+  const auto i = first_fault(ev, barrier_kind);
   if (!i) {
     return std::nullopt;
   }
   const auto lines = source_locations_in(ev.outcome(*i).message);
   const std::string barriers =
       lines.size() > 1 ? fmt::format(" (the barriers involved: {})", fmt::join(lines, ", ")) : "";
-  return fault_candidate(ev, *i, hint_code::barrier_divergence, specificity::cause,
+  return fault_candidate(ev, *i, barrier_kind, hint_code::barrier_divergence, specificity::cause,
                          "a __syncthreads() reached by only some threads of a block" + barriers +
                              ": " + barrier_advice(ev.problem()));
 }
@@ -54,22 +62,29 @@ std::optional<candidate> memory_fault(const evidence& ev) {
     return std::nullopt;
   }
   if (ev.outcome(*i).canary_overwritten) {
-    return fault_candidate(ev, *i, hint_code::canary_overwritten, specificity::symptom,
+    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::canary_overwritten,
+                           specificity::symptom,
                            "a store past the end of the output (it overwrote the guard words "
                            "after it): guard every store with the output's bounds");
   }
+  if (const auto shared = shared_access_in(ev.outcome(*i).message)) {
+    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
+                           specificity::symptom, shared_array_advice(*shared));
+  }
   // The fault's own words are the kernel's message; the hint does not repeat them.
-  return fault_candidate(ev, *i, hint_code::out_of_bounds, specificity::symptom,
+  return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
+                         specificity::symptom,
                          "an access outside a device buffer (the kernel's message names the "
                          "thread and the buffer): check the bounds of this load or store");
 }
 
 std::optional<candidate> launch_fault(const evidence& ev) {
-  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::launch_failure; });
+  const fault_filter launch = [](fault_kind k) { return k == fault_kind::launch_failure; };
+  const auto i = first_fault(ev, launch);
   if (!i) {
     return std::nullopt;
   }
-  return fault_candidate(ev, *i, hint_code::launch_failure, specificity::cause,
+  return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
                          "the kernel launch failed: " + ev.outcome(*i).message +
                              ". A block has at most 1024 threads, grid and block dimensions "
                              "must be positive, and dynamic shared memory above 48 KiB needs "
@@ -77,11 +92,12 @@ std::optional<candidate> launch_fault(const evidence& ev) {
 }
 
 std::optional<candidate> timeout_fault(const evidence& ev) {
-  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::timeout; });
+  const fault_filter timeout = [](fault_kind k) { return k == fault_kind::timeout; };
+  const auto i = first_fault(ev, timeout);
   if (!i) {
     return std::nullopt;
   }
-  return fault_candidate(ev, *i, hint_code::timeout, specificity::cause,
+  return fault_candidate(ev, *i, timeout, hint_code::timeout, specificity::cause,
                          fmt::format("a run exceeded the time limit of {:.0f} s: an infinite "
                                      "loop, or a spin-wait or barrier that some threads never "
                                      "reach",
@@ -89,28 +105,30 @@ std::optional<candidate> timeout_fault(const evidence& ev) {
 }
 
 std::optional<candidate> input_fault(const evidence& ev) {
-  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::input_mutation; });
+  const fault_filter mutation = [](fault_kind k) { return k == fault_kind::input_mutation; };
+  const auto i = first_fault(ev, mutation);
   if (!i) {
     return std::nullopt;
   }
-  return fault_candidate(ev, *i, hint_code::input_modified, specificity::cause,
+  return fault_candidate(ev, *i, mutation, hint_code::input_modified, specificity::cause,
                          "the launcher changed an input buffer (inputs are read-only): reduce "
                          "in a scratch buffer of your own (cudaMalloc), never in place");
 }
 
 // Any other fault (a crash in the launcher, an assert, another CUDA error): named as it is.
 std::optional<candidate> other_fault(const evidence& ev) {
-  const auto i = first_fault(ev, [](fault_kind k) {
+  const fault_filter other = [](fault_kind k) {
     return k == fault_kind::crash || k == fault_kind::cuda_error ||
            k == fault_kind::device_assert || k == fault_kind::illegal_instruction ||
            k == fault_kind::stack_overflow;
-  });
+  };
+  const auto i = first_fault(ev, other);
   if (!i) {
     return std::nullopt;
   }
   const auto& o = ev.outcome(*i);
   return fault_candidate(
-      ev, *i, hint_code::wrong_result, specificity::symptom,
+      ev, *i, other, hint_code::wrong_result, specificity::symptom,
       fmt::format("a fault at run time ({}): {}", reports::to_string(*o.error_kind), o.message));
 }
 

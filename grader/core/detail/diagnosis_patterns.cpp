@@ -92,8 +92,17 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("{} fails; {} passes", ev.name(*example), ev.name(*aligned_pass)));
+  c.failures_explained = ev.count_bad([&](std::size_t i) { return !aligned(ev, i); });
+  c.passes_predicted = ev.count_good([&](std::size_t i) { return aligned(ev, i); });
   if (const auto a = ev.first([&](std::size_t i) { return aligned(ev, i) && ev.bad(i); })) {
     c.contradictions.push_back(fmt::format("{} is {} and fails too", ev.name(*a), unit_words(ev)));
+  }
+  if (const auto p = ev.first([&](std::size_t i) { return !aligned(ev, i) && ev.good(i); });
+      p && right_up_to_a_size(ev)) {
+    c.contradictions.push_back(fmt::format("{} is not {} and passes, as does every size below "
+                                           "the smallest that fails: the failures follow the "
+                                           "size, not its alignment",
+                                           ev.name(*p), unit_words(ev)));
   }
   // Outputs that change between runs at the edges only are reads of tile elements nobody wrote
   // there (a tile hanging over the edge left unfilled); anywhere else they are a race.
@@ -113,6 +122,42 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
   return c;
 }
 
+namespace {
+
+// The lecture's first tiled kernel assumes square matrices whose size is a multiple of the tile:
+// squares off the tile fail (its boundary), and so does a rectangle that is a multiple of the
+// tile (its single Width), which no boundary check explains; an aligned square passes. A shape
+// that is a multiple of the tile and changed between runs points at a race instead (a missing
+// barrier shows on every multi-phase shape, the aligned rectangle included).
+bool square_and_tile_only(const evidence& ev) {
+  const auto square = [&](std::size_t i) { return is_square(ev.dims(i)); };
+  const auto racy = [&](std::size_t i) { return ev.outcome(i).schedule_dependent; };
+  return ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.good(i); }) &&
+         ev.any([&](std::size_t i) { return square(i) && !aligned(ev, i) && ev.bad(i); }) &&
+         ev.any([&](std::size_t i) { return !square(i) && aligned(ev, i) && ev.bad(i); }) &&
+         !ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.bad(i); }) &&
+         !ev.any([&](std::size_t i) { return aligned(ev, i) && racy(i); });
+}
+
+std::string dimension_words(const evidence& ev, std::size_t example, bool tile_too) {
+  const std::string dims = "M is j x k, N is k x l, P is j x l; a row of M is k long, a row of N "
+                           "and of P is l long";
+  if (tile_too) {
+    return fmt::format("right only on square shapes that are a multiple of the tile width {} "
+                       "(e.g. {} fails, a multiple of the tile but not square): the kernel "
+                       "assumes one Width for every dimension, a multiple of the tile, as the "
+                       "lecture's first tiled kernel does. Use j, k and l for the three "
+                       "dimensions ({}) and bound every load and store",
+                       tile, ev.name(example), dims);
+  }
+  return fmt::format("wrong only on rectangular shapes (e.g. {} = j x k x l), right on every "
+                     "square one: an index uses the wrong dimension, or the kernel assumes square "
+                     "matrices with one Width for every dimension. {}",
+                     ev.name(example), dims);
+}
+
+} // namespace
+
 std::optional<candidate> dimension_pattern(const evidence& ev) {
   if (!is_matmul(ev)) {
     return std::nullopt;
@@ -122,17 +167,26 @@ std::optional<candidate> dimension_pattern(const evidence& ev) {
   if (!square || !example) {
     return std::nullopt;
   }
+  const bool tile_too = square_and_tile_only(ev);
+  const auto aligned_rectangle =
+      ev.visible_bad([&](std::size_t i) { return !is_square(ev.dims(i)) && aligned(ev, i); });
+  const std::size_t shown = tile_too && aligned_rectangle ? *aligned_rectangle : *example;
   candidate c{hint_code::wrong_dimension,
               specificity::cause,
-              fmt::format("wrong only on rectangular shapes (e.g. {} = j x k x l), right on every "
-                          "square one: an index uses the wrong dimension (M is j x k, N is k x l, "
-                          "P is j x l; a row of M is k long, a row of N and of P is l long)",
-                          ev.name(*example)),
+              dimension_words(ev, shown, tile_too),
               ev.memory_fault_location(),
               {},
               {}};
-  c.support.push_back(fmt::format("{} fails; every square shape passes", ev.name(*example)));
-  if (const auto s = ev.first([&](std::size_t i) { return is_square(ev.dims(i)) && ev.bad(i); })) {
+  // With the tile assumption too, the squares off the tile are explained as well.
+  const auto explained = [&](std::size_t i) {
+    return !is_square(ev.dims(i)) || (tile_too && !aligned(ev, i));
+  };
+  c.support.push_back(
+      tile_too ? fmt::format("{} fails; every square multiple of {} passes", ev.name(shown), tile)
+               : fmt::format("{} fails; every square shape passes", ev.name(shown)));
+  c.failures_explained = ev.count_bad(explained);
+  c.passes_predicted = ev.count_good([&](std::size_t i) { return !explained(i); });
+  if (const auto s = ev.first([&](std::size_t i) { return ev.bad(i) && !explained(i); })) {
     c.contradictions.push_back(fmt::format("the square shape {} fails too", ev.name(*s)));
   }
   return c;
@@ -164,6 +218,8 @@ std::optional<candidate> tile_arithmetic_pattern(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("{} is square and a multiple of {}, and fails", ev.name(*example), tile));
+  // Wrong arithmetic is wrong on every shape: it accounts for every failure without a fault.
+  c.failures_explained = ev.count([&](std::size_t i) { return ev.failed_without_fault(i); });
   if (const auto s = schedule_dependent_case(ev)) {
     c.contradictions.push_back(fmt::format("the result on {} changed between runs", ev.name(*s)));
   }
@@ -198,6 +254,8 @@ std::optional<candidate> race_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("two runs of {} gave different outputs", ev.name(*i)));
+  c.failures_explained =
+      ev.count_bad([&](std::size_t k) { return ev.outcome(k).schedule_dependent; });
   if (is_matmul(ev) && boundary_shaped(ev)) {
     c.contradictions.push_back("every shape that is a multiple of the tile passes, multi-phase "
                                "ones included, where a missing barrier would show too: the "
@@ -237,6 +295,8 @@ std::optional<candidate> precision_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("every case with integer inputs passes; {} (real inputs) fails",
                                   ev.name(*example)));
+  c.failures_explained = ev.count_bad([&](std::size_t i) { return !exact_data(i); });
+  c.passes_predicted = ev.count_good(exact_data);
   if (const auto b = ev.first([&](std::size_t i) { return exact_data(i) && ev.bad(i); })) {
     c.contradictions.push_back(fmt::format("{} has integer inputs and fails too", ev.name(*b)));
   }
@@ -268,9 +328,19 @@ std::optional<candidate> poison_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} elements unwritten on {}", cmp.poison_count,
                                   cmp.element_count, ev.name(*i)));
+  c.failures_explained = ev.count_bad([&](std::size_t k) {
+    const auto& other = ev.outcome(k).comparison;
+    return other && other->poison_count > 0;
+  });
   if (!none && bins_not_cleared(ev)) {
     c.contradictions.push_back("the unwritten elements are bins nobody counted into, in a "
                                "histogram whose other bins hold garbage plus their count");
+  }
+  if (const auto short_copy = bytes_for_elements_match(ev)) {
+    c.contradictions.push_back(fmt::format("every failing output is right on exactly its first "
+                                           "1/{} and wrong after it: a size in elements where "
+                                           "bytes are counted, not a grid too small",
+                                           short_copy->parts));
   }
   return c;
 }
@@ -294,6 +364,10 @@ std::optional<candidate> nan_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("{} NaN or infinite elements on {}", cmp.nan_count, ev.name(*i)));
+  c.failures_explained = ev.count_bad([&](std::size_t k) {
+    const auto& other = ev.outcome(k).comparison;
+    return other && other->nan_count > 0;
+  });
   if (auto nc = not_cleared_result(ev); nc && nc->contradictions.empty()) {
     c.contradictions.push_back("the result is NaN on every size: it was never cleared");
   }

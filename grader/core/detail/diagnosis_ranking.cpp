@@ -1,16 +1,32 @@
+// Ranking: the hint that explains the most of the evidence comes first (docs/hints.md, "How hints
+// are chosen"). A fault or an unwritten output is evidence to be explained like a wrong value: a
+// mistake that accounts for the fault and for the failures around it outranks the fault itself.
 #include "grader/core/detail/diagnosis_evidence.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace cugrade::grader::detail {
+
+namespace {
+
+// Larger is better: failing cases explained, then specificity, then passing cases predicted.
+auto ranking_key(const candidate& c) {
+  return std::tuple(c.failures_explained, static_cast<int>(c.rank), c.passes_predicted);
+}
+
+} // namespace
+
+bool ranks_before(const candidate& a, const candidate& b) {
+  return ranking_key(a) > ranking_key(b);
+}
 
 std::vector<reports::hint> rank(std::vector<candidate> candidates) {
   std::erase_if(candidates,
                 [](const candidate& c) { return c.support.empty() || !c.contradictions.empty(); });
-  // Stable: equally specific hints keep the rules' order, so the ranking never depends on
-  // anything but the evidence.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const candidate& a, const candidate& b) { return a.rank > b.rank; });
+  // Stable: hints that explain the same evidence equally keep the rules' order, so the ranking
+  // never depends on anything but the evidence.
+  std::stable_sort(candidates.begin(), candidates.end(), ranks_before);
   std::vector<reports::hint> hints;
   for (auto& c : candidates) {
     const bool seen = std::any_of(hints.begin(), hints.end(),

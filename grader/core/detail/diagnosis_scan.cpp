@@ -3,7 +3,6 @@
 // kept output values (outputs of at most kept_output_elements).
 #include "grader/core/detail/diagnosis_evidence.h"
 
-#include <cmath>
 #include <fmt/format.h>
 
 namespace cugrade::grader::detail {
@@ -14,11 +13,6 @@ using reports::hint_code;
 
 bool running_totals(const evidence& ev) {
   return problems::get(ev.problem()).traits().running_totals;
-}
-
-// Far above float32 rounding of a correct scan of these sizes, far below one element of the data.
-bool close(double a, double b) {
-  return std::fabs(a - b) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
 }
 
 std::vector<std::size_t> failing_with_values(const evidence& ev) {
@@ -35,7 +29,7 @@ std::vector<std::size_t> failing_with_values(const evidence& ev) {
 std::optional<std::size_t> first_wrong(const std::vector<double>& got,
                                        const std::vector<double>& expected) {
   for (std::size_t i = 0; i < got.size(); ++i) {
-    if (!close(got[i], expected[i])) {
+    if (!close_values(got[i], expected[i])) {
       return i;
     }
   }
@@ -52,7 +46,7 @@ std::optional<std::size_t> restart_at(const std::vector<double>& got,
   }
   const double carry = expected[*f - 1];
   for (std::size_t i = *f; i < std::min(got.size(), 2 * *f); ++i) {
-    if (!close(got[i], expected[i] - carry)) {
+    if (!close_values(got[i], expected[i] - carry)) {
       return std::nullopt;
     }
   }
@@ -65,7 +59,7 @@ bool exclusive(const std::vector<double>& got, const std::vector<double>& expect
     return false;
   }
   for (std::size_t i = 1; i < got.size(); ++i) {
-    if (!close(got[i], expected[i - 1])) {
+    if (!close_values(got[i], expected[i - 1])) {
       return false;
     }
   }
@@ -103,6 +97,13 @@ std::optional<candidate> carry_missing_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases restart from 0 at a section boundary",
                                   matched.size(), failing.size()));
+  // Sections that restart from 0 make every size above one section wrong, outputs too large to
+  // keep their values included, and every size within one section right.
+  const auto within = [&](std::size_t k) { return ev.dims(k).n <= static_cast<long>(f); };
+  c.failures_explained = matched.size() + ev.count_bad([&](std::size_t k) {
+    return !within(k) && ev.failed_without_fault(k) && ev.outcome(k).evidence.got.empty();
+  });
+  c.passes_predicted = ev.count_good(within);
   if (2 * matched.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs do not restart at a section boundary");
   }
@@ -135,6 +136,10 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases are the exclusive scan of the input",
                                   matched.size(), failing.size()));
+  // An exclusive scan is wrong on every size, outputs too large to keep their values included.
+  c.failures_explained = matched.size() + ev.count_bad([&](std::size_t k) {
+    return ev.failed_without_fault(k) && ev.outcome(k).evidence.got.empty();
+  });
   if (2 * matched.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs are not the exclusive scan");
   }

@@ -61,15 +61,21 @@ std::string total_words(const problems::comparison& c) {
   return fmt::format("the bins total {:.0f}, but n = {:.0f}", *c.total_got, *c.total_expected);
 }
 
+bool total_off(const evidence& ev, std::size_t i, bool below) {
+  const auto& c = ev.outcome(i).comparison;
+  if (!ev.failed_without_fault(i) || !c || !c->total_got || !c->total_expected ||
+      c->poison_count != 0) {
+    return false;
+  }
+  return below ? *c->total_got < *c->total_expected : *c->total_got > *c->total_expected;
+}
+
 std::optional<std::size_t> total_case(const evidence& ev, bool below) {
-  return ev.first([&](std::size_t i) {
-    const auto& c = ev.outcome(i).comparison;
-    if (!ev.failed_without_fault(i) || !c || !c->total_got || !c->total_expected ||
-        c->poison_count != 0) {
-      return false;
-    }
-    return below ? *c->total_got < *c->total_expected : *c->total_got > *c->total_expected;
-  });
+  return ev.first([&](std::size_t i) { return total_off(ev, i, below); });
+}
+
+std::size_t count_totals(const evidence& ev, bool below) {
+  return ev.count([&](std::size_t i) { return total_off(ev, i, below); });
 }
 
 // A high-contention case fails while a uniform one of the same size passes.
@@ -137,20 +143,27 @@ std::optional<candidate> not_cleared_bins(const evidence& ev) {
               {}};
   c.support.push_back(
       fmt::format("on {} every bin is the expected count plus 0x{:08x}", ev.name(i), garbage));
+  c.failures_explained = failing_with_values(ev).size();
   return c;
 }
 
 // A bin far above anything counting could reach (bytes counted again by every block stay
 // within a few times n) started from garbage; the poison word is left to other rules.
+std::optional<std::size_t> garbage_bin_of(const evidence& ev, std::size_t i) {
+  const auto& v = ev.outcome(i).evidence;
+  const double limit = std::max(16.0 * static_cast<double>(ev.dims(i).n), 16777216.0);
+  for (std::size_t b = 0; b < v.got.size(); ++b) {
+    if (v.got[b] > limit && static_cast<std::uint32_t>(v.got[b]) != problems::output_poison_word) {
+      return b;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::pair<std::size_t, std::size_t>> garbage_bin(const evidence& ev) {
   for (const std::size_t i : failing_with_values(ev)) {
-    const auto& v = ev.outcome(i).evidence;
-    const double limit = std::max(16.0 * static_cast<double>(ev.dims(i).n), 16777216.0);
-    for (std::size_t b = 0; b < v.got.size(); ++b) {
-      if (v.got[b] > limit &&
-          static_cast<std::uint32_t>(v.got[b]) != problems::output_poison_word) {
-        return std::pair{i, b};
-      }
+    if (const auto b = garbage_bin_of(ev, i)) {
+      return std::pair{i, *b};
     }
   }
   return std::nullopt;
@@ -182,6 +195,15 @@ std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("bin {} on {} exceeds 16 n", b, ev.name(i)));
+  c.failures_explained = ev.count([&](std::size_t k) {
+    return ev.failed_without_fault(k) && garbage_bin_of(ev, k).has_value();
+  });
+  if (const auto short_clear = bytes_for_elements_match(ev)) {
+    c.contradictions.push_back(
+        fmt::format("the first 1/{} of the bins is right in every failing case and only the "
+                    "rest holds garbage: the launcher cleared too few bytes",
+                    short_clear->parts));
+  }
   return c;
 }
 
@@ -203,6 +225,7 @@ std::optional<candidate> not_cleared_result(const evidence& ev) {
               {},
               {}};
   c.support.push_back(fmt::format("NaN on all {} failing cases", failing.size()));
+  c.failures_explained = failing.size();
   for (const std::size_t i : failing) {
     if (!std::isnan(ev.outcome(i).evidence.got[0])) {
       c.contradictions.push_back(fmt::format("{} gives a number, not NaN", ev.name(i)));
@@ -264,6 +287,12 @@ std::optional<candidate> private_bins_pattern(const evidence& ev) {
   c.support.push_back(fmt::format("in every failing case the first wrong bin is {} or above, "
                                   "and every counted bin from there up is wrong",
                                   *from));
+  c.failures_explained = failing_with_values(ev).size();
+  if (bytes_for_elements_match(ev)) {
+    c.contradictions.push_back("the wrong bins hold more than their counts (garbage plus the "
+                               "count), where bins never cleared or merged by the block hold "
+                               "less");
+  }
   return c;
 }
 
@@ -289,6 +318,7 @@ std::optional<candidate> lost_updates_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(total_words(*ev.outcome(*i).comparison) + " on " + ev.name(*i));
+  c.failures_explained = count_totals(ev, true);
   if (auto contention = contention_evidence(ev)) {
     c.support.push_back(std::move(*contention));
   }
@@ -312,7 +342,7 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
     return std::nullopt;
   }
   candidate c{hint_code::wrong_result,
-              specificity::pattern,
+              specificity::cause,
               total_words(*ev.outcome(*i).comparison) +
                   ": some bytes were counted twice (sections that overlap, a grid-stride loop "
                   "that revisits elements) or bytes past the end of the input were counted",
@@ -320,8 +350,13 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
               {},
               {}};
   c.support.push_back(total_words(*ev.outcome(*i).comparison) + " on " + ev.name(*i));
+  c.failures_explained = count_totals(ev, false);
   if (bins_not_cleared(ev)) {
     c.contradictions.push_back("every bin is its count plus the same garbage");
+  }
+  if (bytes_for_elements_match(ev)) {
+    c.contradictions.push_back("the bins over n hold garbage plus their count: they were not "
+                               "cleared, not counted twice");
   }
   return c;
 }
@@ -355,6 +390,12 @@ std::optional<candidate> partial_sum_pattern(const evidence& ev) {
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases equal a sum of whole blocks of the input",
                                   matched.size(), failing.size()));
+  c.failures_explained = matched.size();
+  // Blocks that cover the first `count` elements sum every input that is no longer.
+  if (const auto& m = *ev.outcome(i).evidence.partial_sum; m.prefix) {
+    c.passes_predicted =
+        ev.count_good([&](std::size_t k) { return ev.dims(k).n <= static_cast<long>(m.count); });
+  }
   if (2 * matched.size() < failing.size()) {
     c.contradictions.push_back("most failing results are not a sum of whole blocks");
   }
@@ -397,6 +438,7 @@ std::optional<candidate> stale_result_pattern(const evidence& ev) {
   c.support.push_back(fmt::format("{} of {} failing outputs are answers to earlier calls, e.g. {} "
                                   "returned the answer of {}",
                                   repeats.size(), failing.size(), ev.name(i), ev.name(j)));
+  c.failures_explained = repeats.size();
   // Small integer answers collide by chance: one repeat among many failures is no pattern.
   if (repeats.size() < 2 || 2 * repeats.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs are not an earlier call's answer");
