@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <map>
+#include <regex>
 
 #include "harness/core/untrusted_text.h"
 #include "reports/debug_output.h"
@@ -110,12 +112,61 @@ std::string test_line(const test_result& t) {
   if (!t.message.empty()) {
     out += ": " + shown(t.message);
   }
-  if (t.mismatches && t.first_mismatch) {
+  if (t.message.empty() && t.mismatches && t.first_mismatch) { // else the message says it
     out += fmt::format(" ({} mismatches, first at index {}: expected {}, got {})", *t.mismatches,
                        t.first_mismatch->index, number_text(t.first_mismatch->expected),
                        number_text(t.first_mismatch->got));
   }
   return out + inputs_of(t) + "\n" + debug_output_block(t, "        ");
+}
+
+// Failing tests that differ only in their numbers (shape, values, counts) fail alike: their
+// status and message with every number blanked.
+std::string failure_key(const test_result& t) {
+  static const std::regex number(R"([0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
+  return std::string(to_string(t.status)) + "|" + std::string(to_string(t.vis)) + "|" +
+         std::regex_replace(t.message, number, "#");
+}
+
+struct failure_group {
+  const test_result* first = nullptr;
+  std::vector<const test_result*> others;
+};
+
+// The failing (not passed, not run) tests in groups of alike ones, in order of first appearance.
+std::vector<failure_group> failure_groups(const std::vector<test_result>& tests) {
+  std::vector<failure_group> groups;
+  std::map<std::string, std::size_t> index;
+  for (const test_result& t : tests) {
+    if (t.status == test_status::passed || t.status == test_status::not_run) {
+      continue;
+    }
+    const auto [at, fresh] = index.try_emplace(failure_key(t), groups.size());
+    if (fresh) {
+      groups.push_back({&t, {}});
+    } else {
+      groups[at->second].others.push_back(&t);
+    }
+  }
+  return groups;
+}
+
+// "        and 47 more cases like it: 1x1x1/real, ... (and 39 more)": 8 names, or as many as
+// the listing's length (check --all names them all).
+std::string alike_line(const failure_group& g, std::size_t listed_failures) {
+  if (g.others.empty()) {
+    return "";
+  }
+  const std::size_t named = std::max<std::size_t>(8, listed_failures);
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < g.others.size() && i < named; ++i) {
+    names.push_back(shown(g.others[i]->name));
+  }
+  return fmt::format("        and {} more case{} like it: {}{}\n", g.others.size(),
+                     g.others.size() == 1 ? "" : "s", fmt::join(names, ", "),
+                     g.others.size() > named
+                         ? fmt::format(" (and {} more)", g.others.size() - named)
+                         : std::string());
 }
 
 // "      cases passed: edge 34/64, rectangular 10/10, hidden 3/15": the rubric's groups.
@@ -155,19 +206,22 @@ std::string kernel_block(const kernel_report& k, const painter& p, std::size_t l
     out += fmt::format("      {} {}\n", p.paint(fmt::format("hint {}:", to_string(h.code)), "1"),
                        shown(h.message));
   }
-  std::size_t failing = 0;
-  std::size_t not_run = 0;
-  for (const test_result& t : k.tests) {
-    if (t.status == test_status::not_run) {
-      ++not_run;
-    } else if (t.status != test_status::passed && ++failing <= listed_failures) {
-      out += test_line(t);
+  const auto groups = failure_groups(k.tests);
+  std::size_t unlisted = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (i < listed_failures) {
+      out += test_line(*groups[i].first) + alike_line(groups[i], listed_failures);
+    } else {
+      unlisted += 1 + groups[i].others.size();
     }
   }
-  if (failing > listed_failures) {
+  if (unlisted > 0) {
     out += fmt::format("      ... and {} more failing tests (cugrade check --all lists them)\n",
-                       failing - listed_failures);
+                       unlisted);
   }
+  const auto not_run = static_cast<std::size_t>(
+      std::count_if(k.tests.begin(), k.tests.end(),
+                    [](const test_result& t) { return t.status == test_status::not_run; }));
   if (not_run > 0 && !k.tests.empty() && not_run < k.tests.size()) {
     out +=
         fmt::format("      {} more tests not run: an earlier case stopped this kernel\n", not_run);

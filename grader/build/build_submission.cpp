@@ -247,8 +247,9 @@ std::string read_source(const std::filesystem::path& path) {
   return text.str();
 }
 
-// The summary a student reads first: the first errors of a failed build, else the warnings. A
-// failure the compiler gave no located error for (a link error, a timeout) shows the log's start.
+// The summary a student reads first: the first errors of a failed build, then the warnings, as
+// many as the count the report gives shows. A failure the compiler gave no located error for (a
+// link error, a timeout) shows the log's start.
 void summarise(const build_request& request, build_outcome& outcome) {
   const std::string file = request.source.filename().string();
   const auto messages = student_messages(outcome.log, file);
@@ -264,6 +265,10 @@ void summarise(const build_request& request, build_outcome& outcome) {
   if (outcome.summary.empty()) {
     const auto cut = outcome.log.find('\n', std::min<std::size_t>(outcome.log.size(), 1500));
     outcome.summary = outcome.log.substr(0, cut);
+  }
+  if (const std::string warnings = message_summary(messages, "warning", file, source, 5);
+      !warnings.empty()) {
+    outcome.summary += "\n" + warnings;
   }
 }
 

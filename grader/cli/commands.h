@@ -70,7 +70,9 @@ void add_hidden_option(CLI::App& sub, spec::load_options& loading);
 [[nodiscard]] std::string shown(std::string_view text);
 
 /// The progress callback of grade, check and bench: each message on stderr after "cugrade: ",
-/// shown (a remote repository's progress lines come from its server).
+/// shown (a remote repository's progress lines come from its server). After 10 s with no new
+/// message, and every 10 s after that, it says what it is still waiting for ("still waiting
+/// after 10 s for: reduce_convergent: running 40 cases ...").
 [[nodiscard]] std::function<void(std::string_view)> progress_on_stderr();
 
 /// True when stdout is a terminal and NO_COLOR is unset.

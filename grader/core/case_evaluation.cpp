@@ -1,5 +1,7 @@
 #include "grader/core/case_evaluation.h"
 
+#include "grader/core/buffer_names.h"
+
 #include <algorithm>
 #include <cmath>
 #include <csignal>
@@ -69,11 +71,12 @@ case_outcome evaluate_run(const problems::problem& problem, const problems::test
                           const std::filesystem::path& output_dir,
                           std::optional<problems::buffer>* output) {
   if (r.error_kind) {
-    return error_outcome(*r.error_kind, r.message);
+    return error_outcome(*r.error_kind, with_buffer_names(r.message, problem, tc.dims));
   }
   if (r.canary_overwritten) {
-    auto o = error_outcome(fault_kind::out_of_bounds, "a store past the end of the output "
-                                                      "overwrote the guard words placed after it");
+    auto o = error_outcome(fault_kind::out_of_bounds,
+                           "a store past the end of " + output_words(problem, tc.dims) +
+                               " overwrote the guard words placed after it");
     o.canary_overwritten = true;
     return o;
   }

@@ -84,12 +84,12 @@ std::vector<case_template> matmul_problem::benchmark_cases() const {
 
 std::vector<buffer_spec> matmul_problem::inputs(const shape& s) const {
   const auto [j, k, l] = sizes(s);
-  return {{"M", element_type::f32, j * k}, {"N", element_type::f32, k * l}};
+  return {{"M", element_type::f32, j * k, k}, {"N", element_type::f32, k * l, l}};
 }
 
 buffer_spec matmul_problem::output(const shape& s) const {
   const auto [j, k, l] = sizes(s);
-  return {"P", element_type::f32, j * l};
+  return {"P", element_type::f32, j * l, l};
 }
 
 std::optional<std::vector<float_recipe>> matmul_problem::float_recipes(const test_case& c) const {

@@ -88,9 +88,10 @@ enum class element_type { f32, u8, u32 };
 
 /// One device buffer a launcher receives.
 struct buffer_spec {
-  std::string name;
+  std::string name; ///< as the contract's signature names it: "P", "bins", "input"
   element_type type = element_type::f32;
   std::size_t count = 0;
+  std::size_t columns = 0; ///< a row-major matrix's row length (P is j x l: l); 0 for 1-D
 };
 /// The bytes of a buffer for `spec`: count elements of its type.
 [[nodiscard]] std::size_t byte_size(const buffer_spec& spec);

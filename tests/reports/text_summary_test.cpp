@@ -85,11 +85,43 @@ TEST(TextSummary, LongFailureListsAreCut) {
     t.name = "case" + std::to_string(i);
     t.group = "edge";
     t.status = test_status::timeout;
+    t.message = std::string("stopped in loop ") + static_cast<char>('a' + i); // each its own
     r.kernels[1].tests.push_back(t);
   }
   const std::string text = render_text(redact(r), false);
   EXPECT_TRUE(contains(text, "... and 5 more failing tests")) << text;
   EXPECT_FALSE(contains(text, "case5"));
+}
+
+TEST(TextSummary, FailuresThatDifferOnlyInTheirNumbersAreOneGroup) {
+  report r = testing::sample_report();
+  for (int i = 0; i < 48; ++i) {
+    test_result t;
+    t.name = "n=" + std::to_string(1000 + i) + "/ones";
+    t.group = "edge";
+    t.status = test_status::failed;
+    t.message = "sum of n = " + std::to_string(1000 + i) + ": expected " +
+                std::to_string(1000 + i) + ".5, got 512, allowed error 0";
+    r.kernels[1].tests.push_back(t);
+  }
+  const std::string text = render_text(redact(r), false);
+  EXPECT_TRUE(contains(text, "      n=1000/ones failed: sum of n = 1000: expected 1000.5, got 512"))
+      << text;
+  EXPECT_TRUE(contains(text, "        and 47 more cases like it: n=1001/ones, n=1002/ones, "))
+      << text;
+  EXPECT_TRUE(contains(text, "n=1008/ones (and 39 more)\n")) << text;
+  EXPECT_FALSE(contains(text, "n=1009/ones")) << text;
+  // check --all names every case of the group.
+  EXPECT_TRUE(contains(render_text(redact(r), false, 1000), ", n=1047/ones\n"));
+}
+
+TEST(TextSummary, AMismatchTheMessageStatesIsNotSaidTwice) {
+  const std::string text = render_text(redact(testing::sample_report()), false);
+  // The failing test's message is its comparison's note: no second "(12 mismatches, ...)".
+  EXPECT_FALSE(contains(text, "12 mismatches, first at index")) << text;
+  report bare = testing::sample_report();
+  bare.kernels[1].tests[0].message.clear();
+  EXPECT_TRUE(contains(render_text(redact(bare), false), "(12 mismatches, first at index 5"));
 }
 
 TEST(TextSummary, AFailingCaseShowsItsDebugOutputAndHowMuchWasCut) {
