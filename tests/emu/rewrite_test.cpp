@@ -75,36 +75,42 @@ TEST(RewriteSource, IgnoresIncludeLinesAndShiftOperators) {
 
 TEST(RewriteSource, TranslatesFunctionScopeSharedArrays) {
   EXPECT_EQ(body("void k() { __shared__ float Mds[16][16]; }"),
-            "void k() { auto& Mds = ::cugrade::emu::block_shared<float [ 16 ] [ 16 ], 0>(); }");
+            "void k() { auto& Mds = ::cugrade::emu::block_shared<float [ 16 ] [ 16 ], 0>(\"Mds\", "
+            "\"float\"); }");
   EXPECT_EQ(body("void k() { __shared__ unsigned int local_histo[256]; }"),
             "void k() { auto& local_histo = ::cugrade::emu::block_shared<unsigned int [ 256 ], "
-            "0>(); }");
+            "0>(\"local_histo\", \"unsigned int\"); }");
 }
 
 TEST(RewriteSource, TranslatesScalarsVolatileAndSeveralDeclarators) {
   EXPECT_EQ(body("void k() { __shared__ int x; }"),
-            "void k() { auto& x = ::cugrade::emu::block_shared<int, 0>(); }");
+            "void k() { auto& x = ::cugrade::emu::block_shared<int, 0>(\"x\", \"int\"); }");
   EXPECT_EQ(body("void k() { volatile __shared__ float s[64]; }"),
-            "void k() { auto& s = ::cugrade::emu::block_shared<volatile float [ 64 ], 0>(); }");
+            "void k() { auto& s = ::cugrade::emu::block_shared<volatile float [ 64 ], 0>(\"s\", "
+            "\"volatile float\"); }");
   EXPECT_EQ(body("void k() { __shared__ float a[4], b[8]; }"),
-            "void k() { auto& a = ::cugrade::emu::block_shared<float [ 4 ], 0>(); auto& b = "
-            "::cugrade::emu::block_shared<float [ 8 ], 1>(); }");
-  EXPECT_EQ(body("void k() { __shared__ __align__(16) float v[4]; }"),
-            "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(); }");
+            "void k() { auto& a = ::cugrade::emu::block_shared<float [ 4 ], 0>(\"a\", \"float\"); "
+            "auto& b = ::cugrade::emu::block_shared<float [ 8 ], 1>(\"b\", \"float\"); }");
+  EXPECT_EQ(
+      body("void k() { __shared__ __align__(16) float v[4]; }"),
+      "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(\"v\", \"float\"); }");
 }
 
 TEST(RewriteSource, TranslatesExternSharedToDynamicMemory) {
-  EXPECT_EQ(body("void k() { extern __shared__ float s[]; }"),
-            "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(); }");
+  EXPECT_EQ(
+      body("void k() { extern __shared__ float s[]; }"),
+      "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(\"s\", \"float\"); }");
 }
 
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
-            "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile;\n");
+            "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");
   EXPECT_EQ(body("namespace n {\nextern __shared__ float buf[];\n}\n"),
-            "namespace n {\nstatic ::cugrade::emu::file_dynamic_shared<float> buf;\n}\n");
+            "namespace n {\nstatic ::cugrade::emu::file_dynamic_shared<float> buf{\"buf\", "
+            "\"float\"};\n}\n");
   EXPECT_EQ(body("extern \"C\" void f() { __shared__ int s; }"),
-            "extern \"C\" void f() { auto& s = ::cugrade::emu::block_shared<int, 0>(); }");
+            "extern \"C\" void f() { auto& s = ::cugrade::emu::block_shared<int, 0>(\"s\", "
+            "\"int\"); }");
 }
 
 TEST(RewriteSource, KeepsLinesOfASharedDeclarationSpanningLines) {

@@ -1,5 +1,6 @@
 #include "harness/emu/src/block_runner.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "harness/emu/src/context_switch.h"
@@ -24,36 +25,79 @@ block_runner::block_runner()
     : m_context(k_max + 2), m_state(k_max), m_gen(k_max), m_tid(k_max), m_extra(k_max),
       m_warps(k_max / 32) {
   m_order.reserve(k_max);
-  // 128 bytes of slack so the static shared area can start on a 128-byte boundary.
-  m_static_storage.resize(limits::shared_per_block + 128);
-  const auto raw = reinterpret_cast<std::uintptr_t>(m_static_storage.data());
-  m_static_base = m_static_storage.data() + ((128 - raw % 128) % 128);
 }
 
-bool block_runner::run_block(launch_job& job, std::uint64_t block_linear) {
-  setup(job, block_linear);
+void block_runner::run_blocks(launch_job& job) {
+  m_job = &job;
+  m_chunk_next = m_chunk_end = 0;
+  m_blocks_run = 0;
   t_ctx.runner = this;
   t_ctx.kernel_name = job.site.kernel_name;
-  const fiber_id first = pick_next();
-  if (first != k_scheduler) {
-    resume(k_scheduler, first);
+  std::uint64_t block = 0;
+  // Normally once: the fibers go on from block to block, and come back here when the job has
+  // no block left for this worker, or when a block was abandoned.
+  while (!m_aborted && !job.aborted.load(std::memory_order_relaxed) && claim_block(block)) {
+    setup(block);
+    const fiber_id first = pick_next();
+    if (first != k_scheduler) {
+      resume(k_scheduler, first);
+    }
+    // Back on the worker's own stack.
+    if (m_pending_stack >= 0) {
+      m_stacks.release(m_pending_stack);
+      m_pending_stack = -1;
+    }
+    t_ctx.fiber = nullptr;
+    m_current = k_none;
+    if (m_aborted) {
+      reclaim_stacks();
+    } else {
+      ++m_blocks_run;
+    }
   }
-  // Back on the worker's own stack: the block finished or was abandoned.
-  if (m_pending_stack >= 0) {
-    m_stacks.release(m_pending_stack);
-    m_pending_stack = -1;
-  }
-  t_ctx.fiber = nullptr;
+  job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
+  m_blocks_run = 0;
+  m_aborted = false;
+  m_checking = false;
+  t_ctx.check_shared = false;
   t_ctx.runner = nullptr;
-  m_current = k_none;
-  reclaim_stacks();
-  return !m_aborted;
 }
 
-void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
-  m_job = &job;
+bool block_runner::claim_block(std::uint64_t& block) {
+  if (m_chunk_next == m_chunk_end) {
+    if (m_blocks_run > 0) { // what the watchdog reads as progress
+      m_job->blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
+      m_blocks_run = 0;
+    }
+    const std::uint64_t first =
+        m_job->next_block.fetch_add(m_job->chunk, std::memory_order_relaxed);
+    if (first >= m_job->total_blocks) {
+      return false;
+    }
+    m_chunk_next = first;
+    m_chunk_end = std::min(first + m_job->chunk, m_job->total_blocks);
+  }
+  block = m_chunk_next++;
+  return true;
+}
+
+// On the fiber of the thread that finished a block: the next block runs on the same stack.
+bool block_runner::next_block() {
+  ++m_blocks_run;
+  std::uint64_t block = 0;
+  if (m_job->aborted.load(std::memory_order_relaxed) || !claim_block(block)) {
+    --m_blocks_run; // counted by run_blocks, once back on the worker's stack
+    return false;
+  }
+  setup(block);
+  return true;
+}
+
+void block_runner::setup(std::uint64_t block_linear) {
+  const launch_job& job = *m_job;
   const ::uint3 g = job.grid;
   const ::uint3 b = job.block;
+  m_block_linear = block_linear;
   m_block_idx = {static_cast<unsigned>(block_linear % g.x),
                  static_cast<unsigned>(block_linear / g.x % g.y),
                  static_cast<unsigned>(block_linear / (std::uint64_t{g.x} * g.y))};
@@ -68,11 +112,9 @@ void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
     }
     m_tid_shape = b;
   }
-  for (fiber_id i = 0; i < m_count; ++i) {
-    m_state[i] = fiber_state::fresh;
-    m_gen[i] = 0;
-    m_extra[i].stack = -1;
-  }
+  // Every stack of the last block was given back (or handed on) as its thread ended; m_gen
+  // matters only for a thread waiting at a barrier, which sets it.
+  std::memset(m_state.data(), static_cast<int>(fiber_state::fresh), m_count);
   const unsigned warps = (m_count + 31) / 32;
   for (unsigned w = 0; w < warps; ++w) {
     const unsigned lanes = m_count - w * 32 >= 32 ? 32 : m_count - w * 32;
@@ -84,20 +126,28 @@ void block_runner::setup(launch_job& job, std::uint64_t block_linear) {
   m_parity = 0;
   m_first_waiter = m_first_exited = k_none;
   m_aborted = false;
-  m_shared_entries.clear();
   m_static_used = 0;
+  ++m_block_serial;
   m_garbage_seed = job.serial * 0x9E3779B97F4A7C15ull ^ (block_linear + 1);
+  m_dynamic = nullptr;
   if (job.dynamic_shared > 0) {
-    if (m_dynamic_storage.size() < job.dynamic_shared + 128) {
-      m_dynamic_storage.resize(job.dynamic_shared + 128);
+    m_dynamic = m_arena.dynamic_slot(job.dynamic_shared);
+    if (m_dynamic != nullptr) {
+      fill_garbage(m_dynamic->base, job.dynamic_shared, m_garbage_seed ^ 0xD1Bull);
     }
-    const auto raw = reinterpret_cast<std::uintptr_t>(m_dynamic_storage.data());
-    m_dynamic_base = m_dynamic_storage.data() + ((128 - raw % 128) % 128);
-    fill_garbage(m_dynamic_base, job.dynamic_shared, m_garbage_seed ^ 0xD1Bull);
-  } else {
-    m_dynamic_base = nullptr;
   }
+  start_checks(block_linear);
   fill_order(block_linear);
+}
+
+void block_runner::start_checks(std::uint64_t block_linear) {
+  t_ctx.shared_begin = m_arena.begin();
+  t_ctx.shared_bytes = m_arena.used_bytes();
+  t_ctx.check_shared = m_job->checked_block(block_linear);
+  m_checking = t_ctx.check_shared && !m_job->race_reported.load(std::memory_order_relaxed);
+  if (m_checking) {
+    m_hazards.new_interval();
+  }
 }
 
 void block_runner::fill_order(std::uint64_t block_linear) {
@@ -207,8 +257,9 @@ void block_runner::fiber_main(fctx::transfer_t t) {
 }
 
 // Runs threads on this fiber's stack until one has to switch away. When a thread ends and the
-// next one to run has not started yet, the next one simply runs here too: a block whose threads
-// never wait costs no context switch at all.
+// next one to run has not started yet, the next one simply runs here too; when it ends the
+// block, the next block's first thread does: blocks whose threads never wait cost no context
+// switch at all.
 void block_runner::run_current() {
   for (;;) {
     try {
@@ -218,15 +269,18 @@ void block_runner::run_current() {
            cudaErrorLaunchFailure, true);
     }
     const fiber_id self = m_current;
-    const fiber_id next = exit_current();
+    fiber_id next = exit_current();
+    const int stack = m_extra[self].stack;
+    m_extra[self].stack = -1;
+    if (next == k_scheduler && m_live == 0 && !m_aborted && next_block()) {
+      next = pick_next();
+    }
     if (next == k_scheduler || m_state[next] != fiber_state::fresh) {
-      m_pending_stack = m_extra[self].stack;
-      m_extra[self].stack = -1;
+      m_pending_stack = stack;
       resume(k_dead, next);
       __builtin_unreachable();
     }
-    m_extra[next].stack = m_extra[self].stack;
-    m_extra[self].stack = -1;
+    m_extra[next].stack = stack;
     m_state[next] = fiber_state::ready;
     m_current = next;
     t_ctx.fiber = &m_extra[next];
@@ -236,6 +290,7 @@ void block_runner::run_current() {
 
 block_runner::fiber_id block_runner::exit_current() {
   const fiber_id self = m_current;
+  settle_shared();
   if (m_at_barrier > 0) {
     fail_exit_while_waiting(self);
   }
@@ -251,6 +306,7 @@ block_runner::fiber_id block_runner::exit_current() {
 
 int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {
   const fiber_id self = m_current;
+  settle_shared();
   if (m_first_exited != k_none) {
     fail_arrive_after_exit(self, site);
   }
@@ -292,6 +348,9 @@ void block_runner::release_barrier() {
   m_at_barrier = 0;
   ++m_barrier_gen;
   m_pos = 0;
+  if (m_checking) {
+    m_hazards.new_interval();
+  }
   for (unsigned w = 0; w < (m_count + 31) / 32; ++w) {
     m_warps[w].exited_at_sync = m_warps[w].exited;
   }
@@ -299,6 +358,7 @@ void block_runner::release_barrier() {
 
 void block_runner::yield() {
   if (m_current != k_none) {
+    settle_shared();
     switch_away(m_current);
   }
 }

@@ -2,12 +2,16 @@
 /// \file
 /// Runs the blocks of a launch on one OS thread. Every CUDA thread of a block is a fiber
 /// (Boost.Context fcontext); fibers switch directly to one another, in the launch's schedule order,
-/// whenever one waits at a barrier or a warp rendezvous, or exits. A block that never reaches a
-/// barrier therefore runs each thread to completion in turn, one switch per thread.
+/// whenever one waits at a barrier or a warp rendezvous, or exits. A thread that ends hands its
+/// stack to the next thread that has not started, and the thread that ends a block goes on with
+/// the next block on the same stack: blocks whose threads never wait cost no switch at all.
 ///
 /// The runner also detects what a GPU would hang on or silently get wrong: barrier divergence
 /// (a thread exits, or waits at another __syncthreads, while others wait) and warp rendezvous that
-/// can never complete. Either aborts the block and the launch with a diagnostic.
+/// can never complete, which abort the block and the launch with a diagnostic; in the blocks the
+/// launch checks, shared-memory accesses outside their array (out_of_bounds, aborting too) and
+/// hazards between threads of different warps with no barrier between them (race, reported once
+/// per launch, which runs on).
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +20,9 @@
 
 #include "cugrade_emu/device.h"
 #include "harness/emu/src/context_switch.h"
+#include "harness/emu/src/hazard_detector.h"
 #include "harness/emu/src/launch_job.h"
+#include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
 
 namespace cugrade::emu::detail {
@@ -61,16 +67,20 @@ class block_runner {
 public:
   block_runner();
 
-  /// Runs one block to completion; false when it was aborted (the job holds the failure).
-  bool run_block(launch_job& job, std::uint64_t block_linear);
+  /// Runs blocks of the job, claiming them a chunk at a time, until none is left or the job is
+  /// aborted (the job then holds the failure).
+  void run_blocks(launch_job& job);
 
   // Called by kernel code on the running fiber.
   int sync_threads(sync_kind kind, int predicate, wait_site site);
   std::uint64_t warp_exchange(warp_op op, const warp_request& request, wait_site site);
   [[nodiscard]] unsigned active_mask() const;
   void yield();
-  void* shared_slot(const void* key, std::size_t size, std::size_t align);
-  [[nodiscard]] void* dynamic_shared() const { return m_dynamic_base; }
+  void* shared_slot(const void* key, std::size_t size, std::size_t align,
+                    const shared_array_info& info);
+  void* dynamic_shared(const char* name, const char* element, std::size_t element_size);
+  /// An access to the block's shared memory by the running thread (checked blocks only).
+  void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line);
 
 private:
   using fiber_id = unsigned;
@@ -83,8 +93,13 @@ private:
   [[noreturn]] void run_current();
   /// Retires the running thread; returns who runs next.
   fiber_id exit_current();
+  /// The next block of the job for this worker, if any is left.
+  bool claim_block(std::uint64_t& block);
+  /// Ends the finished block and sets up the next one; false when there is none.
+  bool next_block();
 
-  void setup(launch_job& job, std::uint64_t block_linear);
+  void setup(std::uint64_t block_linear);
+  void start_checks(std::uint64_t block_linear);
   void fill_order(std::uint64_t block_linear);
   void reclaim_stacks();
   [[nodiscard]] bool runnable(fiber_id f) const {
@@ -96,6 +111,16 @@ private:
   void resume(fiber_id from, fiber_id to);
 
   void release_barrier();
+  /// Judges the running thread's pending shared-memory write: before another thread runs.
+  void settle_shared() {
+    if (m_checking) {
+      if (auto h = m_hazards.settle()) {
+        report_hazard(*h);
+      }
+    }
+  }
+  void report_hazard(const hazard& h);
+  [[noreturn]] void fail_out_of_bounds(const shared_place& where, shared_use use, int line);
   void try_complete(unsigned warp, unsigned mask);
   void on_lane_exit(fiber_id f);
   [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base) const;
@@ -103,12 +128,18 @@ private:
   // Failures: record one diagnostic for the launch and abandon the block.
   [[noreturn]] void fail(const char* kind, const std::string& message, fiber_id who,
                          wait_site where, cudaError_t error, bool sticky);
+  [[noreturn]] void fail_as(diagnostic d, cudaError_t error, bool sticky);
+  [[nodiscard]] diagnostic diagnostic_of(const char* kind, std::string message, fiber_id who,
+                                         wait_site where) const;
   [[noreturn]] void fail_exit_while_waiting(fiber_id leaver);
   [[noreturn]] void fail_arrive_after_exit(fiber_id arriver, wait_site site);
   [[noreturn]] void fail_other_barrier(fiber_id arriver, wait_site site);
   void report_stuck();
   [[nodiscard]] std::string where_waits(fiber_id f) const;
   [[nodiscard]] std::string prefix(fiber_id f) const;
+  [[nodiscard]] std::string thread_of_block(unsigned thread) const;
+  [[nodiscard]] std::string block_name() const;
+  [[nodiscard]] std::string at_line(int line) const;
 
   stack_pool m_stacks;
   // Hot state, one dense array per field, so a barrier touches few cache lines.
@@ -125,6 +156,10 @@ private:
   int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
 
   launch_job* m_job = nullptr;
+  std::uint64_t m_block_linear = 0;
+  std::uint64_t m_chunk_next = 0; ///< blocks claimed and not yet run: [next, end)
+  std::uint64_t m_chunk_end = 0;
+  std::uint64_t m_blocks_run = 0; ///< since the last report to the job's count
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;
@@ -141,16 +176,12 @@ private:
   fiber_id m_first_exited = k_none;
   bool m_aborted = false;
 
-  struct shared_entry {
-    const void* key;
-    std::size_t offset;
-  };
-  std::vector<shared_entry> m_shared_entries;
-  std::vector<std::byte> m_static_storage;
-  std::byte* m_static_base = nullptr;
-  std::size_t m_static_used = 0;
-  std::vector<std::byte> m_dynamic_storage;
-  std::byte* m_dynamic_base = nullptr;
+  shared_arena m_arena;
+  hazard_detector m_hazards{shared_arena::reserved_bytes};
+  bool m_checking = false;          ///< this block is checked for hazards
+  std::uint64_t m_block_serial = 0; ///< blocks run by this worker: stamps garbage fills
+  std::size_t m_static_used = 0;    ///< static shared bytes this block declared so far
+  shared_slot_record* m_dynamic = nullptr;
   std::uint64_t m_garbage_seed = 0;
 };
 

@@ -21,6 +21,10 @@ void set_fault_report_fd(int fd) {
   detail::set_fault_fd(fd);
 }
 
+void set_shared_checks(bool on) {
+  detail::emulator_state::instance().set_shared_checks(on);
+}
+
 void set_worker_count(unsigned count) {
   detail::worker_pool::instance().set_size(count);
 }

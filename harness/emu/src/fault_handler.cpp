@@ -19,6 +19,7 @@
 #include "cugrade_emu/context.h"
 #include "cugrade_emu_control.h"
 #include "harness/emu/src/memory.h"
+#include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
 
 namespace cugrade::emu::detail {
@@ -113,6 +114,37 @@ const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
   return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "write" : "read";
 }
 
+void signed_number(line_writer& w, long long v) {
+  if (v < 0) {
+    w.put('-');
+    w.number(static_cast<std::uint64_t>(-v));
+  } else {
+    w.number(static_cast<std::uint64_t>(v));
+  }
+}
+
+// "write to T[1024], past the end of the __shared__ array T (1024 elements)": an access that ran
+// into the inaccessible page after an array (or below its start).
+void describe_shared(line_writer& w, const shared_place& where, const char* access) {
+  const shared_array_info& info = where.slot->info;
+  const char* name = info.name != nullptr && *info.name != '\0' ? info.name : "shared";
+  const auto element = static_cast<long long>(info.element_size == 0 ? 1 : info.element_size);
+  const long long offset = where.byte_offset;
+  const long long index = offset >= 0 ? offset / element : -((-offset + element - 1) / element);
+  w.text(access);
+  w.text(" to ");
+  w.text(name);
+  w.put('[');
+  signed_number(w, index);
+  w.text("], ");
+  w.text(offset < 0 ? "before the start" : "past the end");
+  w.text(" of the __shared__ array ");
+  w.text(name);
+  w.text(" (");
+  w.number(where.slot->size / static_cast<std::size_t>(element));
+  w.text(where.slot->key == nullptr ? " elements of dynamic shared memory)" : " elements)");
+}
+
 // Appends the sentence after "kernel ..., thread (...): " and returns the error kind.
 const char* describe(line_writer& w, int sig, const siginfo_t* info, const char* access) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -159,6 +191,11 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
     return "illegal_address";
   case fault_place::kind::none:
     break;
+  }
+  if (const shared_place shared = shared_arena::locate_anywhere(info->si_addr);
+      shared.slot != nullptr) {
+    describe_shared(w, shared, access);
+    return "out_of_bounds";
   }
   if (stack_pool::is_guard(info->si_addr)) {
     w.text(" beyond the thread's stack: stack overflow (the emulator gives each thread 128 KiB; "

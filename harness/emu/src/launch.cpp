@@ -87,6 +87,7 @@ void prepare_job(launch_job& job, const launch_site& site, dim3 grid, dim3 block
   job.shared_limit =
       info.max_dynamic_shared >= 0 ? limits::shared_per_block_optin : limits::shared_per_block;
   job.schedule = emulator_state::instance().schedule();
+  job.check_shared = emulator_state::instance().shared_checks();
   job.serial = ++g_launch_serial;
 }
 

@@ -123,6 +123,7 @@ void block_runner::try_complete(unsigned warp, unsigned mask) {
 
 std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& request, wait_site site) {
   const fiber_id self = m_current;
+  settle_shared();
   const unsigned warp = self / 32;
   const unsigned lane_bit = 1u << (self % 32);
   fiber_extra& extra = m_extra[self];

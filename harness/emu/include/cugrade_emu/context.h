@@ -17,6 +17,12 @@ struct thread_context {
   void* fiber;             ///< the running fiber; null outside kernels
   void* runner;            ///< this OS thread's block runner; null outside kernels
   const char* kernel_name; ///< as written at the launch
+  /// The running block's shared memory: [shared_begin, shared_begin + shared_bytes). Accesses
+  /// are reported to the hazard and bounds detector only when check_shared is set (a checked
+  /// block), and only for addresses in that range.
+  unsigned long shared_begin;
+  unsigned long shared_bytes;
+  bool check_shared;
 };
 
 // `__thread` (not `thread_local`): no TLS wrapper call; initial-exec keeps access a single load
