@@ -28,6 +28,10 @@ struct hazard_detector::word {
   std::uint32_t read_epoch;
   std::uint16_t writer;
   std::uint16_t write_line;
+  std::uint16_t other_writer; ///< k_nobody, or the last writer of another warp than `writer`'s
+  std::uint16_t other_write_line;
+  std::uint8_t other_write_mask;
+  std::uint8_t other_write_use;
   std::uint16_t reader;
   std::uint16_t read_line;
   std::uint16_t other_reader; ///< k_nobody, or a reader of another warp than `reader`'s
@@ -130,6 +134,10 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
       if (auto h = clash(w.writer, w.write_line, w.write_use, w.write_mask)) {
         return h;
       }
+      if (auto h = clash(w.other_writer, w.other_write_line, w.other_write_use,
+                         w.other_write_mask)) {
+        return h;
+      }
     }
     if (changed && read) { // a write after another warp's read
       if (auto h = clash(w.reader, w.read_line, w.read_use, w.read_mask)) {
@@ -141,6 +149,14 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
     }
     if (changed) {
       const bool same_warp = written && warp_of(w.writer) == warp;
+      if (!written) {
+        w.other_writer = k_nobody;
+      } else if (!same_warp) { // atomics of several warps: remember one of another warp
+        w.other_writer = w.writer;
+        w.other_write_line = w.write_line;
+        w.other_write_mask = w.write_mask;
+        w.other_write_use = w.write_use;
+      }
       w.write_mask = same_warp ? static_cast<std::uint8_t>(w.write_mask | mask) : mask;
       w.write_epoch = m_epoch;
       w.writer = self;
@@ -151,8 +167,12 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
     // A read, or a store that changed nothing: a later write of another warp races with it.
     const auto how = static_cast<std::uint8_t>(use);
     if (!read) {
-      w = {w.write_epoch, m_epoch, w.writer, w.write_line, self, at, k_nobody, 0,
-           w.write_mask,  mask,    0,        w.write_use,  how,  0};
+      w.read_epoch = m_epoch;
+      w.reader = self;
+      w.read_line = at;
+      w.read_mask = mask;
+      w.read_use = how;
+      w.other_reader = k_nobody;
     } else if (warp_of(w.reader) == warp) {
       w.read_mask = static_cast<std::uint8_t>(w.read_mask | mask);
     } else if (w.other_reader == k_nobody) {
