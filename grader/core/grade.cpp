@@ -156,8 +156,11 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   for (int part = 0; outcomes.size() < cases.size(); ++part) {
     const std::vector<graded_case> rest(cases.begin() + static_cast<long>(outcomes.size()),
                                         cases.end());
-    const auto plan = make_plan(g.spec.problem, kernel.name, built.library,
-                                work_dir / kernel.name / ("part-" + std::to_string(part)), rest, 2);
+    auto plan = make_plan(g.spec.problem, kernel.name, built.library,
+                          work_dir / kernel.name / ("part-" + std::to_string(part)), rest, 2);
+    if (g.backend.kind == reports::backend_kind::emu) {
+      plan.time_limit_seconds = remaining; // the emulator's watchdog: no progress (kernel_run.h)
+    }
     auto run = run_kernel_on_device(g, plan, remaining);
     if (!run) {
       return fail(run.error());
@@ -238,8 +241,8 @@ run_together(grading& g, const std::vector<const spec::kernel_spec*>& kernels,
     exit.launcher = names[j];
     auto share = launcher_share(run->log, j, cases.size(), plan.runs);
     if (!share && run->exit.timed_out) {
-      share = stopped_launcher_share(run->log, j, cases.size(), plan.runs,
-                                     run->wall_seconds - limit);
+      share =
+          stopped_launcher_share(run->log, j, cases.size(), plan.runs, run->wall_seconds - limit);
       exit.timed_out = share.has_value();
     }
     if (share) {

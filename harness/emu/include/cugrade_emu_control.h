@@ -48,6 +48,13 @@ inline constexpr int fault_exit_status = 86;
 /// about 576 blocks of a larger one. On by default; the speed benchmark turns it off to compare.
 void set_shared_checks(bool on);
 
+/// The time limit, enforced by the emulator itself as "no progress" (docs/emulation.md, "The
+/// time limit"): time in the launcher's host code and time in a launch during which no block
+/// starts count against it; a launch whose blocks keep coming runs on, up to the limit plus
+/// 100 ns per launched thread. When it is up, the process ends as under the grader's SIGTERM: a
+/// "timeout" fault event naming where a kernel thread was. 0 (the default) stops watching.
+void set_time_limit(double seconds);
+
 /// Number of CPU threads that run blocks (0: one per core; the default, or CUGRADE_EMU_WORKERS).
 void set_worker_count(unsigned count);
 

@@ -5,6 +5,7 @@
 
 #include "harness/emu/src/context_switch.h"
 #include "harness/emu/src/device_limits.h"
+#include "harness/emu/src/watchdog.h"
 
 namespace cugrade::emu::detail {
 
@@ -23,7 +24,7 @@ bool wait_site::same_as(const wait_site& o) const {
 
 block_runner::block_runner()
     : m_context(k_max + 2), m_state(k_max), m_gen(k_max), m_tid(k_max), m_extra(k_max),
-      m_warps(k_max / 32) {
+      m_warps(k_max / 32), m_started(watchdog_progress_counter()) {
   m_order.reserve(k_max);
 }
 
@@ -128,6 +129,7 @@ void block_runner::setup(std::uint64_t block_linear) {
   m_aborted = false;
   m_static_used = 0;
   ++m_block_serial;
+  m_started->store(m_started->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   m_garbage_seed = job.serial * 0x9E3779B97F4A7C15ull ^ (block_linear + 1);
   m_dynamic = nullptr;
   if (job.dynamic_shared > 0) {

@@ -13,6 +13,7 @@
 /// hazards between threads of different warps with no barrier between them (race, reported once
 /// per launch, which runs on).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -159,7 +160,8 @@ private:
   std::uint64_t m_block_linear = 0;
   std::uint64_t m_chunk_next = 0; ///< blocks claimed and not yet run: [next, end)
   std::uint64_t m_chunk_end = 0;
-  std::uint64_t m_blocks_run = 0; ///< since the last report to the job's count
+  std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
+  std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;

@@ -250,9 +250,10 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   const thread_context& ctx = t_ctx;
   const bool in_kernel = ctx.fiber != nullptr;
   const char* kernel = in_kernel ? ctx.kernel_name : "";
-  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  // No context: the watchdog's report of host code, with no program counter to map.
+  const auto pc = uc != nullptr ? static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) : 0;
   Dl_info where{};
-  const bool known = dladdr(reinterpret_cast<void*>(pc), &where) != 0;
+  const bool known = uc != nullptr && dladdr(reinterpret_cast<void*>(pc), &where) != 0;
   const ::uint3 zero{0, 0, 0};
   line_writer out;
   out.text("{\"event\":\"fault\",\"error_kind\":");
@@ -270,7 +271,9 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.text(",\"address\":\"");
   out.hex(reinterpret_cast<std::uintptr_t>(address));
   out.text("\",\"pc_offset\":\"");
-  out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
+  if (uc != nullptr) {
+    out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
+  }
   out.text("\",\"object\":");
   out.json_string(known && where.dli_fname != nullptr ? where.dli_fname : "");
   out.text("}\n");
@@ -347,6 +350,24 @@ void on_stop(int, siginfo_t*, void* raw) {
 }
 
 } // namespace
+
+void stop_for_time_limit(bool in_launch) {
+  if (in_launch && forward_stop_to_kernel_threads() > 0) {
+    // A thread inside a kernel reports where it was and ends the process; if the launch ended
+    // before any saw the signal, the report below is the time limit's.
+    sleep(2);
+  }
+  if (g_reporting.exchange(true)) {
+    wait_for_the_end();
+  }
+  line_writer msg;
+  msg.text(in_launch ? "host code: the launch did not end within the time limit"
+                     : "host code: the launcher did not return within the time limit (its own "
+                       "code, not a kernel, was running)");
+  msg.put('\0');
+  report_event("timeout", msg, nullptr, "access", nullptr);
+  end_by_sigterm();
+}
 
 void install_fault_handler() {
   static std::once_flag once;

@@ -75,8 +75,10 @@ void worker_pool::stop_threads() {
 }
 
 void worker_pool::after_fork_in_child() {
-  // The parent's workers do not exist here; their objects are abandoned, not joined.
+  // The parent's workers do not exist here; their objects are abandoned, not joined. The
+  // forking thread goes on here and may run blocks (its runner already exists).
   forget_kernel_threads();
+  register_kernel_thread();
   m_shared = new shared_part();
   m_threads = new std::vector<std::thread>();
 }
