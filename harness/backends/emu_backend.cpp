@@ -24,9 +24,13 @@ call_outcome outcome_of(cudaError_t e, const char* when) {
           false};
 }
 
+// A diagnostic's place is added unless its message already names it. A race (the shared-memory
+// hazard detector's) leaves the device usable, as racecheck's findings do: the kernel ran to its
+// end; every other diagnosed fault leaves a sticky error.
 call_outcome outcome_of(const emu::diagnostic& d) {
-  std::string where = d.file.empty() ? "" : " at " + d.file + ":" + std::to_string(d.line);
-  return {d.error_kind, d.message + where, true};
+  const std::string place = d.file + ":" + std::to_string(d.line);
+  const bool named = d.file.empty() || d.message.find(place) != std::string::npos;
+  return {d.error_kind, d.message + (named ? "" : " at " + place), d.error_kind != "race"};
 }
 
 class emu_backend final : public backend {
@@ -73,6 +77,7 @@ protected:
   }
 
   void do_set_fault_fd(int fd) override { emu::set_fault_report_fd(fd); }
+  void do_set_time_limit(double seconds) override { emu::set_time_limit(seconds); }
 
   // Nothing to gate: the emulator runs the call's work inside it.
   call_timing do_timed_call(const std::function<void()>& call, bool /*gated*/) override {
