@@ -167,3 +167,60 @@ TEST(RewriteSource, PreservesLineCountOfTheReferenceKernels) {
 }
 
 } // namespace
+
+namespace access_rewrite {
+
+const std::string flag = " [[maybe_unused]] const bool __cugrade_chk = "
+                         "::cugrade::emu::detail::checking_shared();";
+
+std::string read(const std::string& lvalue, int line = 1) {
+  return "::cugrade::emu::detail::shared_read(" + lvalue + ", __cugrade_chk, " +
+         std::to_string(line) + ")";
+}
+std::string write(const std::string& lvalue, int line = 1) {
+  return "::cugrade::emu::detail::shared_write(" + lvalue + ", __cugrade_chk, " +
+         std::to_string(line) + ")";
+}
+std::string update(const std::string& lvalue, int line = 1) {
+  return "::cugrade::emu::detail::shared_update(" + lvalue + ", __cugrade_chk, " +
+         std::to_string(line) + ")";
+}
+
+TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
+  EXPECT_EQ(body("__global__ void k(float* a, int* b) { a[i] = a[i + 1] * b[j][2]; }"),
+            "__global__ void k(float* a, int* b) {" + flag + " " + write("a[i]") + " = " +
+                read("a[i + 1]") + " * " + read("b[j][2]") + "; }");
+  EXPECT_EQ(body("__device__ void f(float* s) { s[t] += 1; ++s[u]; s[v]--; s[w] == 0; }"),
+            "__device__ void f(float* s) {" + flag + " " + update("s[t]") + " += 1; ++" +
+                update("s[u]") + "; " + update("s[v]") + "--; " + read("s[w]") + " == 0; }");
+  EXPECT_EQ(body("__global__ void k(int* s) { s[s[0]] <<= 1; }"),
+            "__global__ void k(int* s) {" + flag + " " + update("s[" + read("s[0]") + "]") +
+                " <<= 1; }");
+}
+
+TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
+  const std::string host = "void h(float* a) { a[0] = a[1]; }";
+  EXPECT_EQ(body(host), host);
+  const std::string kept =
+      "__global__ void k(P* p, unsigned* bins) { float v[4]; int s = 0, w[2]; "
+      "atomicAdd(&bins[v[0]], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "
+      "int n = sizeof(p[0]); }";
+  // Only v[0] (a read, inside the atomic's argument) is an access.
+  EXPECT_EQ(body(kept), "__global__ void k(P* p, unsigned* bins) {" + flag +
+                            " float v[4]; int s = 0, w[2]; atomicAdd(&bins[" + read("v[0]") +
+                            "], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "
+                            "int n = sizeof(p[0]); }");
+}
+
+TEST(RewriteAccesses, LambdasAskTheThreadContextAndLinesStayPut) {
+  EXPECT_EQ(body("__global__ void k(float* a) {\n  auto f = [&](int i) { return a[i]; };\n}"),
+            "__global__ void k(float* a) {\n  auto f = [&](int i) { return "
+            "::cugrade::emu::detail::shared_read(a[i], 2); };\n}");
+  const std::string src = "__global__ void k(float* a,\n float* b) {\n  a[0] =\n    b[1];\n}\n";
+  const std::string out = body(src);
+  EXPECT_EQ(newlines(out), newlines(src));
+  EXPECT_NE(out.find(write("a[0]", 3)), std::string::npos) << out;
+  EXPECT_NE(out.find(read("b[1]", 4)), std::string::npos) << out;
+}
+
+} // namespace access_rewrite
