@@ -80,8 +80,19 @@ public:
   void* shared_slot(const void* key, std::size_t size, std::size_t align,
                     const shared_array_info& info);
   void* dynamic_shared(const char* name, const char* element, std::size_t element_size);
-  /// An access to the block's shared memory by the running thread (checked blocks only).
-  void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line);
+  /// An access to the block's shared memory by the running thread (checked blocks only): inside
+  /// one of the arrays accessed lately it goes straight to the hazard detector.
+  void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    if (!m_hot[0].holds(at, bytes) && !m_hot[1].holds(at, bytes) &&
+        !place_access(at, bytes, use, line)) [[unlikely]] {
+      return;
+    }
+    if (m_checking && m_hazards.access(at - m_arena.begin(), address, bytes, use, m_current, line))
+        [[unlikely]] {
+      report_hazard(m_hazards.found());
+    }
+  }
 
 private:
   using fiber_id = unsigned;
@@ -101,29 +112,49 @@ private:
 
   void setup(std::uint64_t block_linear);
   void start_checks(std::uint64_t block_linear);
+  [[nodiscard]] bool checked_block(std::uint64_t b);
   void fill_order(std::uint64_t block_linear);
   void reclaim_stacks();
   [[nodiscard]] bool runnable(fiber_id f) const {
     return m_state[f] <= fiber_state::ready ||
            (m_state[f] == fiber_state::barrier && m_gen[f] != m_barrier_gen);
   }
-  fiber_id pick_next();
+  /// The next fiber to run: the next one in schedule order that can, else a sweep (pick_more).
+  fiber_id pick_next() {
+    if (m_pos < m_count) {
+      const fiber_id f = m_order[m_pos];
+      if (runnable(f)) {
+        ++m_pos;
+        return f;
+      }
+    }
+    return pick_more();
+  }
+  fiber_id pick_more();
+  void give_stack(fiber_id to);
+  [[nodiscard]] int barrier_result(sync_kind kind, fiber_id self) const;
   void switch_away(fiber_id self);
   void resume(fiber_id from, fiber_id to);
 
   void release_barrier();
   /// Judges the running thread's pending shared-memory write: before another thread runs.
   void settle_shared() {
-    if (m_checking) {
-      if (auto h = m_hazards.settle()) {
-        report_hazard(*h);
-      }
+    if (m_checking && m_hazards.settle()) [[unlikely]] {
+      report_hazard(m_hazards.found());
     }
   }
   void report_hazard(const hazard& h);
+  bool place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line);
   [[noreturn]] void fail_out_of_bounds(const shared_place& where, shared_use use, int line);
   void try_complete(unsigned warp, unsigned mask);
-  void on_lane_exit(fiber_id f);
+  void on_lane_exit(fiber_id f) {
+    warp_lanes& w = m_warps[f / 32];
+    w.exited |= 1u << (f % 32);
+    if (w.waiting != 0) { // the exit may be what a waiting rendezvous was waiting for
+      complete_after_exit(f / 32);
+    }
+  }
+  void complete_after_exit(unsigned warp);
   [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base) const;
 
   // Failures: record one diagnostic for the launch and abandon the block.
@@ -143,22 +174,28 @@ private:
   [[nodiscard]] std::string at_line(int line) const;
 
   stack_pool m_stacks;
-  // Hot state, one dense array per field, so a barrier touches few cache lines.
-  std::vector<fctx::fcontext_t> m_context; ///< k_max + 2 (scheduler, dead)
-  std::vector<fiber_state> m_state;
-  std::vector<unsigned> m_gen; ///< barrier generation a waiting fiber waits in
-  std::vector<::uint3> m_tid;
-  std::vector<fiber_extra> m_extra;
-  std::vector<unsigned> m_order;
+  // Hot state, one dense array per field, so a barrier touches few cache lines. Plain arrays
+  // in the (heap-allocated) runner: an element is one load off `this`, with no vector's data
+  // pointer to reload after every store.
+  fctx::fcontext_t m_context[k_max + 2]{}; ///< k_max + 2 (scheduler, dead)
+  fiber_state m_state[k_max]{};
+  unsigned m_gen[k_max]{}; ///< barrier generation a waiting fiber waits in
+  ::uint3 m_tid[k_max]{};
+  fiber_extra m_extra[k_max]{};
+  unsigned m_order[k_max]{};
+  unsigned m_order_count = 0;                             ///< threads m_order was filled for
   schedule_order m_order_kind = schedule_order::shuffled; ///< what m_order holds
   ::uint3 m_tid_shape{0, 0, 0};                           ///< block shape m_tid was computed for
-  std::vector<warp_lanes> m_warps;
+  warp_lanes m_warps[k_max / 32]{};
   fiber_id m_current = k_none;
   int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
 
   launch_job* m_job = nullptr;
   std::uint64_t m_block_linear = 0;
-  std::uint64_t m_chunk_next = 0; ///< blocks claimed and not yet run: [next, end)
+  bool m_block_idx_valid = false; ///< m_block_idx is m_block_linear's (the next one is found by +1)
+  std::uint64_t m_sample_block = ~std::uint64_t{0}; ///< the last block checked_block() saw
+  std::uint64_t m_sample_phase = 0;                 ///< its index modulo the sample's stride
+  std::uint64_t m_chunk_next = 0;                   ///< blocks claimed and not yet run: [next, end)
   std::uint64_t m_chunk_end = 0;
   std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
   std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
@@ -180,7 +217,16 @@ private:
 
   shared_arena m_arena;
   hazard_detector m_hazards{shared_arena::reserved_bytes};
-  bool m_checking = false;          ///< this block is checked for hazards
+  bool m_checking = false; ///< this block is checked for hazards
+  /// The two arrays accessed last in this block, [begin, end): most accesses are inside them.
+  struct hot_range {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    [[nodiscard]] bool holds(std::uintptr_t at, std::size_t bytes) const {
+      return at >= begin && at + bytes <= end;
+    }
+  };
+  hot_range m_hot[2];
   std::uint64_t m_block_serial = 0; ///< blocks run by this worker: stamps garbage fills
   std::size_t m_static_used = 0;    ///< static shared bytes this block declared so far
   shared_slot_record* m_dynamic = nullptr;

@@ -9,7 +9,6 @@
 namespace cugrade::emu::detail {
 namespace {
 
-constexpr std::uint16_t k_nobody = 0xFFFF;
 constexpr std::size_t k_word = 4;
 
 unsigned warp_of(std::uint16_t thread) {
@@ -21,28 +20,6 @@ std::uint16_t line16(int line) {
 }
 
 } // namespace
-
-// What one 4-byte word saw in the current interval (stale when its epochs are older).
-struct hazard_detector::word {
-  std::uint32_t write_epoch;
-  std::uint32_t read_epoch;
-  std::uint16_t writer;
-  std::uint16_t write_line;
-  std::uint16_t other_writer; ///< k_nobody, or the last writer of another warp than `writer`'s
-  std::uint16_t other_write_line;
-  std::uint8_t other_write_mask;
-  std::uint8_t other_write_use;
-  std::uint16_t reader;
-  std::uint16_t read_line;
-  std::uint16_t other_reader; ///< k_nobody, or a reader of another warp than `reader`'s
-  std::uint16_t other_line;
-  std::uint8_t write_mask; ///< bytes of the word written
-  std::uint8_t read_mask;
-  std::uint8_t other_mask;
-  std::uint8_t write_use;
-  std::uint8_t read_use;
-  std::uint8_t other_use;
-};
 
 hazard_detector::hazard_detector(std::size_t arena_bytes) : m_count(arena_bytes / k_word) {
   void* map = mmap(nullptr, m_count * sizeof(word), PROT_READ | PROT_WRITE,
@@ -65,13 +42,8 @@ void hazard_detector::new_interval() {
   }
 }
 
-std::optional<hazard> hazard_detector::access(std::size_t offset, const volatile void* memory,
-                                              std::size_t bytes, shared_use use, unsigned thread,
-                                              int line) {
-  std::optional<hazard> found = settle();
-  if (found) {
-    return found;
-  }
+bool hazard_detector::access_slow(std::size_t offset, const volatile void* memory,
+                                  std::size_t bytes, shared_use use, unsigned thread, int line) {
   if (use == shared_use::write || use == shared_use::update) {
     m_pending = {};
     m_pending.offset = offset;
@@ -84,12 +56,12 @@ std::optional<hazard> hazard_detector::access(std::size_t offset, const volatile
     m_pending.thread = thread;
     m_pending.line = line;
     m_pending.use = use;
-    return std::nullopt;
+    return false;
   }
   return record(offset, bytes, use, use == shared_use::atomic, thread, line);
 }
 
-std::optional<hazard> hazard_detector::settle_pending() {
+bool hazard_detector::settle_pending() {
   const pending_write w = m_pending;
   m_pending.bytes = 0;
   bool changed = !w.compared;
@@ -99,8 +71,8 @@ std::optional<hazard> hazard_detector::settle_pending() {
   return record(w.offset, w.bytes, w.use, changed, w.thread, w.line);
 }
 
-std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t bytes, shared_use use,
-                                              bool changed, unsigned thread, int line) {
+bool hazard_detector::record(std::size_t offset, std::size_t bytes, shared_use use, bool changed,
+                             unsigned thread, int line) {
   const auto self = static_cast<std::uint16_t>(thread);
   const unsigned warp = warp_of(self);
   const std::uint16_t at = line16(line);
@@ -112,19 +84,20 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
     const std::size_t lo = i == first ? offset % k_word : 0;
     const std::size_t hi = i == last ? (offset + bytes - 1) % k_word : k_word - 1;
     const auto mask = static_cast<std::uint8_t>(((2u << hi) - 1u) & ~((1u << lo) - 1u));
+    // Whether `who`'s access (with `how`, to `bytes_seen` of the word) races with this one;
+    // if so, m_found says how.
     const auto clash = [&](std::uint16_t who, std::uint16_t where, std::uint8_t how,
-                           std::uint8_t bytes_seen) -> std::optional<hazard> {
-      if (who == k_nobody || warp_of(who) == warp || (bytes_seen & mask) == 0) {
-        return std::nullopt;
+                           std::uint8_t bytes_seen) {
+      if (who == hazard_detector::nobody || warp_of(who) == warp || (bytes_seen & mask) == 0) {
+        return false;
       }
       if (atomic && how == static_cast<std::uint8_t>(shared_use::atomic)) {
-        return std::nullopt;
+        return false;
       }
-      hazard h;
-      h.offset = i * k_word + lo;
-      h.earlier = {who, where, static_cast<shared_use>(how)};
-      h.later = {thread, line, use};
-      return h;
+      m_found.offset = i * k_word + lo;
+      m_found.earlier = {who, where, static_cast<shared_use>(how)};
+      m_found.later = {thread, line, use};
+      return true;
     };
     const bool written = w.write_epoch == m_epoch;
     const bool read = w.read_epoch == m_epoch;
@@ -134,23 +107,21 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
       if (auto h = clash(w.writer, w.write_line, w.write_use, w.write_mask)) {
         return h;
       }
-      if (auto h = clash(w.other_writer, w.other_write_line, w.other_write_use,
-                         w.other_write_mask)) {
+      if (auto h =
+              clash(w.other_writer, w.other_write_line, w.other_write_use, w.other_write_mask)) {
         return h;
       }
     }
     if (changed && read) { // a write after another warp's read
-      if (auto h = clash(w.reader, w.read_line, w.read_use, w.read_mask)) {
-        return h;
-      }
-      if (auto h = clash(w.other_reader, w.other_line, w.other_use, w.other_mask)) {
-        return h;
+      if (clash(w.reader, w.read_line, w.read_use, w.read_mask) ||
+          clash(w.other_reader, w.other_line, w.other_use, w.other_mask)) {
+        return true;
       }
     }
     if (changed) {
       const bool same_warp = written && warp_of(w.writer) == warp;
       if (!written) {
-        w.other_writer = k_nobody;
+        w.other_writer = hazard_detector::nobody;
       } else if (!same_warp) { // atomics of several warps: remember one of another warp
         w.other_writer = w.writer;
         w.other_write_line = w.write_line;
@@ -172,10 +143,10 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
       w.read_line = at;
       w.read_mask = mask;
       w.read_use = how;
-      w.other_reader = k_nobody;
+      w.other_reader = hazard_detector::nobody;
     } else if (warp_of(w.reader) == warp) {
       w.read_mask = static_cast<std::uint8_t>(w.read_mask | mask);
-    } else if (w.other_reader == k_nobody) {
+    } else if (w.other_reader == hazard_detector::nobody) {
       w.other_reader = self;
       w.other_line = at;
       w.other_mask = mask;
@@ -184,7 +155,7 @@ std::optional<hazard> hazard_detector::record(std::size_t offset, std::size_t by
       w.other_mask = static_cast<std::uint8_t>(w.other_mask | mask);
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 } // namespace cugrade::emu::detail

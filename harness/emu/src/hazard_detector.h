@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 #include "cugrade_emu/shared_access.h"
 
@@ -47,15 +46,48 @@ public:
   /// A new barrier interval (a block starts, or a __syncthreads() releases): earlier accesses
   /// can no longer race.
   void new_interval();
-  /// An access by `thread` to `bytes` bytes at `memory`, `offset` bytes into the arena. A write
-  /// is kept pending until settle() or the next access.
-  std::optional<hazard> access(std::size_t offset, const volatile void* memory, std::size_t bytes,
-                               shared_use use, unsigned thread, int line);
-  /// Judges the pending write, if any: call before another thread runs.
-  std::optional<hazard> settle() { return m_pending.bytes == 0 ? std::nullopt : settle_pending(); }
+  /// An access by `thread` to `bytes` bytes at `memory`, `offset` bytes into the arena; true
+  /// when it makes a hazard (found() says which). A write is kept pending until settle() or the
+  /// next access.
+  bool access(std::size_t offset, const volatile void* memory, std::size_t bytes, shared_use use,
+              unsigned thread, int line) {
+    if (m_pending.bytes != 0 && settle_pending()) {
+      return true;
+    }
+    if (use == shared_use::read && bytes == 4 && offset % 4 == 0 && seen_read(offset / 4, thread)) {
+      return false;
+    }
+    return access_slow(offset, memory, bytes, use, thread, line);
+  }
+  /// Judges the pending write, if any: call before another thread runs. True on a hazard.
+  bool settle() { return m_pending.bytes != 0 && settle_pending(); }
+  /// The hazard the last access or settle() found.
+  [[nodiscard]] const hazard& found() const { return m_found; }
 
 private:
-  struct word;
+  static constexpr std::uint16_t nobody = 0xFFFF;
+  // What one 4-byte word saw in the current interval (stale when its epochs are older).
+  struct word {
+    std::uint32_t write_epoch;
+    std::uint32_t read_epoch;
+    std::uint16_t writer;
+    std::uint16_t write_line;
+    std::uint16_t other_writer; ///< nobody, or the last writer of another warp than `writer`'s
+    std::uint16_t other_write_line;
+    std::uint8_t other_write_mask;
+    std::uint8_t other_write_use;
+    std::uint16_t reader;
+    std::uint16_t read_line;
+    std::uint16_t other_reader; ///< nobody, or a reader of another warp than `reader`'s
+    std::uint16_t other_line;
+    std::uint8_t write_mask; ///< bytes of the word written
+    std::uint8_t read_mask;
+    std::uint8_t other_mask;
+    std::uint8_t write_use;
+    std::uint8_t read_use;
+    std::uint8_t other_use;
+  };
+
   struct pending_write {
     std::size_t offset = 0;
     const volatile unsigned char* memory = nullptr;
@@ -67,15 +99,35 @@ private:
     shared_use use = shared_use::write;
   };
 
-  std::optional<hazard> settle_pending();
-  /// Applies one access to the words it covers; the first hazard found, if any.
-  std::optional<hazard> record(std::size_t offset, std::size_t bytes, shared_use use, bool changed,
-                               unsigned thread, int line);
+  bool access_slow(std::size_t offset, const volatile void* memory, std::size_t bytes,
+                   shared_use use, unsigned thread, int line);
+  bool settle_pending();
+  /// Whether a whole-word read by `thread` changes nothing: the word was read in this interval
+  /// by its warp (or by two other warps already) and no other warp wrote it. Most reads of a
+  /// tile are such.
+  [[nodiscard]] bool seen_read(std::size_t index, unsigned thread) const {
+    const word& w = m_words[index];
+    const unsigned warp = thread / 32u;
+    if (w.read_epoch != m_epoch) {
+      return false;
+    }
+    if (w.write_epoch == m_epoch && (w.writer / 32u != warp || w.other_writer != nobody)) {
+      return false; // may clash with another warp's write
+    }
+    if (w.reader / 32u == warp) {
+      return w.read_mask == 0xF;
+    }
+    return w.other_reader != nobody && w.other_mask == 0xF; // another warp's read is kept
+  }
+  /// Applies one access to the words it covers; true on the first hazard (in m_found).
+  bool record(std::size_t offset, std::size_t bytes, shared_use use, bool changed, unsigned thread,
+              int line);
 
   word* m_words = nullptr;
   std::size_t m_count = 0;
   std::uint32_t m_epoch = 1;
   pending_write m_pending;
+  hazard m_found;
 };
 
 } // namespace cugrade::emu::detail

@@ -52,9 +52,8 @@ void* dynamic_shared_base(const char* name, const char* element, std::size_t ele
 }
 
 void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
-  if (block_runner* r = runner(); r != nullptr && t_ctx.fiber != nullptr) {
-    r->note_shared(address, bytes, use, line);
-  }
+  // Called only from a kernel (shared_access.h): the thread context has a runner.
+  static_cast<block_runner*>(t_ctx.runner)->note_shared(address, bytes, use, line);
 }
 
 } // namespace cugrade::emu::detail

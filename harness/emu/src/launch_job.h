@@ -27,18 +27,17 @@ struct launch_job {
   std::uint64_t serial = 0; ///< launch counter; seeds the garbage patterns
   std::uint64_t chunk = 1;  ///< blocks a worker claims at once
   /// Shared-memory hazard and bounds checks: off, or on for every block of a small launch and a
-  /// fixed sample of the blocks of a large one (checked_block()).
+  /// fixed sample of the blocks of a large one (block_runner::checked_block()).
   bool check_shared = false;
 
-  /// Whether block `b` is one the checks look at: all of them up to 512 blocks; beyond, the
-  /// first 256, the last 64 and every stride-th, about 576 in all, whatever the grid.
-  [[nodiscard]] bool checked_block(std::uint64_t b) const {
-    if (!check_shared || total_blocks <= 512) {
-      return check_shared;
-    }
-    const std::uint64_t stride = (total_blocks + 255) / 256;
-    return b < 256 || b + 64 >= total_blocks || b % stride == 0;
-  }
+  /// Which blocks the checks look at: all of them up to all_checked_up_to blocks; beyond, the
+  /// first checked_first, the last checked_last and every sample_stride()-th, at most 32 in
+  /// all, whatever the grid. A missing barrier races in every block; a bound overrun or a race
+  /// at the edge of the data shows in the first or the last blocks.
+  static constexpr std::uint64_t all_checked_up_to = 32;
+  static constexpr std::uint64_t checked_first = 16;
+  static constexpr std::uint64_t checked_last = 8;
+  [[nodiscard]] std::uint64_t sample_stride() const { return (total_blocks + 7) / 8; }
 
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> aborted{false};

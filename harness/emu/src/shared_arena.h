@@ -57,6 +57,20 @@ public:
   [[nodiscard]] std::uintptr_t begin() const { return reinterpret_cast<std::uintptr_t>(m_base); }
   [[nodiscard]] std::size_t used_bytes() const { return m_next_page * page; }
 
+  /// Whether [address, address + bytes) lies inside one array (the common case, checked first).
+  [[nodiscard]] bool holds(std::uintptr_t address, std::size_t bytes) const {
+    const std::uintptr_t offset = address - begin();
+    if (offset >= used_bytes()) {
+      return false;
+    }
+    const int owner = m_owner[offset / page];
+    if (owner < 0) {
+      return false;
+    }
+    const shared_slot_record& s = m_slots[owner];
+    const auto base = reinterpret_cast<std::uintptr_t>(s.base);
+    return address >= base && address + bytes <= base + s.size;
+  }
   /// The array `address` belongs to: inside it, in the slack before it, or in its guard page.
   [[nodiscard]] shared_place locate(const void* address) const;
 
@@ -80,6 +94,8 @@ private:
   int m_slot_count = 0;
   std::int16_t m_owner[k_pages]; ///< slot of each page (its guard page included), or -1
   int m_dynamic = -1;            ///< the current dynamic region's slot
+  static constexpr std::size_t k_recent = 16;
+  int m_recent[k_recent]; ///< slots found lately, by a hash of their key
 };
 
 } // namespace cugrade::emu::detail

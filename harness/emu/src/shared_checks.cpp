@@ -106,25 +106,21 @@ std::string block_runner::at_line(int line) const {
   return std::string(m_job->site.file) + ":" + std::to_string(line);
 }
 
-void block_runner::note_shared(const volatile void* address, std::size_t bytes, shared_use use,
-                               int line) {
-  if (m_current >= k_max) {
-    return;
-  }
-  const void* at = const_cast<const void*>(address);
-  const shared_place where = m_arena.locate(at);
-  if (!where.inside(bytes)) {
+// Outside the arrays an access hit lately: inside another array (which becomes one of them), or
+// outside every array, which stops the block.
+bool block_runner::place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line) {
+  if (!m_arena.holds(at, bytes)) {
+    const shared_place where = m_arena.locate(reinterpret_cast<const void*>(at));
     if (where.slot != nullptr) {
       fail_out_of_bounds(where, use, line);
     }
-    return;
+    return false; // not shared memory at all
   }
-  if (m_checking) {
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(at) - m_arena.begin();
-    if (auto h = m_hazards.access(offset, address, bytes, use, m_current, line)) {
-      report_hazard(*h);
-    }
-  }
+  const shared_slot_record& s = *m_arena.locate(reinterpret_cast<const void*>(at)).slot;
+  m_hot[1] = m_hot[0];
+  m_hot[0] = {reinterpret_cast<std::uintptr_t>(s.base),
+              reinterpret_cast<std::uintptr_t>(s.base) + s.size};
+  return true;
 }
 
 void block_runner::fail_out_of_bounds(const shared_place& where, shared_use use, int line) {

@@ -139,11 +139,8 @@ std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& reques
   return m_extra[self].result;
 }
 
-void block_runner::on_lane_exit(fiber_id f) {
-  const unsigned warp = f / 32;
+void block_runner::complete_after_exit(unsigned warp) {
   warp_lanes& w = m_warps[warp];
-  w.exited |= 1u << (f % 32);
-  // The exit may be what a waiting rendezvous was waiting for.
   for (unsigned l = 0; l < 32 && w.waiting != 0; ++l) {
     if ((w.waiting >> l & 1u) != 0) {
       try_complete(warp, m_extra[warp * 32 + l].request.mask);
