@@ -173,17 +173,19 @@ namespace access_rewrite {
 const std::string flag = " [[maybe_unused]] const bool __cugrade_chk = "
                          "::cugrade::emu::detail::checking_shared();";
 
+// `(flag ? f(lvalue, true, line) : lvalue)`: the same lvalue, checked in checked blocks.
+std::string checked(const char* function, const std::string& lvalue, int line) {
+  return "(__cugrade_chk ? ::cugrade::emu::detail::" + std::string(function) + "(" + lvalue +
+         ", true, " + std::to_string(line) + ") : " + lvalue + ")";
+}
 std::string read(const std::string& lvalue, int line = 1) {
-  return "::cugrade::emu::detail::shared_read(" + lvalue + ", __cugrade_chk, " +
-         std::to_string(line) + ")";
+  return checked("shared_read", lvalue, line);
 }
 std::string write(const std::string& lvalue, int line = 1) {
-  return "::cugrade::emu::detail::shared_write(" + lvalue + ", __cugrade_chk, " +
-         std::to_string(line) + ")";
+  return checked("shared_write", lvalue, line);
 }
 std::string update(const std::string& lvalue, int line = 1) {
-  return "::cugrade::emu::detail::shared_update(" + lvalue + ", __cugrade_chk, " +
-         std::to_string(line) + ")";
+  return checked("shared_update", lvalue, line);
 }
 
 TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
@@ -193,9 +195,10 @@ TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
   EXPECT_EQ(body("__device__ void f(float* s) { s[t] += 1; ++s[u]; s[v]--; s[w] == 0; }"),
             "__device__ void f(float* s) {" + flag + " " + update("s[t]") + " += 1; ++" +
                 update("s[u]") + "; " + update("s[v]") + "--; " + read("s[w]") + " == 0; }");
+  // A subscript holding another is wrapped whole; the inner one is translated in place.
   EXPECT_EQ(body("__global__ void k(int* s) { s[s[0]] <<= 1; }"),
-            "__global__ void k(int* s) {" + flag + " " + update("s[" + read("s[0]") + "]") +
-                " <<= 1; }");
+            "__global__ void k(int* s) {" + flag + " ::cugrade::emu::detail::shared_update(s[" +
+                read("s[0]") + "], __cugrade_chk, 1) <<= 1; }");
 }
 
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
@@ -215,12 +218,18 @@ TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlon
 TEST(RewriteAccesses, LambdasAskTheThreadContextAndLinesStayPut) {
   EXPECT_EQ(body("__global__ void k(float* a) {\n  auto f = [&](int i) { return a[i]; };\n}"),
             "__global__ void k(float* a) {\n  auto f = [&](int i) { return "
-            "::cugrade::emu::detail::shared_read(a[i], 2); };\n}");
-  const std::string src = "__global__ void k(float* a,\n float* b) {\n  a[0] =\n    b[1];\n}\n";
+            "(::cugrade::emu::detail::checking_shared() ? "
+            "::cugrade::emu::detail::shared_read(a[i], true, 2) : a[i]); };\n}");
+  const std::string src =
+      "__global__ void k(float* a,\n float* b) {\n  a[0] =\n    b[1]; a[\n 2] = 0;\n}\n";
   const std::string out = body(src);
   EXPECT_EQ(newlines(out), newlines(src));
   EXPECT_NE(out.find(write("a[0]", 3)), std::string::npos) << out;
   EXPECT_NE(out.find(read("b[1]", 4)), std::string::npos) << out;
+  // A subscript spanning lines is wrapped, not repeated: its lines stay where they were.
+  EXPECT_NE(out.find("::cugrade::emu::detail::shared_write(a[\n 2], __cugrade_chk, 4)"),
+            std::string::npos)
+      << out;
 }
 
 } // namespace access_rewrite

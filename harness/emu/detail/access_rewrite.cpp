@@ -1,13 +1,16 @@
 // Access translation, for the shared-memory hazard and bounds detector. In device code (the body
 // of a __global__ or __device__ function) every subscript expression that names a variable,
-//   Mds[ty][k]   ->  ::cugrade::emu::detail::shared_read(Mds[ty][k], __cugrade_chk, 41)
-//   T[t] = x     ->  ::cugrade::emu::detail::shared_write(T[t], __cugrade_chk, 52) = x
-//   T[t] += x    ->  ::cugrade::emu::detail::shared_update(T[t], __cugrade_chk, 52) += x
-// passes the same lvalue through an inline check that calls the runtime only in a block the
-// emulator checks, and only for an address in the block's shared memory (a global buffer costs
-// a compare). The body of each such function gets `const bool __cugrade_chk = ...;` after its
-// `{`: a constant for the compiler, so a loop over shared memory keeps one test per access at
-// most. Lambdas and local classes, which cannot see that local, ask the thread context instead.
+//   Mds[ty][k]  ->  (__cugrade_chk ? ::cugrade::emu::detail::shared_read(Mds[ty][k], true, 41)
+//                                  : Mds[ty][k])
+//   T[t] = x    ->  (__cugrade_chk ? ...shared_write(T[t], true, 52) : T[t]) = x
+//   T[t] += x   ->  (__cugrade_chk ? ...shared_update(T[t], true, 52) : T[t]) += x
+// is the same lvalue, passed in a block the emulator checks through a check that reports an
+// address in the block's shared memory (a global buffer costs a compare). The body of each such
+// function gets `const bool __cugrade_chk = ...;` after its `{`: a constant for the compiler, so
+// a loop keeps one test per access at most and unchecked code is the plain access (whose
+// instructions, and a fault's line, the compiler attributes as before). A subscript holding
+// another, or spanning lines, is wrapped instead: `shared_read(a[...], __cugrade_chk, 41)`.
+// Lambdas and local classes, which cannot see that local, ask the thread context.
 //
 // Only what is certain is translated: a subscript followed by `.`, `->` or `(`, one whose
 // address is taken (`&T[i]`, an atomic's argument: the atomic reports itself), a declarator
@@ -322,8 +325,13 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
 } // namespace
 
 void rewrite_accesses(rewrite_context& ctx) {
-  std::vector<edit> accesses;
-  std::set<std::size_t> bodies; // the `{` of each function that needs the check flag
+  struct found {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    use how = use::read;
+    std::optional<std::size_t> body;
+  };
+  std::vector<found> all;
   for (std::size_t i = 0; i < ctx.size(); ++i) {
     const std::optional<access> a = access_at(ctx, i);
     if (!a) {
@@ -331,15 +339,31 @@ void rewrite_accesses(rewrite_context& ctx) {
     }
     const std::size_t begin = ctx.at(a->start).begin;
     const std::size_t end = ctx.at(a->last).end;
-    if (ctx.edited(begin, end)) {
-      continue; // inside a translated __shared__ declaration or launch
+    if (!ctx.edited(begin, end)) { // not inside a translated __shared__ declaration or launch
+      all.push_back({begin, end, a->how, ctx.device_body(i)});
     }
-    const std::string line = std::to_string(ctx.line_at(begin));
-    const std::optional<std::size_t> body = ctx.device_body(i);
-    accesses.push_back({begin, begin, function_of(a->how)});
-    accesses.push_back({end, end, (body ? ", __cugrade_chk, " : ", ") + line + ")"});
-    if (body) {
-      bodies.insert(*body);
+  }
+  std::vector<edit> accesses;
+  std::set<std::size_t> bodies; // the `{` of each function that needs the check flag
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const found& a = all[k];
+    const std::string line = std::to_string(ctx.line_at(a.begin));
+    const std::string flag = a.body ? "__cugrade_chk" : "::cugrade::emu::detail::checking_shared()";
+    const std::string_view text = ctx.source().substr(a.begin, a.end - a.begin);
+    const bool nested = k + 1 < all.size() && all[k + 1].begin < a.end;
+    if (nested || text.find('\n') != std::string_view::npos) {
+      // `f(a[b[i]], flag, line)`: the inner access is translated in place.
+      accesses.push_back({a.begin, a.begin, function_of(a.how)});
+      accesses.push_back({a.end, a.end, ", " + flag + ", " + line + ")"});
+    } else {
+      // `(flag ? f(a[i], true, line) : a[i])`: the same lvalue; unchecked code keeps the plain
+      // access, so the compiler attributes its instructions (a fault's line) as it would.
+      accesses.push_back({a.begin, a.end,
+                          "(" + flag + " ? " + function_of(a.how) + std::string(text) + ", true, " +
+                              line + ") : " + std::string(text) + ")"});
+    }
+    if (a.body) {
+      bodies.insert(*a.body);
     }
   }
   // The flag first: an access right after the `{` is inserted at the same place, after it.

@@ -55,6 +55,9 @@ void block_runner::run_blocks(launch_job& job) {
   }
   job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
   m_blocks_run = 0;
+  while (m_idle_count > 0) { // parked fibers are abandoned, their stacks given back
+    m_stacks.release(m_idle[--m_idle_count].stack);
+  }
   m_aborted = false;
   m_checking = false;
   t_ctx.check_shared = false;
@@ -136,7 +139,7 @@ void block_runner::setup(std::uint64_t block_linear) {
   m_first_waiter = m_first_exited = k_none;
   m_aborted = false;
   m_static_used = 0;
-  ++m_block_serial;
+  t_ctx.block_serial = ++m_block_serial;
   m_started->store(m_started->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   m_garbage_seed = job.serial * 0x9E3779B97F4A7C15ull ^ (block_linear + 1);
   m_dynamic = nullptr;
@@ -240,6 +243,10 @@ __attribute__((noinline)) block_runner::fiber_id block_runner::pick_more() {
 // Switches from the running fiber (or the scheduler) to `to`. Everything `to` needs is set up
 // here, by the switcher, so that a resumed fiber can return straight into the kernel.
 void block_runner::resume(fiber_id from, fiber_id to) {
+  resume_from(&m_context[from], to);
+}
+
+void block_runner::resume_from(fctx::fcontext_t* save, fiber_id to) {
   if (m_pending_stack >= 0) [[unlikely]] { // an exited fiber's stack; we are on another one now
     m_stacks.release(m_pending_stack);
     m_pending_stack = -1;
@@ -248,7 +255,13 @@ void block_runner::resume(fiber_id from, fiber_id to) {
     t_ctx.fiber = nullptr;
   } else {
     if (m_state[to] == fiber_state::fresh) [[unlikely]] {
-      give_stack(to);
+      if (m_idle_count > 0) { // a parked fiber runs it
+        const idle_fiber& idle = m_idle[--m_idle_count];
+        m_extra[to].stack = idle.stack;
+        m_context[to] = idle.context;
+      } else {
+        give_stack(to);
+      }
     }
     m_state[to] = fiber_state::ready;
     if (m_pos < m_count) {
@@ -264,7 +277,7 @@ void block_runner::resume(fiber_id from, fiber_id to) {
     t_ctx.fiber = &m_extra[to];
     t_ctx.thread_idx = m_tid[to];
   }
-  swap_context(&m_context[from], m_context[to], this);
+  swap_context(save, m_context[to], this);
 }
 
 // A thread that has not started gets a stack and a context that starts in fiber_main.
@@ -308,10 +321,18 @@ void block_runner::run_current() {
     if (next == k_scheduler && m_live == 0 && !m_aborted && next_block()) {
       next = pick_next();
     }
-    if (next == k_scheduler || m_state[next] != fiber_state::fresh) {
+    if (next == k_scheduler || m_idle_count == k_max) {
       m_pending_stack = stack;
       resume(k_dead, next);
       __builtin_unreachable();
+    }
+    if (m_state[next] != fiber_state::fresh) {
+      // Park: this fiber, stack and all, starts a thread that has not started yet, later, for
+      // the price of a switch (resume() hands it out before making a new context).
+      idle_fiber& idle = m_idle[m_idle_count++];
+      idle.stack = stack;
+      resume_from(&idle.context, next);
+      continue; // resumed as a fresh thread: m_current is that thread now
     }
     m_extra[next].stack = stack;
     m_state[next] = fiber_state::ready;

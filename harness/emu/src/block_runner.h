@@ -135,6 +135,8 @@ private:
   [[nodiscard]] int barrier_result(sync_kind kind, fiber_id self) const;
   void switch_away(fiber_id self);
   void resume(fiber_id from, fiber_id to);
+  /// resume(), saving the running context in *save.
+  void resume_from(fctx::fcontext_t* save, fiber_id to);
 
   void release_barrier();
   /// Judges the running thread's pending shared-memory write: before another thread runs.
@@ -187,6 +189,13 @@ private:
   schedule_order m_order_kind = schedule_order::shuffled; ///< what m_order holds
   ::uint3 m_tid_shape{0, 0, 0};                           ///< block shape m_tid was computed for
   warp_lanes m_warps[k_max / 32]{};
+  /// Fibers whose thread ended, parked with their stacks to start threads that have not yet.
+  struct idle_fiber {
+    fctx::fcontext_t context = nullptr;
+    int stack = -1;
+  };
+  idle_fiber m_idle[k_max]{};
+  unsigned m_idle_count = 0;
   fiber_id m_current = k_none;
   int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
 

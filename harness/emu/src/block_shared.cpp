@@ -18,6 +18,8 @@ void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t a
          "(8 MiB of shared memory, each array on pages of its own)",
          m_current, {}, cudaErrorLaunchOutOfResources, false);
   }
+  auto& cached = t_ctx.shared_cache[shared_cache_line(key)];
+  cached = {key, slot->base, m_block_serial};
   if (slot->block_stamp == m_block_serial) {
     return slot->base;
   }

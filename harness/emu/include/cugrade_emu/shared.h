@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "cugrade_emu/context.h"
+
 namespace cugrade::emu::detail {
 
 /// A `__shared__` declaration as the diagnostics name it: `Mds`, floats, 16 x 16.
@@ -62,9 +64,13 @@ namespace cugrade::emu {
 /// The current block's instance of the `Id`-th `__shared__` declaration of the file, called
 /// `name`, its elements of type `element`.
 template <class T, int Id> inline T& block_shared(const char* name = "", const char* element = "") {
+  const void* key = &detail::shared_key<T, Id>::tag;
+  const auto& cached = detail::t_ctx.shared_cache[detail::shared_cache_line(key)];
+  if (cached.key == key && cached.block_serial == detail::t_ctx.block_serial) {
+    return *static_cast<T*>(cached.storage); // another thread of this block got there first
+  }
   static const detail::shared_array_info info = detail::array_info<T>(name, element);
-  return *static_cast<T*>(
-      detail::shared_slot(&detail::shared_key<T, Id>::tag, sizeof(T), alignof(T), &info));
+  return *static_cast<T*>(detail::shared_slot(key, sizeof(T), alignof(T), &info));
 }
 
 /// The current block's dynamic shared memory, viewed as an array of T called `name`.

@@ -5,7 +5,9 @@
 /// the same lvalue. In a block the emulator checks, an access to the block's shared memory is
 /// reported to the hazard and bounds detector; anything else costs a test of a flag that is
 /// constant for the whole function (`__cugrade_chk`, read once at its start), or, where the
-/// rewriter cannot use that local (lambdas, local classes), of the thread context.
+/// rewriter cannot use that local (lambdas, local classes), of the thread context. The wrappers
+/// are `artificial`: their instructions carry the student's line, so a fault in one (a guard
+/// page after a global buffer) names the line of the access.
 
 #include <cstddef>
 #include <type_traits>
@@ -26,11 +28,13 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
 #pragma GCC visibility pop
 
 /// Whether the running block is checked: read once per function by the rewritten code.
-inline bool checking_shared() {
+[[gnu::always_inline, gnu::artificial]] inline bool checking_shared() {
   return t_ctx.check_shared;
 }
 
-template <class T> inline void note_if_shared(T& element, shared_use use, int line) {
+template <class T>
+[[gnu::always_inline, gnu::artificial]] inline void note_if_shared(T& element, shared_use use,
+                                                                   int line) {
   if constexpr (!std::is_array_v<T>) { // a row of a 2-D array is an address, not an access
     const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
     if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
@@ -40,14 +44,16 @@ template <class T> inline void note_if_shared(T& element, shared_use use, int li
 }
 
 #define CUGRADE_EMU_ACCESS(name, use)                                                              \
-  template <class T> [[gnu::always_inline]] inline T& name(T& element, bool check, int line) {     \
+  template <class T>                                                                               \
+  [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
     if (__builtin_expect(check, false)) {                                                          \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \
     return element;                                                                                \
   }                                                                                                \
   /* Where the function's flag is out of reach (lambdas): the thread context decides. */           \
-  template <class T> [[gnu::always_inline]] inline T& name(T& element, int line) {                 \
+  template <class T>                                                                               \
+  [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, int line) {                   \
     return name(element, checking_shared(), line);                                                 \
   }                                                                                                \
   /* A class whose operator[] returns a value (a proxy), not a reference: nothing to check. */     \
@@ -66,7 +72,8 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
 #undef CUGRADE_EMU_ACCESS
 
 /// An atomic on `address`: reported when it lies in the checked block's shared memory.
-inline void note_atomic(const volatile void* address, std::size_t bytes, int line) {
+[[gnu::always_inline, gnu::artificial]] inline void note_atomic(const volatile void* address,
+                                                                std::size_t bytes, int line) {
   if (__builtin_expect(t_ctx.check_shared, false)) {
     const auto at = reinterpret_cast<unsigned long>(address);
     if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
