@@ -24,14 +24,14 @@ call_outcome outcome_of(cudaError_t e, const char* when) {
           false};
 }
 
-// A diagnostic's place is added unless its message already says "at <place>" (the last place a
-// message names is where the grader points the student). A race (the shared-memory
-// hazard detector's) leaves the device usable, as racecheck's findings do: the kernel ran to its
-// end; every other diagnosed fault leaves a sticky error.
+// A diagnostic's place is added to its message, except for the shared-memory checks' race and
+// out_of_bounds, whose messages name their lines themselves (the last place a message names is
+// where the grader points the student). A race leaves the device usable, as racecheck's
+// findings do: the kernel ran to its end; every other diagnosed fault leaves a sticky error.
 call_outcome outcome_of(const emu::diagnostic& d) {
-  const std::string place = d.file + ":" + std::to_string(d.line);
-  const bool named = d.file.empty() || d.message.find(" at " + place) != std::string::npos;
-  return {d.error_kind, d.message + (named ? "" : " at " + place), d.error_kind != "race"};
+  const bool named = d.file.empty() || d.error_kind == "race" || d.error_kind == "out_of_bounds";
+  const std::string where = named ? "" : " at " + d.file + ":" + std::to_string(d.line);
+  return {d.error_kind, d.message + where, d.error_kind != "race"};
 }
 
 class emu_backend final : public backend {

@@ -1,8 +1,9 @@
 #pragma once
 // Grades one fixture submission with the real cugrade and checks the verdicts its expect.json
-// predicts. expect.json: {"assignment", "kernels": {launcher: {status | status_one_of,
-// error_kind?, hint? (anywhere in the diagnosis), first_hint? (the code of the first hint),
-// first_hint_location? ("file.cu:LINE"), first_hint_contains? / first_hint_excludes? (words
+// predicts. expect.json: {"assignment" (a name under assignments/, or a spec file of the
+// fixture's own, "assignment.json", found in its folder), "kernels": {launcher: {status |
+// status_one_of, error_kind?, hint? (anywhere in the diagnosis), first_hint? (the code of the first
+// hint), first_hint_location? ("file.cu:LINE"), first_hint_contains? / first_hint_excludes? (words
 // the first hint must / must not use), no_hint? [codes never shown], message_contains?,
 // forbidden_contains?}}, "others"?: status of launchers not listed (default "passed"),
 // "kernel_timeout"?, "build_log_contains"?, "build_log_contains_any"?, "build_status"?,

@@ -204,6 +204,8 @@ TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
   const std::string host = "void h(float* a) { a[0] = a[1]; }";
   EXPECT_EQ(body(host), host);
+  const std::string constant = "__host__ __device__ constexpr int f(const int* a) { return a[0]; }";
+  EXPECT_EQ(body(constant), constant);
   const std::string kept =
       "__global__ void k(P* p, unsigned* bins) { float v[4]; int s = 0, w[2]; "
       "atomicAdd(&bins[v[0]], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "

@@ -208,7 +208,7 @@ TEST_F(SharedChecks, WithTheChecksOffTheGuardPageAfterTheArrayStopsTheKernel) {
 
 TEST_F(SharedChecks, ALaunchWhoseBlocksKeepFinishingOutlivesTheTimeLimit) {
   // 2^25 threads that return at once take longer than 0.1 s, but blocks keep starting; the
-  // launch's cap is 0.1 s plus 100 ns a thread, 3.4 s.
+  // launch's cap is 0.1 s plus 1 us a thread, 34 s.
   const auto child = emu_test::run_in_child([&] {
     cugrade::emu::set_worker_count(1);
     cugrade::emu::set_time_limit(0.1);

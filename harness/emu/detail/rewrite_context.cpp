@@ -28,10 +28,13 @@ bool opens_non_function(const std::vector<const token*>& head) {
   });
 }
 
-// A function head that makes its body device code.
+// A function head that makes its body device code whose accesses are checked: __global__ or
+// __device__, but not constexpr (a check is no constant expression).
 bool marks_device_code(const std::vector<const token*>& head) {
-  return std::any_of(head.begin(), head.end(),
-                     [](const token* t) { return t->is("__global__") || t->is("__device__"); });
+  const auto has = [&](std::string_view word) {
+    return std::any_of(head.begin(), head.end(), [&](const token* t) { return t->is(word); });
+  };
+  return (has("__global__") || has("__device__")) && !has("constexpr") && !has("consteval");
 }
 
 // Inside a function: whether the `{` after `head` opens code that cannot see the function's

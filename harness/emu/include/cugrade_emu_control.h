@@ -51,7 +51,7 @@ void set_shared_checks(bool on);
 /// The time limit, enforced by the emulator itself as "no progress" (docs/emulation.md, "The
 /// time limit"): time in the launcher's host code and time in a launch during which no block
 /// starts count against it; a launch whose blocks keep coming runs on, up to the limit plus
-/// 100 ns per launched thread. When it is up, the process ends as under the grader's SIGTERM: a
+/// 1 us per launched thread. When it is up, the process ends as under the grader's SIGTERM: a
 /// "timeout" fault event naming where a kernel thread was. 0 (the default) stops watching.
 void set_time_limit(double seconds);
 
