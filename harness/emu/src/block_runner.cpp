@@ -27,6 +27,7 @@ block_runner::block_runner() : m_started(watchdog_progress_counter()) {}
 void block_runner::run_blocks(launch_job& job) {
   m_job = &job;
   m_block_idx_valid = false;
+  m_sample_block = ~std::uint64_t{1}; // no block follows it: the first one finds its phase
   m_chunk_next = m_chunk_end = 0;
   m_blocks_run = 0;
   t_ctx.runner = this;

@@ -202,7 +202,7 @@ private:
   launch_job* m_job = nullptr;
   std::uint64_t m_block_linear = 0;
   bool m_block_idx_valid = false; ///< m_block_idx is m_block_linear's (the next one is found by +1)
-  std::uint64_t m_sample_block = ~std::uint64_t{0}; ///< the last block checked_block() saw
+  std::uint64_t m_sample_block = ~std::uint64_t{1}; ///< the last block checked_block() saw
   std::uint64_t m_sample_phase = 0;                 ///< its index modulo the sample's stride
   std::uint64_t m_chunk_next = 0;                   ///< blocks claimed and not yet run: [next, end)
   std::uint64_t m_chunk_end = 0;
