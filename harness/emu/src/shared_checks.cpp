@@ -10,32 +10,24 @@
 namespace cugrade::emu::detail {
 namespace {
 
-const char* participle(shared_use use) {
-  switch (use) {
-  case shared_use::read:
-    return "read";
-  case shared_use::write:
-    return "written";
-  case shared_use::update:
-    return "updated";
-  case shared_use::atomic:
-    break;
-  }
-  return "updated by an atomic";
-}
+// How a message says each use: "T[3] written at ...", "a write of T[3] at ...".
+struct use_words {
+  const char* participle;
+  const char* noun;
+};
 
-const char* noun(shared_use use) {
+use_words words_for(shared_use use) {
   switch (use) {
   case shared_use::read:
-    return "a read";
+    return {"read", "a read"};
   case shared_use::write:
-    return "a write";
+    return {"written", "a write"};
   case shared_use::update:
-    return "an update";
+    return {"updated", "an update"};
   case shared_use::atomic:
     break;
   }
-  return "an atomic update";
+  return {"updated by an atomic", "an atomic update"};
 }
 
 long long floor_div(long long a, long long b) {
@@ -128,8 +120,8 @@ void block_runner::fail_out_of_bounds(const shared_place& where, shared_use use,
   const bool dynamic = s.key == nullptr;
   std::string message =
       "kernel " + std::string(m_job->site.kernel_name) + ": " + element_name(s, where.byte_offset) +
-      " " + participle(use) + " at " + at_line(line) + " by " + thread_of_block(m_current) +
-      " of " + block_name() + "; " + extent_of(s, dynamic) +
+      " " + words_for(use).participle + " at " + at_line(line) + " by " +
+      thread_of_block(m_current) + " of " + block_name() + "; " + extent_of(s, dynamic) +
       (where.byte_offset < 0 ? " (the index is below 0)" : " (the index is past its end)");
   fail_as(diagnostic_of("out_of_bounds", std::move(message), m_current,
                         wait_site{m_job->site.file, line}),
@@ -146,9 +138,10 @@ void block_runner::report_hazard(const hazard& h) {
   const std::string element =
       where.slot != nullptr ? " of " + element_name(*where.slot, where.byte_offset) : "";
   std::string message = "kernel " + std::string(m_job->site.kernel_name) + ", " + block_name() +
-                        ": " + noun(h.earlier.use) + element + " at " + at_line(h.earlier.line) +
-                        " by " + thread_of_block(h.earlier.thread) + " and " + noun(h.later.use) +
-                        " at " + at_line(h.later.line) + " by " + thread_of_block(h.later.thread) +
+                        ": " + words_for(h.earlier.use).noun + element + " at " +
+                        at_line(h.earlier.line) + " by " + thread_of_block(h.earlier.thread) +
+                        " and " + words_for(h.later.use).noun + " at " + at_line(h.later.line) +
+                        " by " + thread_of_block(h.later.thread) +
                         ", threads of different warps with no __syncthreads() between";
   emulator_state::instance().add_diagnostic(diagnostic_of(
       "race", std::move(message), h.later.thread, wait_site{m_job->site.file, h.later.line}));
