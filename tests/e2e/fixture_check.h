@@ -8,8 +8,12 @@
 // forbidden_contains?}}, "others"?: status of launchers not listed (default "passed"),
 // "kernel_timeout"?, "build_log_contains"?, "build_log_contains_any"?, "build_status"?,
 // "build_summary_contains"?, and per backend "<backend>": {"kernels": {...overrides}, "why":
-// "what this backend cannot see", "build_summary_contains"?}}. Every fixture's terminal output
-// and written reports are also checked for internal names (internal_names()).
+// "what this backend cannot see", "build_summary_contains"?}}. One expectation serves both
+// backends; where they may differ the fixture says why (unexplained_differences()). Every
+// fixture's terminal output and written reports are also checked for internal names
+// (internal_names()).
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -17,6 +21,11 @@
 namespace cugrade::e2e {
 
 void check_fixture(const std::string& fixture, const std::string& backend);
+
+/// What an expect.json leaves unexplained, one line each: a backend's overrides without their
+/// "why" (which covers every override of that backend), and a kernel of the shared "kernels"
+/// allowed several statuses (status_one_of) without a "why_status_one_of".
+[[nodiscard]] std::vector<std::string> unexplained_differences(const nlohmann::json& expect);
 
 /// Names of the emulator's and the backends' internals no student may read: the rewritten file
 /// (.emu.cpp), the emulator's namespaces, the GPU backend's source, anonymous namespaces.
