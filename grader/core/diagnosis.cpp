@@ -92,6 +92,7 @@ namespace detail {
 const std::vector<rule>& all_rules() {
   // The order breaks ties between equally specific hints; it never depends on the data.
   static const std::vector<rule> rules{barrier_fault,
+                                       race_fault,
                                        launch_fault,
                                        input_fault,
                                        timeout_fault,

@@ -182,9 +182,12 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   for (int part = 0; outcomes.size() < cases.size(); ++part) {
     const std::vector<graded_case> rest(cases.begin() + static_cast<long>(outcomes.size()),
                                         cases.end());
-    const auto plan = make_plan(g.spec.problem, kernel.name, built.library,
-                                work_dir / kernel.name / ("part-" + std::to_string(part)), rest,
-                                spec::runs_per_case);
+    auto plan = make_plan(g.spec.problem, kernel.name, built.library,
+                          work_dir / kernel.name / ("part-" + std::to_string(part)), rest,
+                          spec::runs_per_case);
+    if (g.backend.kind == reports::backend_kind::emu) {
+      plan.time_limit_seconds = remaining; // the emulator's watchdog: no progress (kernel_run.h)
+    }
     auto run = run_kernel_on_device(g, plan, remaining);
     if (!run) {
       return fail(run.error());

@@ -63,6 +63,9 @@ public:
   [[nodiscard]] call_outcome after_call() { return do_after_call(); }
   /// Where fatal fault reports go (the emulator's signal handler writes one JSON line there).
   void set_fault_fd(int fd) { do_set_fault_fd(fd); }
+  /// The plan's time limit for the runner to enforce itself (protocol::plan::time_limit_seconds,
+  /// 0 for none): the emulator's watchdog; the GPU has none (the grader's limit applies).
+  void set_time_limit(double seconds) { do_set_time_limit(seconds); }
   /// Runs `call` between timers (benchmarks); GPU only. With `gated`, a spinning kernel holds
   /// the stream while `call` enqueues its work and is released after the stop event, so the
   /// events time the device work back to back, without the host's launch gaps (nvbench's
@@ -118,6 +121,7 @@ protected:
   virtual void do_before_call(int run) = 0;
   [[nodiscard]] virtual call_outcome do_after_call() = 0;
   virtual void do_set_fault_fd(int fd) = 0;
+  virtual void do_set_time_limit(double /*seconds*/) {}
   [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call,
                                                   bool gated) = 0;
   virtual void do_flush_cache() = 0;

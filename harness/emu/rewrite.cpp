@@ -36,6 +36,7 @@ cugrade::result<std::string> rewrite_source(std::string_view text, std::string_v
     return cugrade::fail(std::move(*problem));
   }
   rewrite_noinline(ctx);
+  detail::rewrite_accesses(ctx);
   std::string error;
   std::optional<std::string> body = ctx.apply(&error);
   if (!body) {

@@ -65,6 +65,11 @@ struct plan {
   /// No guard regions after buffers: for runs under compute-sanitizer, whose memcheck sees only
   /// accesses outside an allocation (the guards would hide a read just past the end).
   bool exact_buffers = false;
+  /// The kernel's time limit as the runner enforces it itself, 0 for none. In emulation the
+  /// limit counts only time without progress (docs/emulation.md, "The time limit"): a launch
+  /// whose blocks keep finishing runs on, up to a cap scaled to its threads, and the grader's
+  /// own wall-clock limit is only a backstop.
+  double time_limit_seconds = 0;
   std::vector<planned_case> cases;
   timing_request timing;
 };

@@ -13,6 +13,7 @@ bool run_plan(const protocol::plan& p, backends::backend& b, protocol::event_wri
   exact_buffers() = p.exact_buffers;
   events.started(b.identity());
   b.set_fault_fd(events.fd());
+  b.set_time_limit(p.time_limit_seconds);
   auto library = launcher_library::open(p.library);
   if (!library) {
     std::cerr << library.error() << "\n";

@@ -220,13 +220,34 @@ const std::vector<const char*>& internal_names() {
   return names;
 }
 
+std::vector<std::string> unexplained_differences(const json& expect) {
+  std::vector<std::string> gaps;
+  const json kernels = expect.value("kernels", json::object());
+  for (const auto& [name, want] : kernels.items()) {
+    if (want.contains("status_one_of") && want.value("why_status_one_of", "").empty()) {
+      gaps.push_back("kernels." + name + ": status_one_of without why_status_one_of");
+    }
+  }
+  for (const char* backend : {"emu", "gpu"}) {
+    if (expect.contains(backend) && expect.at(backend).value("why", "").empty()) {
+      gaps.push_back(std::string(backend) + ": overrides without a why"); // its why covers all
+    }
+  }
+  return gaps;
+}
+
 void check_fixture(const std::string& fixture, const std::string& backend) {
   const auto dir = fixtures_dir() / fixture;
   const json expect = read_json(dir / "expect.json");
   ASSERT_TRUE(expect.is_object()) << "unreadable " << (dir / "expect.json");
   const auto out = fresh_dir(fixture);
+  // An assignment's name, or a spec of the fixture's own ("assignment.json", in its folder).
+  std::string assignment = expect.at("assignment");
+  if (assignment.ends_with(".json")) {
+    assignment = (dir / assignment).string();
+  }
   std::vector<std::string> args{"grade",
-                                expect.at("assignment"),
+                                assignment,
                                 dir.string(),
                                 "--backend",
                                 backend,

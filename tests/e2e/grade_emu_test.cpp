@@ -67,6 +67,25 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureInEmulation, testing::ValuesIn(fixture
                            return param_info.param;
                          });
 
+// Parity: one expectation for both backends, and a reason wherever they may differ.
+TEST(FixtureExpectations, SayWhyTheBackendsMayDiffer) {
+  ASSERT_FALSE(fixture_names().empty());
+  for (const auto& fixture : fixture_names()) {
+    const json expect = read_json(fixtures_dir() / fixture / "expect.json");
+    ASSERT_TRUE(expect.is_object()) << fixture;
+    EXPECT_TRUE(unexplained_differences(expect).empty())
+        << fixture << ": " << testing::PrintToString(unexplained_differences(expect));
+  }
+}
+
+TEST(FixtureExpectations, AnUnexplainedDifferenceIsNamed) {
+  const json expect = json::parse(R"({"kernels": {"k": {"status_one_of": ["passed", "failed"]}},
+                                      "gpu": {"kernels": {"k": {"status": "failed"}}}})");
+  EXPECT_EQ(unexplained_differences(expect),
+            (std::vector<std::string>{"kernels.k: status_one_of without why_status_one_of",
+                                      "gpu: overrides without a why"}));
+}
+
 } // namespace
 } // namespace cugrade::e2e
 

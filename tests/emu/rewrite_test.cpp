@@ -75,36 +75,42 @@ TEST(RewriteSource, IgnoresIncludeLinesAndShiftOperators) {
 
 TEST(RewriteSource, TranslatesFunctionScopeSharedArrays) {
   EXPECT_EQ(body("void k() { __shared__ float Mds[16][16]; }"),
-            "void k() { auto& Mds = ::cugrade::emu::block_shared<float [ 16 ] [ 16 ], 0>(); }");
+            "void k() { auto& Mds = ::cugrade::emu::block_shared<float [ 16 ] [ 16 ], 0>(\"Mds\", "
+            "\"float\"); }");
   EXPECT_EQ(body("void k() { __shared__ unsigned int local_histo[256]; }"),
             "void k() { auto& local_histo = ::cugrade::emu::block_shared<unsigned int [ 256 ], "
-            "0>(); }");
+            "0>(\"local_histo\", \"unsigned int\"); }");
 }
 
 TEST(RewriteSource, TranslatesScalarsVolatileAndSeveralDeclarators) {
   EXPECT_EQ(body("void k() { __shared__ int x; }"),
-            "void k() { auto& x = ::cugrade::emu::block_shared<int, 0>(); }");
+            "void k() { auto& x = ::cugrade::emu::block_shared<int, 0>(\"x\", \"int\"); }");
   EXPECT_EQ(body("void k() { volatile __shared__ float s[64]; }"),
-            "void k() { auto& s = ::cugrade::emu::block_shared<volatile float [ 64 ], 0>(); }");
+            "void k() { auto& s = ::cugrade::emu::block_shared<volatile float [ 64 ], 0>(\"s\", "
+            "\"volatile float\"); }");
   EXPECT_EQ(body("void k() { __shared__ float a[4], b[8]; }"),
-            "void k() { auto& a = ::cugrade::emu::block_shared<float [ 4 ], 0>(); auto& b = "
-            "::cugrade::emu::block_shared<float [ 8 ], 1>(); }");
-  EXPECT_EQ(body("void k() { __shared__ __align__(16) float v[4]; }"),
-            "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(); }");
+            "void k() { auto& a = ::cugrade::emu::block_shared<float [ 4 ], 0>(\"a\", \"float\"); "
+            "auto& b = ::cugrade::emu::block_shared<float [ 8 ], 1>(\"b\", \"float\"); }");
+  EXPECT_EQ(
+      body("void k() { __shared__ __align__(16) float v[4]; }"),
+      "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(\"v\", \"float\"); }");
 }
 
 TEST(RewriteSource, TranslatesExternSharedToDynamicMemory) {
-  EXPECT_EQ(body("void k() { extern __shared__ float s[]; }"),
-            "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(); }");
+  EXPECT_EQ(
+      body("void k() { extern __shared__ float s[]; }"),
+      "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(\"s\", \"float\"); }");
 }
 
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
-            "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile;\n");
+            "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");
   EXPECT_EQ(body("namespace n {\nextern __shared__ float buf[];\n}\n"),
-            "namespace n {\nstatic ::cugrade::emu::file_dynamic_shared<float> buf;\n}\n");
+            "namespace n {\nstatic ::cugrade::emu::file_dynamic_shared<float> buf{\"buf\", "
+            "\"float\"};\n}\n");
   EXPECT_EQ(body("extern \"C\" void f() { __shared__ int s; }"),
-            "extern \"C\" void f() { auto& s = ::cugrade::emu::block_shared<int, 0>(); }");
+            "extern \"C\" void f() { auto& s = ::cugrade::emu::block_shared<int, 0>(\"s\", "
+            "\"int\"); }");
 }
 
 TEST(RewriteSource, KeepsLinesOfASharedDeclarationSpanningLines) {
@@ -161,3 +167,71 @@ TEST(RewriteSource, PreservesLineCountOfTheReferenceKernels) {
 }
 
 } // namespace
+
+namespace access_rewrite {
+
+const std::string flag = " [[maybe_unused]] const bool __cugrade_chk = "
+                         "::cugrade::emu::detail::checking_shared();";
+
+// `(flag ? f(lvalue, true, line) : lvalue)`: the same lvalue, checked in checked blocks.
+std::string checked(const char* function, const std::string& lvalue, int line) {
+  return "(__cugrade_chk ? ::cugrade::emu::detail::" + std::string(function) + "(" + lvalue +
+         ", true, " + std::to_string(line) + ") : " + lvalue + ")";
+}
+std::string read(const std::string& lvalue, int line = 1) {
+  return checked("shared_read", lvalue, line);
+}
+std::string write(const std::string& lvalue, int line = 1) {
+  return checked("shared_write", lvalue, line);
+}
+std::string update(const std::string& lvalue, int line = 1) {
+  return checked("shared_update", lvalue, line);
+}
+
+TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
+  EXPECT_EQ(body("__global__ void k(float* a, int* b) { a[i] = a[i + 1] * b[j][2]; }"),
+            "__global__ void k(float* a, int* b) {" + flag + " " + write("a[i]") + " = " +
+                read("a[i + 1]") + " * " + read("b[j][2]") + "; }");
+  EXPECT_EQ(body("__device__ void f(float* s) { s[t] += 1; ++s[u]; s[v]--; s[w] == 0; }"),
+            "__device__ void f(float* s) {" + flag + " " + update("s[t]") + " += 1; ++" +
+                update("s[u]") + "; " + update("s[v]") + "--; " + read("s[w]") + " == 0; }");
+  // A subscript holding another is wrapped whole; the inner one is translated in place.
+  EXPECT_EQ(body("__global__ void k(int* s) { s[s[0]] <<= 1; }"),
+            "__global__ void k(int* s) {" + flag + " ::cugrade::emu::detail::shared_update(s[" +
+                read("s[0]") + "], __cugrade_chk, 1) <<= 1; }");
+}
+
+TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
+  const std::string host = "void h(float* a) { a[0] = a[1]; }";
+  EXPECT_EQ(body(host), host);
+  const std::string constant = "__host__ __device__ constexpr int f(const int* a) { return a[0]; }";
+  EXPECT_EQ(body(constant), constant);
+  const std::string kept =
+      "__global__ void k(P* p, unsigned* bins) { float v[4]; int s = 0, w[2]; "
+      "atomicAdd(&bins[v[0]], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "
+      "int n = sizeof(p[0]); }";
+  // Only v[0] (a read, inside the atomic's argument) is an access.
+  EXPECT_EQ(body(kept), "__global__ void k(P* p, unsigned* bins) {" + flag +
+                            " float v[4]; int s = 0, w[2]; atomicAdd(&bins[" + read("v[0]") +
+                            "], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "
+                            "int n = sizeof(p[0]); }");
+}
+
+TEST(RewriteAccesses, LambdasAskTheThreadContextAndLinesStayPut) {
+  EXPECT_EQ(body("__global__ void k(float* a) {\n  auto f = [&](int i) { return a[i]; };\n}"),
+            "__global__ void k(float* a) {\n  auto f = [&](int i) { return "
+            "(::cugrade::emu::detail::checking_shared() ? "
+            "::cugrade::emu::detail::shared_read(a[i], true, 2) : a[i]); };\n}");
+  const std::string src =
+      "__global__ void k(float* a,\n float* b) {\n  a[0] =\n    b[1]; a[\n 2] = 0;\n}\n";
+  const std::string out = body(src);
+  EXPECT_EQ(newlines(out), newlines(src));
+  EXPECT_NE(out.find(write("a[0]", 3)), std::string::npos) << out;
+  EXPECT_NE(out.find(read("b[1]", 4)), std::string::npos) << out;
+  // A subscript spanning lines is wrapped, not repeated: its lines stay where they were.
+  EXPECT_NE(out.find("::cugrade::emu::detail::shared_write(a[\n 2], __cugrade_chk, 4)"),
+            std::string::npos)
+      << out;
+}
+
+} // namespace access_rewrite

@@ -25,9 +25,11 @@ TEST(TimingPlan, RoundTripsEveryField) {
   p.timing.throttle_fraction = 0.8;
   p.timing.input_sets = 6;
   p.exact_buffers = true;
+  p.time_limit_seconds = 12.5;
   const auto back = plan_from_json_text(to_json_text(p));
   ASSERT_TRUE(back.ok()) << back.error();
   EXPECT_TRUE(back->timing.enabled);
+  EXPECT_EQ(back->time_limit_seconds, 12.5);
   EXPECT_EQ(back->timing.warmup_calls, 5);
   EXPECT_EQ(back->timing.target_rse, 0.002);
   EXPECT_EQ(back->timing.throttle_fraction, 0.8);
@@ -53,6 +55,7 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
   EXPECT_TRUE(p->timing.gate_launches);
   EXPECT_TRUE(p->timing.save_outputs); // a plan from before the field saves outputs
   EXPECT_FALSE(p->exact_buffers);
+  EXPECT_EQ(p->time_limit_seconds, 0.0); // no watchdog: the grader's limit alone
 }
 
 TEST(TimingPlan, CarriesTheGateChoice) {

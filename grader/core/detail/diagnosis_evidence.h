@@ -87,6 +87,7 @@ using rule = std::optional<candidate> (*)(const evidence&);
 // Rules, one family per file.
 std::optional<candidate> barrier_fault(const evidence& ev);
 std::optional<candidate> memory_fault(const evidence& ev);
+std::optional<candidate> race_fault(const evidence& ev);
 std::optional<candidate> launch_fault(const evidence& ev);
 std::optional<candidate> timeout_fault(const evidence& ev);
 std::optional<candidate> input_fault(const evidence& ev);

@@ -72,10 +72,32 @@ std::optional<candidate> memory_fault(const evidence& ev) {
                            specificity::symptom, shared_array_advice(*shared));
   }
   // The fault's own words are the kernel's message; the hint does not repeat them.
+  if (ev.outcome(*i).message.find("__shared__") != std::string::npos) {
+    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
+                           specificity::symptom,
+                           "an access outside a __shared__ array (the kernel's message names the "
+                           "array, the index and the thread): check the index against the "
+                           "array's size, also where n is not a multiple of the block");
+  }
   return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
                          specificity::symptom,
                          "an access outside a device buffer (the kernel's message names the "
                          "thread and the buffer): check the bounds of this load or store");
+}
+
+// A shared-memory hazard the emulator's detector (or racecheck) named, with both lines.
+std::optional<candidate> race_fault(const evidence& ev) {
+  const auto i = first_fault(ev, [](fault_kind k) { return k == fault_kind::race; });
+  if (!i) {
+    return std::nullopt;
+  }
+  const auto lines = source_locations_in(ev.outcome(*i).message);
+  const std::string where = lines.size() > 1 ? fmt::format(" ({})", fmt::join(lines, " and ")) : "";
+  return fault_candidate(ev, *i, [](fault_kind k) { return k == fault_kind::race; },
+                         hint_code::race, specificity::cause,
+                         "threads of different warps use the same shared memory" + where +
+                             " with no __syncthreads() between: " +
+                             problems::get(ev.problem()).advice(problems::advice_topic::race));
 }
 
 std::optional<candidate> launch_fault(const evidence& ev) {

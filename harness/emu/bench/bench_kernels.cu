@@ -74,3 +74,39 @@ extern "C" void bench_reduce(const float* in, long n, float* out) {
 extern "C" void bench_barriers(int blocks, int threads, int count) {
   empty_barriers<<<blocks, threads>>>(count);
 }
+
+// The privatised histogram of the course, launched as a student did: 32 x 32 blocks over 1-D
+// input, so only row 0 of each block (1 thread in 32) has a byte to count.
+#define NUM_BINS 256
+
+__global__ void histogram_2d_blocks(const unsigned char* data, long n, unsigned int* bins) {
+  __shared__ unsigned int bins_s[NUM_BINS];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+  for (unsigned b = t; b < NUM_BINS; b += blockDim.x * blockDim.y) {
+    bins_s[b] = 0;
+  }
+  __syncthreads();
+  const long row = blockIdx.y * blockDim.y + threadIdx.y;
+  const long col = blockIdx.x * blockDim.x + threadIdx.x;
+  const long i = row * (long)gridDim.x * blockDim.x + col;
+  if (i < n) {
+    atomicAdd(&bins_s[data[i]], 1u);
+  }
+  __syncthreads();
+  for (unsigned b = t; b < NUM_BINS; b += blockDim.x * blockDim.y) {
+    if (bins_s[b] > 0) {
+      atomicAdd(&bins[b], bins_s[b]);
+    }
+  }
+}
+
+extern "C" void bench_histogram_2d_blocks(const unsigned char* data, long n, unsigned int* bins) {
+  cudaMemset(bins, 0, NUM_BINS * sizeof(unsigned int));
+  histogram_2d_blocks<<<(n + 31) / 32, dim3(32, 32)>>>(data, n, bins);
+}
+
+// A grid far larger than the data: 8192 x 8192 blocks of 8 x 8 threads (2^32 threads) for a
+// `width` that leaves every thread outside the matrix, so each returns at once.
+extern "C" void bench_early_return(const float* M, const float* N, float* P, int width) {
+  matmul_naive_kernel<<<dim3(8192, 8192), dim3(8, 8)>>>(M, N, P, width);
+}

@@ -1,8 +1,10 @@
-// emu_bench: how fast the emulator runs course kernels, next to plain C++ doing the same work.
+// emu_bench: how fast the emulator runs course kernels, next to plain C++ doing the same work,
+// with the shared-memory checks (hazards and bounds, as grading runs them) on and off.
 // All emulated timings use ONE worker thread (the calling thread runs every block), and times are
-// the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), best of several runs, so a busy machine
-// disturbs them less. The last line, `emulated/native: R`, is
-//   R = emulated tiled 512x512x512 matmul (16x16 tiles) / native triple loop over the same data.
+// the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), best of several runs (one for the two
+// huge launches), so a busy machine disturbs them less. `emu_bench --quick` leaves out the 2^32
+// launch. The last line, `emulated/native: R`, is
+//   R = emulated tiled 512x512x512 matmul (16x16 tiles), checks on / native triple loop.
 #include <dlfcn.h>
 #include <time.h>
 
@@ -29,9 +31,9 @@ double thread_seconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-double best_of(const std::function<void()>& work) {
+double best_of(const std::function<void()>& work, int reps = k_reps) {
   double best = 1e30;
-  for (int r = 0; r < k_reps; ++r) {
+  for (int r = 0; r < reps; ++r) {
     const double start = thread_seconds();
     work();
     best = std::min(best, thread_seconds() - start);
@@ -76,13 +78,30 @@ float* device_copy(const std::vector<float>& host) {
   return d;
 }
 
-void row(const char* what, double emulated, double native) {
+// One row: emulated with the checks on and off, native, the two ratios to native and what the
+// checks cost (on/off).
+void row(const char* what, double checked, double unchecked, double native) {
+  std::printf("%-46s %10.1f %10.1f", what, checked * 1e3, unchecked * 1e3);
   if (native > 0) {
-    std::printf("%-44s %12.1f %12.1f %9.2f\n", what, emulated * 1e3, native * 1e3,
-                emulated / native);
+    std::printf(" %10.1f %8.2f %8.2f", native * 1e3, checked / native, unchecked / native);
   } else {
-    std::printf("%-44s %12.1f %12s %9s\n", what, emulated * 1e3, "-", "-");
+    std::printf(" %10s %8s %8s", "-", "-", "-");
   }
+  std::printf(" %8.2f\n", checked / unchecked);
+}
+
+// The best time of `work` with the shared-memory checks on, and with them off.
+struct both {
+  double on = 0;
+  double off = 0;
+};
+both timed(const std::function<void()>& work, int reps = k_reps) {
+  both t;
+  cugrade::emu::set_shared_checks(false);
+  t.off = best_of(work, reps);
+  cugrade::emu::set_shared_checks(true);
+  t.on = best_of(work, reps);
+  return t;
 }
 
 bool close(const std::vector<float>& a, const std::vector<float>& b) {
@@ -96,7 +115,8 @@ bool close(const std::vector<float>& a, const std::vector<float>& b) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
   void* module = dlopen(EMU_BENCH_MODULE, RTLD_NOW);
   if (module == nullptr) {
     std::fprintf(stderr, "emu_bench: %s\n", dlerror());
@@ -107,6 +127,9 @@ int main() {
   auto naive = symbol<void(const float*, const float*, float*, int)>(module, "bench_matmul_naive");
   auto reduce = symbol<void(const float*, long, float*)>(module, "bench_reduce");
   auto barriers = symbol<void(int, int, int)>(module, "bench_barriers");
+  auto histogram =
+      symbol<void(const unsigned char*, long, unsigned int*)>(module, "bench_histogram_2d_blocks");
+  auto early = symbol<void(const float*, const float*, float*, int)>(module, "bench_early_return");
 
   std::mt19937 rng(12345);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -122,10 +145,10 @@ int main() {
 
   const double native =
       best_of([&] { native_matmul(m.data(), n.data(), p_native.data(), k_width); });
-  const double emu_tiled = best_of([&] { tiled(d_m, d_n, d_p, k_width); });
+  const both emu_tiled = timed([&] { tiled(d_m, d_n, d_p, k_width); });
   cudaMemcpy(p_emu.data(), d_p, cells * sizeof(float), cudaMemcpyDeviceToHost);
   const bool tiled_ok = close(p_emu, p_native);
-  const double emu_naive = best_of([&] { naive(d_m, d_n, d_p, k_width); });
+  const both emu_naive = timed([&] { naive(d_m, d_n, d_p, k_width); });
   cudaMemcpy(p_emu.data(), d_p, cells * sizeof(float), cudaMemcpyDeviceToHost);
   const bool naive_ok = close(p_emu, p_native);
 
@@ -138,7 +161,7 @@ int main() {
   float* d_sum = device_copy({0.0f});
   float native_total = 0.0f;
   const double native_reduce = best_of([&] { native_total = native_sum(values.data(), count); });
-  const double emu_reduce = best_of([&] { reduce(d_values, count, d_sum); });
+  const both emu_reduce = timed([&] { reduce(d_values, count, d_sum); });
   float emu_total = 0.0f;
   cudaMemcpy(&emu_total, d_sum, sizeof(float), cudaMemcpyDeviceToHost);
   const bool reduce_ok = std::fabs(emu_total - native_total) <= 1e-2f * std::sqrt(float(count));
@@ -146,25 +169,52 @@ int main() {
   // The same number of barrier passes in blocks of 256 and of 1024 threads (scan's blocks): a
   // block's fibers take turns at each barrier, so the larger block keeps 4x the saved frames hot.
   const int each = 64;
-  const double emu_barriers = best_of([&] { barriers(1024, 256, each); });
-  const double emu_wide_barriers = best_of([&] { barriers(256, 1024, each); });
+  const both emu_barriers = timed([&] { barriers(1024, 256, each); });
+  const both emu_wide_barriers = timed([&] { barriers(256, 1024, each); });
   const double passes = 1024.0 * 256 * each;
 
-  std::printf("%-44s %12s %12s %9s\n", "benchmark (1 worker, best of 3, CPU time)", "emulated ms",
-              "native ms", "ratio");
-  row("matmul 512x512x512, tiled 16x16", emu_tiled, native);
-  row("matmul 512x512x512, naive (16x16 blocks)", emu_naive, native);
-  row("reduction 2^24 floats, 256-thread blocks", emu_reduce, native_reduce);
-  row("1024 blocks x 256 threads x 64 barriers", emu_barriers, 0);
-  row("256 blocks x 1024 threads x 64 barriers", emu_wide_barriers, 0);
-  std::printf("cost of one thread passing one barrier: %.1f ns (256-thread blocks), %.1f ns "
-              "(1024-thread blocks)\n",
-              emu_barriers / passes * 1e9, emu_wide_barriers / passes * 1e9);
-  if (!tiled_ok || !naive_ok || !reduce_ok) {
-    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s\n", tiled_ok ? "ok" : "WRONG",
-                naive_ok ? "ok" : "WRONG", reduce_ok ? "ok" : "WRONG");
+  // 2^22 bytes in 32 x 32 blocks: 131072 blocks, 2^27 threads, 1 in 32 with a byte.
+  const long bytes = 1L << 22;
+  std::vector<unsigned char> text(bytes);
+  std::vector<unsigned int> native_bins(256, 0), emu_bins(256, 0);
+  for (auto& c : text) {
+    c = static_cast<unsigned char>(rng() % 256);
+    ++native_bins[c];
+  }
+  unsigned char* d_text = nullptr;
+  unsigned int* d_bins = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&d_text), bytes);
+  cudaMemcpy(d_text, text.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMalloc(reinterpret_cast<void**>(&d_bins), 256 * sizeof(unsigned int));
+  const both emu_histogram = timed([&] { histogram(d_text, bytes, d_bins); }, 1);
+  cudaMemcpy(emu_bins.data(), d_bins, 256 * sizeof(unsigned int), cudaMemcpyDeviceToHost);
+  const bool histogram_ok = emu_bins == native_bins;
+
+  both emu_early{};
+  if (!quick) {
+    emu_early = timed([&] { early(d_m, d_n, d_p, 0); }, 1);
+  }
+
+  std::printf("%-46s %10s %10s %10s %8s %8s %8s\n", "benchmark (1 worker, CPU time, ms)",
+              "checks on", "off", "native", "on/nat", "off/nat", "on/off");
+  row("matmul 512x512x512, tiled 16x16", emu_tiled.on, emu_tiled.off, native);
+  row("matmul 512x512x512, naive (16x16 blocks)", emu_naive.on, emu_naive.off, native);
+  row("reduction 2^24 floats, 256-thread blocks", emu_reduce.on, emu_reduce.off, native_reduce);
+  row("1024 blocks x 256 threads x 64 barriers", emu_barriers.on, emu_barriers.off, 0);
+  row("256 blocks x 1024 threads x 64 barriers", emu_wide_barriers.on, emu_wide_barriers.off, 0);
+  row("histogram 2^27 threads, 1 in 32 with work", emu_histogram.on, emu_histogram.off, 0);
+  if (!quick) {
+    row("2^32 threads that all return at once", emu_early.on, emu_early.off, 0);
+  }
+  std::printf("cost of one thread passing one barrier, checks on: %.1f ns (256-thread blocks), "
+              "%.1f ns (1024-thread blocks)\n",
+              emu_barriers.on / passes * 1e9, emu_wide_barriers.on / passes * 1e9);
+  if (!tiled_ok || !naive_ok || !reduce_ok || !histogram_ok) {
+    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s, histogram %s\n",
+                tiled_ok ? "ok" : "WRONG", naive_ok ? "ok" : "WRONG", reduce_ok ? "ok" : "WRONG",
+                histogram_ok ? "ok" : "WRONG");
     return 1;
   }
-  std::printf("emulated/native: %.2f\n", emu_tiled / native);
+  std::printf("emulated/native: %.2f\n", emu_tiled.on / native);
   return 0;
 }

@@ -28,26 +28,88 @@ bool opens_non_function(const std::vector<const token*>& head) {
   });
 }
 
+// A function head that makes its body device code whose accesses are checked: __global__ or
+// __device__, but not constexpr (a check is no constant expression).
+bool marks_device_code(const std::vector<const token*>& head) {
+  const auto has = [&](std::string_view word) {
+    return std::any_of(head.begin(), head.end(), [&](const token* t) { return t->is(word); });
+  };
+  return (has("__global__") || has("__device__")) && !has("constexpr") && !has("consteval");
+}
+
+// Inside a function: whether the `{` after `head` opens code that cannot see the function's
+// locals without a capture, a lambda's body or a local class.
+bool opens_own_scope(const std::vector<const token*>& head) {
+  for (std::size_t k = 0; k < head.size(); ++k) {
+    const token& t = *head[k];
+    if (t.is("struct") || t.is("class") || t.is("union")) {
+      return true;
+    }
+    if (t.is("[")) { // a lambda introducer, unless it subscripts what comes before it
+      const token* before = k == 0 ? nullptr : head[k - 1];
+      const bool keyword = before != nullptr &&
+                           (before->is("return") || before->is("else") || before->is("do") ||
+                            before->is("case") || before->is("throw") || before->is("co_return"));
+      if (before == nullptr || keyword ||
+          !(before->kind == token_kind::identifier || before->kind == token_kind::number ||
+            before->kind == token_kind::literal || before->is(")") || before->is("]"))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 rewrite_context::rewrite_context(std::string_view source, std::string_view file_name)
     : m_source(source), m_file_name(file_name), m_tokens(lex(source)) {
   compute_scopes();
+  m_line_starts.push_back(0);
+  for (std::size_t i = 0; i < m_source.size(); ++i) {
+    if (m_source[i] == '\n') {
+      m_line_starts.push_back(i + 1);
+    }
+  }
+}
+
+int rewrite_context::line_at(std::size_t offset) const {
+  const auto after = std::upper_bound(m_line_starts.begin(), m_line_starts.end(), offset);
+  return static_cast<int>(after - m_line_starts.begin());
+}
+
+bool rewrite_context::edited(std::size_t begin, std::size_t end) const {
+  return std::any_of(m_edits.begin(), m_edits.end(), [&](const edit& e) {
+    return e.begin < e.end && e.begin < end && begin < e.end;
+  });
 }
 
 void rewrite_context::compute_scopes() {
   m_in_function.assign(m_tokens.size(), false);
-  std::vector<bool> stack; // per open brace: inside a function body?
+  m_device_body.assign(m_tokens.size(), k_none);
+  struct frame {
+    bool function;           ///< a function body or a block nested in one
+    std::size_t device_body; ///< k_none, k_nested or the `{` of the device function
+  };
+  std::vector<frame> stack;
   std::vector<const token*> head;
   for (std::size_t i = 0; i < m_tokens.size(); ++i) {
     const token& t = m_tokens[i];
-    const bool inside = !stack.empty() && stack.back();
+    const bool inside = !stack.empty() && stack.back().function;
     m_in_function[i] = inside;
+    m_device_body[i] = stack.empty() ? k_none : stack.back().device_body;
     if (!t.significant() || t.in_directive) {
       continue;
     }
     if (t.is("{")) {
-      stack.push_back(inside || !opens_non_function(head));
+      const bool function = inside || !opens_non_function(head);
+      std::size_t device = k_none;
+      if (!inside && function && marks_device_code(head)) {
+        device = i;
+      } else if (inside && m_device_body[i] != k_none) {
+        device = opens_own_scope(head) ? k_nested : m_device_body[i];
+      }
+      stack.push_back({function, device});
       head.clear();
     } else if (t.is("}")) {
       if (!stack.empty()) {
@@ -93,7 +155,7 @@ std::string rewrite_context::newlines(std::size_t begin, std::size_t end) const 
 }
 
 std::string rewrite_context::where(std::size_t token_index) const {
-  return m_file_name + ":" + std::to_string(line_of(m_source, m_tokens[token_index].begin)) + ": ";
+  return m_file_name + ":" + std::to_string(line_at(m_tokens[token_index].begin)) + ": ";
 }
 
 std::optional<std::string> rewrite_context::apply(std::string* error) const {
@@ -101,8 +163,8 @@ std::optional<std::string> rewrite_context::apply(std::string* error) const {
   for (const edit& e : m_edits) {
     order.push_back(&e);
   }
-  std::sort(order.begin(), order.end(),
-            [](const edit* a, const edit* b) { return a->begin < b->begin; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const edit* a, const edit* b) { return a->begin < b->begin; });
   std::string out;
   out.reserve(m_source.size() + m_source.size() / 4);
   std::size_t pos = 0;

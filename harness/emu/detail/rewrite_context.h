@@ -35,10 +35,23 @@ public:
   [[nodiscard]] std::optional<std::size_t> next(std::size_t i) const;
   /// Whether token i lies inside a function body (or any block nested in one).
   [[nodiscard]] bool in_function(std::size_t i) const { return m_in_function[i]; }
+  /// Whether token i is device code: inside the body of a __global__ or __device__ function.
+  [[nodiscard]] bool in_device_code(std::size_t i) const { return m_device_body[i] != k_none; }
+  /// For device code: the index of the `{` that opens the __global__ / __device__ function whose
+  /// locals are visible at token i, or nullopt inside a lambda or a local class nested in it.
+  [[nodiscard]] std::optional<std::size_t> device_body(std::size_t i) const {
+    return m_device_body[i] == k_none || m_device_body[i] == k_nested
+               ? std::nullopt
+               : std::optional<std::size_t>(m_device_body[i]);
+  }
   /// Source text of tokens [first, last] inclusive.
   [[nodiscard]] std::string_view span(std::size_t first, std::size_t last) const;
   /// Newlines in [begin, end) of the source, as a string of '\n'.
   [[nodiscard]] std::string newlines(std::size_t begin, std::size_t end) const;
+  /// 1-based line of a byte offset of the source.
+  [[nodiscard]] int line_at(std::size_t offset) const;
+  /// Whether an edit already replaces text overlapping [begin, end).
+  [[nodiscard]] bool edited(std::size_t begin, std::size_t end) const;
   /// "file:line: " for messages.
   [[nodiscard]] std::string where(std::size_t token_index) const;
 
@@ -46,7 +59,7 @@ public:
   /// A number unique within the file, for shared-memory slots.
   int next_id() { return m_next_id++; }
 
-  /// The edited source; fails if two edits overlap.
+  /// The edited source; fails if two edits overlap. Insertions at one place keep their order.
   [[nodiscard]] std::optional<std::string> apply(std::string* error) const;
 
 private:
@@ -56,7 +69,11 @@ private:
   std::string m_file_name;
   std::vector<token> m_tokens;
   std::vector<bool> m_in_function;
+  static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+  static constexpr std::size_t k_nested = static_cast<std::size_t>(-2);
+  std::vector<std::size_t> m_device_body; ///< per token: k_none, k_nested or the body's `{`
   std::vector<edit> m_edits;
+  std::vector<std::size_t> m_line_starts;
   int m_next_id = 0;
 };
 
@@ -65,5 +82,8 @@ private:
 std::optional<std::string> rewrite_launches(rewrite_context& ctx);
 /// Pass: `__shared__` declarations -> per-block storage.
 std::optional<std::string> rewrite_shared(rewrite_context& ctx);
+/// Pass: subscripts in device code (`a[i]`, `Mds[ty][k]`) -> the same lvalue, passed through a
+/// check of the emulator's shared-memory hazard and bounds detector. Never fails.
+void rewrite_accesses(rewrite_context& ctx);
 
 } // namespace cugrade::emu::detail

@@ -1,7 +1,8 @@
 // __shared__ translation. Inside a function:
-//   __shared__ float Mds[16][16];   ->  auto& Mds = ::cugrade::emu::block_shared<float [16][16],
-//   0>(); extern __shared__ float s[];    ->  auto* const s =
-//   ::cugrade::emu::dynamic_shared<float>();
+//   __shared__ float Mds[16][16];  ->  auto& Mds = ::cugrade::emu::block_shared<float [16][16],
+//                                        0>("Mds", "float");
+//   extern __shared__ float s[];   ->  auto* const s = ::cugrade::emu::dynamic_shared<float>("s",
+//                                        "float");
 // At namespace scope the same declarations become objects (file_shared, file_dynamic_shared)
 // that resolve to the running block's storage on every use. Several declarators, volatile,
 // pointers and __align__ are handled; the replacement keeps the statement's newlines.
@@ -158,6 +159,18 @@ std::size_t first_declarator_start(const token_list& w) {
   return name;
 }
 
+// `"name", "element type"`: what diagnostics call the array and its elements.
+std::string names_of(const declarator& d, const std::string& spec) {
+  std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers);
+  std::string quoted;
+  for (const char c : element) {
+    if (c != '"' && c != '\\') {
+      quoted.push_back(c);
+    }
+  }
+  return "\"" + d.name + "\", \"" + quoted + "\"";
+}
+
 std::string translate(const declarator& d, const std::string& spec, bool is_extern,
                       bool in_function, int id) {
   const std::string type =
@@ -165,13 +178,16 @@ std::string translate(const declarator& d, const std::string& spec, bool is_exte
   const std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers) +
                               (d.inner_dims.empty() ? "" : " " + d.inner_dims);
   const std::string ns = "::cugrade::emu::";
+  const std::string names = names_of(d, spec);
   if (is_extern) {
-    return in_function ? "auto* const " + d.name + " = " + ns + "dynamic_shared<" + element + ">();"
-                       : "static " + ns + "file_dynamic_shared<" + element + "> " + d.name + ";";
+    return in_function ? "auto* const " + d.name + " = " + ns + "dynamic_shared<" + element + ">(" +
+                             names + ");"
+                       : "static " + ns + "file_dynamic_shared<" + element + "> " + d.name + "{" +
+                             names + "};";
   }
   const std::string args = "<" + type + ", " + std::to_string(id) + ">";
-  return in_function ? "auto& " + d.name + " = " + ns + "block_shared" + args + "();"
-                     : "static " + ns + "file_shared" + args + " " + d.name + ";";
+  return in_function ? "auto& " + d.name + " = " + ns + "block_shared" + args + "(" + names + ");"
+                     : "static " + ns + "file_shared" + args + " " + d.name + "{" + names + "};";
 }
 
 } // namespace

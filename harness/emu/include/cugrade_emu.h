@@ -19,6 +19,7 @@
 #include "cugrade_emu/device_math.h"
 #include "cugrade_emu/launch.h"
 #include "cugrade_emu/shared.h"
+#include "cugrade_emu/shared_access.h"
 #include "cugrade_emu/types.h"
 
 // Execution spaces mean nothing on the CPU: every function is callable from everywhere.

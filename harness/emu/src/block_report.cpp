@@ -69,15 +69,24 @@ std::string block_runner::where_waits(fiber_id f) const {
 
 void block_runner::fail(const char* kind, const std::string& message, fiber_id who, wait_site where,
                         cudaError_t error, bool sticky) {
+  fail_as(diagnostic_of(kind, prefix(who) + ": " + message, who, where), error, sticky);
+}
+
+diagnostic block_runner::diagnostic_of(const char* kind, std::string message, fiber_id who,
+                                       wait_site where) const {
+  diagnostic d;
+  d.error_kind = kind;
+  d.message = std::move(message);
+  d.kernel = m_job->site.kernel_name;
+  d.block = {m_block_idx.x, m_block_idx.y, m_block_idx.z};
+  d.thread = {m_tid[who].x, m_tid[who].y, m_tid[who].z};
+  d.file = where.file != nullptr ? where.file : "";
+  d.line = where.line;
+  return d;
+}
+
+void block_runner::fail_as(diagnostic d, cudaError_t error, bool sticky) {
   if (m_job->claim_failure(error, sticky)) {
-    diagnostic d;
-    d.error_kind = kind;
-    d.message = prefix(who) + ": " + message;
-    d.kernel = m_job->site.kernel_name;
-    d.block = {m_block_idx.x, m_block_idx.y, m_block_idx.z};
-    d.thread = {m_tid[who].x, m_tid[who].y, m_tid[who].z};
-    d.file = where.file != nullptr ? where.file : "";
-    d.line = where.line;
     emulator_state::instance().add_diagnostic(std::move(d));
   }
   m_aborted = true;

@@ -2,13 +2,18 @@
 /// \file
 /// Runs the blocks of a launch on one OS thread. Every CUDA thread of a block is a fiber
 /// (Boost.Context fcontext); fibers switch directly to one another, in the launch's schedule order,
-/// whenever one waits at a barrier or a warp rendezvous, or exits. A block that never reaches a
-/// barrier therefore runs each thread to completion in turn, one switch per thread.
+/// whenever one waits at a barrier or a warp rendezvous, or exits. A thread that ends hands its
+/// stack to the next thread that has not started, and the thread that ends a block goes on with
+/// the next block on the same stack: blocks whose threads never wait cost no switch at all.
 ///
 /// The runner also detects what a GPU would hang on or silently get wrong: barrier divergence
 /// (a thread exits, or waits at another __syncthreads, while others wait) and warp rendezvous that
-/// can never complete. Either aborts the block and the launch with a diagnostic.
+/// can never complete, which abort the block and the launch with a diagnostic; in the blocks the
+/// launch checks, shared-memory accesses outside their array (out_of_bounds, aborting too) and
+/// hazards between threads of different warps with no barrier between them (race, reported once
+/// per launch, which runs on).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,7 +21,9 @@
 
 #include "cugrade_emu/device.h"
 #include "harness/emu/src/context_switch.h"
+#include "harness/emu/src/hazard_detector.h"
 #include "harness/emu/src/launch_job.h"
+#include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
 
 namespace cugrade::emu::detail {
@@ -61,16 +68,31 @@ class block_runner {
 public:
   block_runner();
 
-  /// Runs one block to completion; false when it was aborted (the job holds the failure).
-  bool run_block(launch_job& job, std::uint64_t block_linear);
+  /// Runs blocks of the job, claiming them a chunk at a time, until none is left or the job is
+  /// aborted (the job then holds the failure).
+  void run_blocks(launch_job& job);
 
   // Called by kernel code on the running fiber.
   int sync_threads(sync_kind kind, int predicate, wait_site site);
   std::uint64_t warp_exchange(warp_op op, const warp_request& request, wait_site site);
   [[nodiscard]] unsigned active_mask() const;
   void yield();
-  void* shared_slot(const void* key, std::size_t size, std::size_t align);
-  [[nodiscard]] void* dynamic_shared() const { return m_dynamic_base; }
+  void* shared_slot(const void* key, std::size_t size, std::size_t align,
+                    const shared_array_info& info);
+  void* dynamic_shared(const char* name, const char* element, std::size_t element_size);
+  /// An access to the block's shared memory by the running thread (checked blocks only): inside
+  /// one of the arrays accessed lately it goes straight to the hazard detector.
+  void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    if (!m_hot[0].holds(at, bytes) && !m_hot[1].holds(at, bytes) &&
+        !place_access(at, bytes, use, line)) [[unlikely]] {
+      return;
+    }
+    if (m_checking && m_hazards.access(at - m_arena.begin(), address, bytes, use, m_current, line))
+        [[unlikely]] {
+      report_hazard(m_hazards.found());
+    }
+  }
 
 private:
   using fiber_id = unsigned;
@@ -83,48 +105,109 @@ private:
   [[noreturn]] void run_current();
   /// Retires the running thread; returns who runs next.
   fiber_id exit_current();
+  /// The next block of the job for this worker, if any is left.
+  bool claim_block(std::uint64_t& block);
+  /// Ends the finished block and sets up the next one; false when there is none.
+  bool next_block();
 
-  void setup(launch_job& job, std::uint64_t block_linear);
+  void setup(std::uint64_t block_linear);
+  void start_checks(std::uint64_t block_linear);
+  [[nodiscard]] bool checked_block(std::uint64_t b);
   void fill_order(std::uint64_t block_linear);
   void reclaim_stacks();
   [[nodiscard]] bool runnable(fiber_id f) const {
     return m_state[f] <= fiber_state::ready ||
            (m_state[f] == fiber_state::barrier && m_gen[f] != m_barrier_gen);
   }
-  fiber_id pick_next();
+  /// The next fiber to run: the next one in schedule order that can, else a sweep (pick_more).
+  fiber_id pick_next() {
+    if (m_pos < m_count) {
+      const fiber_id f = m_order[m_pos];
+      if (runnable(f)) {
+        ++m_pos;
+        return f;
+      }
+    }
+    return pick_more();
+  }
+  fiber_id pick_more();
+  void give_stack(fiber_id to);
+  [[nodiscard]] int barrier_result(sync_kind kind, fiber_id self) const;
   void switch_away(fiber_id self);
   void resume(fiber_id from, fiber_id to);
+  /// resume(), saving the running context in *save.
+  void resume_from(fctx::fcontext_t* save, fiber_id to);
 
   void release_barrier();
+  /// Judges the running thread's pending shared-memory write: before another thread runs.
+  void settle_shared() {
+    if (m_checking && m_hazards.settle()) [[unlikely]] {
+      report_hazard(m_hazards.found());
+    }
+  }
+  void report_hazard(const hazard& h);
+  bool place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line);
+  [[noreturn]] void fail_out_of_bounds(const shared_place& where, shared_use use, int line);
   void try_complete(unsigned warp, unsigned mask);
-  void on_lane_exit(fiber_id f);
+  void on_lane_exit(fiber_id f) {
+    warp_lanes& w = m_warps[f / 32];
+    w.exited |= 1u << (f % 32);
+    if (w.waiting != 0) { // the exit may be what a waiting rendezvous was waiting for
+      complete_after_exit(f / 32);
+    }
+  }
+  void complete_after_exit(unsigned warp);
   [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base) const;
 
   // Failures: record one diagnostic for the launch and abandon the block.
   [[noreturn]] void fail(const char* kind, const std::string& message, fiber_id who,
                          wait_site where, cudaError_t error, bool sticky);
+  [[noreturn]] void fail_as(diagnostic d, cudaError_t error, bool sticky);
+  [[nodiscard]] diagnostic diagnostic_of(const char* kind, std::string message, fiber_id who,
+                                         wait_site where) const;
   [[noreturn]] void fail_exit_while_waiting(fiber_id leaver);
   [[noreturn]] void fail_arrive_after_exit(fiber_id arriver, wait_site site);
   [[noreturn]] void fail_other_barrier(fiber_id arriver, wait_site site);
   void report_stuck();
   [[nodiscard]] std::string where_waits(fiber_id f) const;
   [[nodiscard]] std::string prefix(fiber_id f) const;
+  [[nodiscard]] std::string thread_of_block(unsigned thread) const;
+  [[nodiscard]] std::string block_name() const;
+  [[nodiscard]] std::string at_line(int line) const;
 
   stack_pool m_stacks;
-  // Hot state, one dense array per field, so a barrier touches few cache lines.
-  std::vector<fctx::fcontext_t> m_context; ///< k_max + 2 (scheduler, dead)
-  std::vector<fiber_state> m_state;
-  std::vector<unsigned> m_gen; ///< barrier generation a waiting fiber waits in
-  std::vector<::uint3> m_tid;
-  std::vector<fiber_extra> m_extra;
-  std::vector<unsigned> m_order;
+  // Hot state, one dense array per field, so a barrier touches few cache lines. Plain arrays
+  // in the (heap-allocated) runner: an element is one load off `this`, with no vector's data
+  // pointer to reload after every store.
+  fctx::fcontext_t m_context[k_max + 2]{}; ///< k_max + 2 (scheduler, dead)
+  fiber_state m_state[k_max]{};
+  unsigned m_gen[k_max]{}; ///< barrier generation a waiting fiber waits in
+  ::uint3 m_tid[k_max]{};
+  fiber_extra m_extra[k_max]{};
+  unsigned m_order[k_max]{};
+  unsigned m_order_count = 0;                             ///< threads m_order was filled for
   schedule_order m_order_kind = schedule_order::shuffled; ///< what m_order holds
   ::uint3 m_tid_shape{0, 0, 0};                           ///< block shape m_tid was computed for
-  std::vector<warp_lanes> m_warps;
+  warp_lanes m_warps[k_max / 32]{};
+  /// Fibers whose thread ended, parked with their stacks to start threads that have not yet.
+  struct idle_fiber {
+    fctx::fcontext_t context = nullptr;
+    int stack = -1;
+  };
+  idle_fiber m_idle[k_max]{};
+  unsigned m_idle_count = 0;
   fiber_id m_current = k_none;
   int m_pending_stack = -1; ///< stack of an exited fiber, freed once off it
 
   launch_job* m_job = nullptr;
+  std::uint64_t m_block_linear = 0;
+  bool m_block_idx_valid = false; ///< m_block_idx is m_block_linear's (the next one is found by +1)
+  std::uint64_t m_sample_block = ~std::uint64_t{1}; ///< the last block checked_block() saw
+  std::uint64_t m_sample_phase = 0;                 ///< its index modulo the sample's stride
+  std::uint64_t m_chunk_next = 0;                   ///< blocks claimed and not yet run: [next, end)
+  std::uint64_t m_chunk_end = 0;
+  std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
+  std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;
@@ -141,16 +224,21 @@ private:
   fiber_id m_first_exited = k_none;
   bool m_aborted = false;
 
-  struct shared_entry {
-    const void* key;
-    std::size_t offset;
+  shared_arena m_arena;
+  hazard_detector m_hazards{shared_arena::reserved_bytes};
+  bool m_checking = false; ///< this block is checked for hazards
+  /// The two arrays accessed last in this block, [begin, end): most accesses are inside them.
+  struct hot_range {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    [[nodiscard]] bool holds(std::uintptr_t at, std::size_t bytes) const {
+      return at >= begin && at + bytes <= end;
+    }
   };
-  std::vector<shared_entry> m_shared_entries;
-  std::vector<std::byte> m_static_storage;
-  std::byte* m_static_base = nullptr;
-  std::size_t m_static_used = 0;
-  std::vector<std::byte> m_dynamic_storage;
-  std::byte* m_dynamic_base = nullptr;
+  hot_range m_hot[2];
+  std::uint64_t m_block_serial = 0; ///< blocks run by this worker: stamps garbage fills
+  std::size_t m_static_used = 0;    ///< static shared bytes this block declared so far
+  shared_slot_record* m_dynamic = nullptr;
   std::uint64_t m_garbage_seed = 0;
 };
 

@@ -1,7 +1,7 @@
-// Static shared memory: each __shared__ declaration gets its slot in the block's arena the first
-// time any thread of the block reaches it; the arena is reset for every block and every new slot
-// starts as garbage. The 48 KiB static limit and the static + dynamic limit are enforced here,
-// where the static size first becomes known.
+// Shared memory of the running block: each __shared__ declaration gets its place in the worker's
+// arena the first time any block reaches it (shared_arena.h), and is filled with garbage the
+// first time each block reaches it. The 48 KiB static limit and the static + dynamic limit are
+// enforced here, where the static size first becomes known.
 #include <string>
 
 #include "harness/emu/src/block_runner.h"
@@ -9,15 +9,23 @@
 
 namespace cugrade::emu::detail {
 
-void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t align) {
-  for (const auto& e : m_shared_entries) {
-    if (e.key == key) {
-      return m_static_base + e.offset;
-    }
+void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t align,
+                                const shared_array_info& info) {
+  shared_slot_record* slot = m_arena.static_slot(key, size, align, info);
+  if (slot == nullptr) {
+    fail("launch_failure",
+         "the kernels of this program declare more __shared__ arrays than the emulator can place "
+         "(8 MiB of shared memory, each array on pages of its own)",
+         m_current, {}, cudaErrorLaunchOutOfResources, false);
   }
+  auto& cached = t_ctx.shared_cache[shared_cache_line(key)];
+  cached = {key, slot->base, m_block_serial};
+  if (slot->block_stamp == m_block_serial) {
+    return slot->base;
+  }
+  // First use in this block: count it against the limits, as a GPU would at launch.
   const std::size_t a = align < 16 ? 16 : align;
-  const std::size_t offset = (m_static_used + a - 1) / a * a;
-  const std::size_t used = offset + size;
+  const std::size_t used = (m_static_used + a - 1) / a * a + size;
   if (used > limits::shared_per_block) {
     fail("launch_failure",
          "its __shared__ variables need at least " + std::to_string(used) +
@@ -33,12 +41,29 @@ void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t a
          m_current, {}, limits::launch_config_error, false);
   }
   m_static_used = used;
-  m_shared_entries.push_back({key, offset});
-  fill_garbage(m_static_base + offset, size, m_garbage_seed + offset);
+  slot->block_stamp = m_block_serial;
+  fill_garbage(slot->base, size, m_garbage_seed + used);
+  t_ctx.shared_bytes = m_arena.used_bytes(); // the arena may have grown
   std::size_t seen = m_job->static_shared.load(std::memory_order_relaxed);
   while (seen < used && !m_job->static_shared.compare_exchange_weak(seen, used)) {
   }
-  return m_static_base + offset;
+  return slot->base;
+}
+
+void* block_runner::dynamic_shared(const char* name, const char* element,
+                                   std::size_t element_size) {
+  if (m_dynamic == nullptr) {
+    return nullptr;
+  }
+  if (m_dynamic->info.name != name) { // what its diagnostics call it: the last declaration seen
+    m_dynamic->info = {name,
+                       element,
+                       element_size == 0 ? 1 : element_size,
+                       1,
+                       {m_job->dynamic_shared / (element_size == 0 ? 1 : element_size), 1, 1}};
+  }
+  t_ctx.shared_bytes = m_arena.used_bytes();
+  return m_dynamic->base;
 }
 
 } // namespace cugrade::emu::detail

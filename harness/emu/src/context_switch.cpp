@@ -7,8 +7,6 @@ namespace cugrade::emu::detail {
 // Frame (as make_fcontext lays it out): 0x00 FPU words (unused here), 0x08 r12, 0x10 r13,
 // 0x18 r14, 0x20 r15, 0x28 rbx, 0x30 rbp, 0x38 return address. On leaving, rdi/rsi carry
 // (suspended context, data) as make_fcontext's trampoline expects.
-extern "C" void cugrade_emu_swap(fctx::fcontext_t* save, fctx::fcontext_t to, void* data)
-    __attribute__((visibility("hidden")));
 asm(R"(
   .text
   .p2align 4
@@ -36,10 +34,6 @@ cugrade_emu_swap:
   ret
   .size cugrade_emu_swap, .-cugrade_emu_swap
 )");
-
-void swap_context(fctx::fcontext_t* save, fctx::fcontext_t to, void* data) {
-  cugrade_emu_swap(save, to, data);
-}
 
 void finish_first_switch(fctx::transfer_t) {}
 

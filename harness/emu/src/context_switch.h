@@ -16,10 +16,20 @@ namespace cugrade::emu::detail {
 
 namespace fctx = boost::context::detail;
 
+#if defined(__x86_64__)
+/// The switch itself (context_switch.cpp).
+extern "C" void cugrade_emu_swap(fctx::fcontext_t* save, fctx::fcontext_t to, void* data)
+    __attribute__((visibility("hidden")));
+
 /// Suspends the running context into *save and resumes `to`; returns when something resumes the
 /// saved context. A context made by make_fcontext starts in its function with `data` as
 /// transfer_t::data.
+inline void swap_context(fctx::fcontext_t* save, fctx::fcontext_t to, void* data) {
+  cugrade_emu_swap(save, to, data);
+}
+#else
 void swap_context(fctx::fcontext_t* save, fctx::fcontext_t to, void* data);
+#endif
 
 /// First thing a fiber's entry function must call with its transfer_t.
 void finish_first_switch(fctx::transfer_t t);

@@ -4,6 +4,7 @@
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/memory.h"
 #include "harness/emu/src/state.h"
+#include "harness/emu/src/watchdog.h"
 #include "harness/emu/src/worker_pool.h"
 
 namespace cugrade::emu {
@@ -19,6 +20,15 @@ std::vector<diagnostic> take_diagnostics() {
 void set_fault_report_fd(int fd) {
   detail::runtime_init();
   detail::set_fault_fd(fd);
+}
+
+void set_time_limit(double seconds) {
+  detail::runtime_init();
+  detail::set_watchdog_limit(seconds);
+}
+
+void set_shared_checks(bool on) {
+  detail::emulator_state::instance().set_shared_checks(on);
 }
 
 void set_worker_count(unsigned count) {

@@ -19,6 +19,7 @@
 #include "cugrade_emu/context.h"
 #include "cugrade_emu_control.h"
 #include "harness/emu/src/memory.h"
+#include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
 
 namespace cugrade::emu::detail {
@@ -113,6 +114,37 @@ const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
   return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "write" : "read";
 }
 
+void signed_number(line_writer& w, long long v) {
+  if (v < 0) {
+    w.put('-');
+    w.number(static_cast<std::uint64_t>(-v));
+  } else {
+    w.number(static_cast<std::uint64_t>(v));
+  }
+}
+
+// "write to T[1024], past the end of the __shared__ array T (1024 elements)": an access that ran
+// into the inaccessible page after an array (or below its start).
+void describe_shared(line_writer& w, const shared_place& where, const char* access) {
+  const shared_array_info& info = where.slot->info;
+  const char* name = info.name != nullptr && *info.name != '\0' ? info.name : "shared";
+  const auto element = static_cast<long long>(info.element_size == 0 ? 1 : info.element_size);
+  const long long offset = where.byte_offset;
+  const long long index = offset >= 0 ? offset / element : -((-offset + element - 1) / element);
+  w.text(access);
+  w.text(" to ");
+  w.text(name);
+  w.put('[');
+  signed_number(w, index);
+  w.text("], ");
+  w.text(offset < 0 ? "before the start" : "past the end");
+  w.text(" of the __shared__ array ");
+  w.text(name);
+  w.text(" (");
+  w.number(where.slot->size / static_cast<std::size_t>(element));
+  w.text(where.slot->key == nullptr ? " elements of dynamic shared memory)" : " elements)");
+}
+
 // Appends the sentence after "kernel ..., thread (...): " and returns the error kind.
 const char* describe(line_writer& w, int sig, const siginfo_t* info, const char* access) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -159,6 +191,11 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
     return "illegal_address";
   case fault_place::kind::none:
     break;
+  }
+  if (const shared_place shared = shared_arena::locate_anywhere(info->si_addr);
+      shared.slot != nullptr) {
+    describe_shared(w, shared, access);
+    return "out_of_bounds";
   }
   if (stack_pool::is_guard(info->si_addr)) {
     w.text(" beyond the thread's stack: stack overflow (the emulator gives each thread 128 KiB; "
@@ -213,9 +250,10 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   const thread_context& ctx = t_ctx;
   const bool in_kernel = ctx.fiber != nullptr;
   const char* kernel = in_kernel ? ctx.kernel_name : "";
-  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  // No context: the watchdog's report of host code, with no program counter to map.
+  const auto pc = uc != nullptr ? static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) : 0;
   Dl_info where{};
-  const bool known = dladdr(reinterpret_cast<void*>(pc), &where) != 0;
+  const bool known = uc != nullptr && dladdr(reinterpret_cast<void*>(pc), &where) != 0;
   const ::uint3 zero{0, 0, 0};
   line_writer out;
   out.text("{\"event\":\"fault\",\"error_kind\":");
@@ -233,7 +271,9 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.text(",\"address\":\"");
   out.hex(reinterpret_cast<std::uintptr_t>(address));
   out.text("\",\"pc_offset\":\"");
-  out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
+  if (uc != nullptr) {
+    out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
+  }
   out.text("\",\"object\":");
   out.json_string(known && where.dli_fname != nullptr ? where.dli_fname : "");
   out.text("}\n");
@@ -310,6 +350,24 @@ void on_stop(int, siginfo_t*, void* raw) {
 }
 
 } // namespace
+
+void stop_for_time_limit(bool in_launch) {
+  if (in_launch && forward_stop_to_kernel_threads() > 0) {
+    // A thread inside a kernel reports where it was and ends the process; if the launch ended
+    // before any saw the signal, the report below is the time limit's.
+    sleep(2);
+  }
+  if (g_reporting.exchange(true)) {
+    wait_for_the_end();
+  }
+  line_writer msg;
+  msg.text(in_launch ? "host code: the launch did not end within the time limit"
+                     : "host code: the launcher did not return within the time limit (its own "
+                       "code, not a kernel, was running)");
+  msg.put('\0');
+  report_event("timeout", msg, nullptr, "access", nullptr);
+  end_by_sigterm();
+}
 
 void install_fault_handler() {
   static std::once_flag once;

@@ -25,6 +25,10 @@ void forget_kernel_threads();
 /// Gives the calling thread an alternate signal stack (idempotent per thread): needed so a fault
 /// on an exhausted fiber stack can still be reported.
 void prepare_thread_for_faults();
+/// The watchdog's time is up (watchdog.h): threads inside a kernel get SIGTERM, so one reports
+/// where it was as the grader's SIGTERM would have it; otherwise (host code, or no kernel thread
+/// answered) reports a "timeout" fault event with no program counter. Ends the process.
+[[noreturn]] void stop_for_time_limit(bool in_launch);
 /// Where the JSON line goes; -1: stderr.
 void set_fault_fd(int fd);
 

@@ -3,6 +3,7 @@
 // (host code calling a __device__ helper) they degrade to a single-thread meaning.
 #include "cugrade_emu/device.h"
 #include "cugrade_emu/shared.h"
+#include "cugrade_emu/shared_access.h"
 #include "harness/emu/src/block_runner.h"
 
 namespace cugrade::emu::detail {
@@ -34,19 +35,25 @@ void yield_thread() {
   }
 }
 
-void* shared_slot(const void* key, std::size_t size, std::size_t align) {
+void* shared_slot(const void* key, std::size_t size, std::size_t align,
+                  const shared_array_info* info) {
   block_runner* r = runner();
   if (r == nullptr || t_ctx.fiber == nullptr) {
     // Host code touching __shared__ storage: nvcc rejects it; here it gets scratch memory.
     alignas(64) static thread_local std::byte host_scratch[48 * 1024];
     return size <= sizeof host_scratch ? host_scratch : nullptr;
   }
-  return r->shared_slot(key, size, align);
+  return r->shared_slot(key, size, align, *info);
 }
 
-void* dynamic_shared_base() {
+void* dynamic_shared_base(const char* name, const char* element, std::size_t element_size) {
   block_runner* r = runner();
-  return r == nullptr ? nullptr : r->dynamic_shared();
+  return r == nullptr ? nullptr : r->dynamic_shared(name, element, element_size);
+}
+
+void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
+  // Called only from a kernel (shared_access.h): the thread context has a runner.
+  static_cast<block_runner*>(t_ctx.runner)->note_shared(address, bytes, use, line);
 }
 
 } // namespace cugrade::emu::detail

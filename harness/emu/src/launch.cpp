@@ -12,6 +12,7 @@
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/launch_job.h"
 #include "harness/emu/src/runtime_checks.h"
+#include "harness/emu/src/watchdog.h"
 #include "harness/emu/src/worker_pool.h"
 
 namespace cugrade::emu::detail {
@@ -87,6 +88,7 @@ void prepare_job(launch_job& job, const launch_site& site, dim3 grid, dim3 block
   job.shared_limit =
       info.max_dynamic_shared >= 0 ? limits::shared_per_block_optin : limits::shared_per_block;
   job.schedule = emulator_state::instance().schedule();
+  job.check_shared = emulator_state::instance().shared_checks();
   job.serial = ++g_launch_serial;
 }
 
@@ -118,7 +120,9 @@ void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shar
   prepare_job(job, site, grid, block, shared_bytes, info);
   job.thunk = thunk;
   job.closure = closure;
+  watchdog_launch_begins(job.total_blocks * job.threads_per_block);
   worker_pool::instance().run(job);
+  watchdog_launch_ends();
   state.note_static_shared(site.kernel_key, job.static_shared.load());
   if (job.aborted.load()) {
     const auto error = static_cast<cudaError_t>(job.error.load());

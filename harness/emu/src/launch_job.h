@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// What every block of one launch shares: the kernel thunk, the geometry, the limits, the schedule
-/// order, and the launch-wide abort flag that stops the remaining blocks after a fault.
+/// order, which blocks the shared-memory checks look at, the launch-wide abort flag that stops the
+/// remaining blocks after a fault, and the count of finished blocks the watchdog reads.
 
 #include <atomic>
 #include <cstddef>
@@ -24,12 +25,27 @@ struct launch_job {
   std::size_t shared_limit = 0; ///< static + dynamic shared bytes a block may use
   schedule_choice schedule;
   std::uint64_t serial = 0; ///< launch counter; seeds the garbage patterns
+  std::uint64_t chunk = 1;  ///< blocks a worker claims at once
+  /// Shared-memory hazard and bounds checks: off, or on for every block of a small launch and a
+  /// fixed sample of the blocks of a large one (block_runner::checked_block()).
+  bool check_shared = false;
+
+  /// Which blocks the checks look at: all of them up to all_checked_up_to blocks; beyond, the
+  /// first checked_first, the last checked_last and every sample_stride()-th, at most 32 in
+  /// all, whatever the grid. A missing barrier races in every block; a bound overrun or a race
+  /// at the edge of the data shows in the first or the last blocks.
+  static constexpr std::uint64_t all_checked_up_to = 32;
+  static constexpr std::uint64_t checked_first = 16;
+  static constexpr std::uint64_t checked_last = 8;
+  [[nodiscard]] std::uint64_t sample_stride() const { return (total_blocks + 7) / 8; }
 
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> aborted{false};
   std::atomic<int> error{cudaSuccess}; ///< the error the abort leaves
   std::atomic<bool> error_sticky{false};
   std::atomic<std::size_t> static_shared{0};
+  std::atomic<bool> race_reported{false}; ///< the launch's first hazard is reported; look no more
+  std::atomic<std::uint64_t> blocks_done{0};
 
   /// Claims the right to report the launch's failure: true for the first caller only.
   bool claim_failure(cudaError_t e, bool sticky) {

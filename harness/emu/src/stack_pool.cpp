@@ -48,11 +48,6 @@ void stack_pool::add_chunk() {
   m_registry.push_back(register_region(m_chunks.back()));
 }
 
-char* stack_pool::slot_base(int slot) const {
-  return m_chunks[static_cast<std::size_t>(slot / chunk_slots)] +
-         static_cast<std::size_t>(slot % chunk_slots) * stride;
-}
-
 int stack_pool::acquire() {
   if (!m_free.empty()) {
     const int slot = m_free.back();
@@ -71,18 +66,6 @@ int stack_pool::acquire() {
 
 void stack_pool::release(int slot) {
   m_free.push_back(slot);
-}
-
-std::size_t stack_pool::colour(int slot) {
-  return static_cast<std::size_t>((slot * 7) % 32) * 128;
-}
-
-void* stack_pool::top(int slot) const {
-  return slot_base(slot) + stride - colour(slot);
-}
-
-std::size_t stack_pool::usable(int slot) const {
-  return stack_bytes - colour(slot);
 }
 
 bool stack_pool::is_guard(const void* addr) {

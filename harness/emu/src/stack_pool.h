@@ -24,8 +24,8 @@ public:
   void release(int slot);
   /// Initial stack pointer of a slot, staggered per slot so that the hot tops of many stacks do
   /// not all fall into the same cache sets.
-  [[nodiscard]] void* top(int slot) const;
-  [[nodiscard]] std::size_t usable(int slot) const;
+  [[nodiscard]] void* top(int slot) const { return slot_base(slot) + stride - colour(slot); }
+  [[nodiscard]] std::size_t usable(int slot) const { return stack_bytes - colour(slot); }
 
   /// Async-signal-safe: whether addr lies in the guard page of any pool's stack.
   static bool is_guard(const void* addr);
@@ -35,8 +35,13 @@ private:
   static constexpr std::size_t stride = guard_bytes + stack_bytes;
   static constexpr int chunk_slots = 64;
 
-  [[nodiscard]] static std::size_t colour(int slot);
-  [[nodiscard]] char* slot_base(int slot) const;
+  [[nodiscard]] static std::size_t colour(int slot) {
+    return static_cast<std::size_t>((slot * 7) % 32) * 128;
+  }
+  [[nodiscard]] char* slot_base(int slot) const {
+    return m_chunks[static_cast<std::size_t>(slot / chunk_slots)] +
+           static_cast<std::size_t>(slot % chunk_slots) * stride;
+  }
   void add_chunk();
 
   std::vector<char*> m_chunks;

@@ -42,6 +42,10 @@ public:
   void add_diagnostic(diagnostic d);
   std::vector<diagnostic> take_diagnostics();
 
+  /// Whether launches check shared-memory accesses (hazards and bounds); on by default.
+  void set_shared_checks(bool on) { m_shared_checks.store(on); }
+  [[nodiscard]] bool shared_checks() const { return m_shared_checks.load(); }
+
   void set_schedule(schedule_choice c);
   [[nodiscard]] schedule_choice schedule() const;
 
@@ -56,6 +60,7 @@ private:
   mutable std::mutex m_mutex;
   std::atomic<int> m_sticky{cudaSuccess};
   std::atomic<int> m_last{cudaSuccess};
+  std::atomic<bool> m_shared_checks{true};
   std::vector<diagnostic> m_diagnostics;
   schedule_choice m_schedule;
   std::map<const void*, kernel_info> m_kernels;

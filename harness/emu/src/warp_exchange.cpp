@@ -123,6 +123,7 @@ void block_runner::try_complete(unsigned warp, unsigned mask) {
 
 std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& request, wait_site site) {
   const fiber_id self = m_current;
+  settle_shared();
   const unsigned warp = self / 32;
   const unsigned lane_bit = 1u << (self % 32);
   fiber_extra& extra = m_extra[self];
@@ -138,11 +139,8 @@ std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& reques
   return m_extra[self].result;
 }
 
-void block_runner::on_lane_exit(fiber_id f) {
-  const unsigned warp = f / 32;
+void block_runner::complete_after_exit(unsigned warp) {
   warp_lanes& w = m_warps[warp];
-  w.exited |= 1u << (f % 32);
-  // The exit may be what a waiting rendezvous was waiting for.
   for (unsigned l = 0; l < 32 && w.waiting != 0; ++l) {
     if ((w.waiting >> l & 1u) != 0) {
       try_complete(warp, m_extra[warp * 32 + l].request.mask);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -74,8 +75,10 @@ void worker_pool::stop_threads() {
 }
 
 void worker_pool::after_fork_in_child() {
-  // The parent's workers do not exist here; their objects are abandoned, not joined.
+  // The parent's workers do not exist here; their objects are abandoned, not joined. The
+  // forking thread goes on here and may run blocks (its runner already exists).
   forget_kernel_threads();
+  register_kernel_thread();
   m_shared = new shared_part();
   m_threads = new std::vector<std::thread>();
 }
@@ -88,6 +91,12 @@ void worker_pool::ensure_threads() {
 
 void worker_pool::run(launch_job& job) {
   ensure_threads();
+  // Blocks are claimed a chunk at a time (one atomic per chunk, not per block): chunks of about
+  // 16K threads, small enough that every worker gets several.
+  const std::uint64_t workers = m_threads->size() + 1;
+  const std::uint64_t by_size = std::max<std::uint64_t>(1, 16384 / job.threads_per_block);
+  const std::uint64_t by_share = std::max<std::uint64_t>(1, job.total_blocks / (workers * 8));
+  job.chunk = std::min(by_size, by_share);
   if (m_threads->empty() || job.total_blocks == 1) {
     work(job);
     return;
@@ -125,13 +134,7 @@ void worker_pool::worker_main(shared_part* shared) {
 }
 
 void worker_pool::work(launch_job& job) {
-  block_runner& runner = this_threads_runner();
-  while (!job.aborted.load(std::memory_order_relaxed)) {
-    const std::uint64_t b = job.next_block.fetch_add(1, std::memory_order_relaxed);
-    if (b >= job.total_blocks || !runner.run_block(job, b)) {
-      break;
-    }
-  }
+  this_threads_runner().run_blocks(job);
 }
 
 } // namespace cugrade::emu::detail

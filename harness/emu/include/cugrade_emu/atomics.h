@@ -3,6 +3,10 @@
 /// CUDA's atomic functions on global and shared memory, with CUDA's overload set and semantics
 /// (each returns the old value; atomicInc/atomicDec wrap at `val`). Blocks run concurrently on
 /// several CPU threads, so these are real hardware atomics (relaxed order, as CUDA's are).
+/// In a block the emulator checks, an atomic on shared memory is reported to the hazard detector
+/// (two atomics never race; an atomic and a plain access of another warp may).
+
+#include "cugrade_emu/shared_access.h"
 
 namespace cugrade::emu::detail {
 
@@ -20,31 +24,40 @@ template <class T, class F> inline T atomic_update(T* address, F next) {
 } // namespace cugrade::emu::detail
 
 #define CUGRADE_EMU_INT_ATOMIC(T)                                                                  \
-  inline T atomicAdd(T* a, T v) {                                                                  \
+  inline T atomicAdd(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  inline T atomicSub(T* a, T v) {                                                                  \
+  inline T atomicSub(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  inline T atomicExch(T* a, T v) {                                                                 \
+  inline T atomicExch(T* a, T v, int line = __builtin_LINE()) {                                    \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_exchange_n(a, v, __ATOMIC_RELAXED);                                            \
   }                                                                                                \
-  inline T atomicAnd(T* a, T v) {                                                                  \
+  inline T atomicAnd(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_fetch_and(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  inline T atomicOr(T* a, T v) {                                                                   \
+  inline T atomicOr(T* a, T v, int line = __builtin_LINE()) {                                      \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_fetch_or(a, v, __ATOMIC_RELAXED);                                              \
   }                                                                                                \
-  inline T atomicXor(T* a, T v) {                                                                  \
+  inline T atomicXor(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  inline T atomicMin(T* a, T v) {                                                                  \
+  inline T atomicMin(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v < o ? v : o; });           \
   }                                                                                                \
-  inline T atomicMax(T* a, T v) {                                                                  \
+  inline T atomicMax(T* a, T v, int line = __builtin_LINE()) {                                     \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v > o ? v : o; });           \
   }                                                                                                \
-  inline T atomicCAS(T* a, T compare, T v) {                                                       \
+  inline T atomicCAS(T* a, T compare, T v, int line = __builtin_LINE()) {                          \
+    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
     __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
     return compare;                                                                                \
   }
@@ -54,35 +67,44 @@ CUGRADE_EMU_INT_ATOMIC(unsigned int)
 CUGRADE_EMU_INT_ATOMIC(unsigned long long)
 #undef CUGRADE_EMU_INT_ATOMIC
 
-inline long long atomicMin(long long* a, long long v) {
+inline long long atomicMin(long long* a, long long v, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v < o ? v : o; });
 }
-inline long long atomicMax(long long* a, long long v) {
+inline long long atomicMax(long long* a, long long v, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v > o ? v : o; });
 }
-inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v) {
+inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v,
+                                int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }
 
 /// ((old >= val) ? 0 : (old + 1))
-inline unsigned int atomicInc(unsigned int* a, unsigned int val) {
+inline unsigned int atomicInc(unsigned int* a, unsigned int val, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(
       a, [val](unsigned int o) { return o >= val ? 0u : o + 1u; });
 }
 /// (((old == 0) || (old > val)) ? val : (old - 1))
-inline unsigned int atomicDec(unsigned int* a, unsigned int val) {
+inline unsigned int atomicDec(unsigned int* a, unsigned int val, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(
       a, [val](unsigned int o) { return (o == 0u || o > val) ? val : o - 1u; });
 }
 
-inline float atomicAdd(float* a, float v) {
+inline float atomicAdd(float* a, float v, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](float o) { return o + v; });
 }
-inline double atomicAdd(double* a, double v) {
+inline double atomicAdd(double* a, double v, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](double o) { return o + v; });
 }
-inline float atomicExch(float* a, float v) {
+inline float atomicExch(float* a, float v, int line = __builtin_LINE()) {
+  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
   float old;
   __atomic_exchange(a, &v, &old, __ATOMIC_RELAXED);
   return old;

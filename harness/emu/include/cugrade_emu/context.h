@@ -17,7 +17,26 @@ struct thread_context {
   void* fiber;             ///< the running fiber; null outside kernels
   void* runner;            ///< this OS thread's block runner; null outside kernels
   const char* kernel_name; ///< as written at the launch
+  /// The running block's shared memory: [shared_begin, shared_begin + shared_bytes). Accesses
+  /// are reported to the hazard and bounds detector only when check_shared is set (a checked
+  /// block), and only for addresses in that range.
+  unsigned long shared_begin;
+  unsigned long shared_bytes;
+  bool check_shared;
+  /// The running block's serial number on this worker, and the __shared__ declarations it
+  /// reached lately: each thread reaching one finds its storage here without a call.
+  unsigned long block_serial;
+  struct shared_cache_entry {
+    const void* key;
+    void* storage;
+    unsigned long block_serial;
+  } shared_cache[8];
 };
+
+/// Where a declaration's storage is cached in the thread context.
+inline unsigned shared_cache_line(const void* key) {
+  return static_cast<unsigned>(reinterpret_cast<unsigned long>(key) >> 3) % 8;
+}
 
 // `__thread` (not `thread_local`): no TLS wrapper call; initial-exec keeps access a single load
 // even from a dlopen'ed submission, because the variable lives in libcugrade_emu.so, which the

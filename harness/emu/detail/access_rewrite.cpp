@@ -1,0 +1,381 @@
+// Access translation, for the shared-memory hazard and bounds detector. In device code (the body
+// of a __global__ or __device__ function) every subscript expression that names a variable,
+//   Mds[ty][k]  ->  (__cugrade_chk ? ::cugrade::emu::detail::shared_read(Mds[ty][k], true, 41)
+//                                  : Mds[ty][k])
+//   T[t] = x    ->  (__cugrade_chk ? ...shared_write(T[t], true, 52) : T[t]) = x
+//   T[t] += x   ->  (__cugrade_chk ? ...shared_update(T[t], true, 52) : T[t]) += x
+// is the same lvalue, passed in a block the emulator checks through a check that reports an
+// address in the block's shared memory (a global buffer costs a compare). The body of each such
+// function gets `const bool __cugrade_chk = ...;` after its `{`: a constant for the compiler, so
+// a loop keeps one test per access at most and unchecked code is the plain access (whose
+// instructions, and a fault's line, the compiler attributes as before). A subscript holding
+// another, or spanning lines, is wrapped instead: `shared_read(a[...], __cugrade_chk, 41)`.
+// Lambdas and local classes, which cannot see that local, ask the thread context.
+//
+// Only what is certain is translated: a subscript followed by `.`, `->` or `(`, one whose
+// address is taken (`&T[i]`, an atomic's argument: the atomic reports itself), a declarator
+// (`float v[4]`) and anything in a constant expression are left alone. A missed access costs a
+// missed hazard, never a wrong program.
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/emu/detail/rewrite_context.h"
+
+namespace cugrade::emu::detail {
+namespace {
+
+bool one_of(const token& t, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return t.is(w); });
+}
+
+// C++ keywords that can stand before `[` without naming a variable, or that make the tokens
+// around a subscript something other than a plain expression.
+bool keyword(const token& t) {
+  return one_of(
+      t,
+      {"alignas",       "alignof",     "auto",       "bool",     "break",       "case",
+       "catch",         "char",        "class",      "const",    "constexpr",   "consteval",
+       "constinit",     "const_cast",  "continue",   "co_await", "co_return",   "co_yield",
+       "decltype",      "default",     "delete",     "do",       "double",      "dynamic_cast",
+       "else",          "enum",        "explicit",   "extern",   "false",       "float",
+       "for",           "friend",      "goto",       "if",       "inline",      "int",
+       "long",          "mutable",     "namespace",  "new",      "noexcept",    "nullptr",
+       "operator",      "private",     "protected",  "public",   "register",    "reinterpret_cast",
+       "requires",      "return",      "short",      "signed",   "sizeof",      "static",
+       "static_assert", "static_cast", "struct",     "switch",   "template",    "this",
+       "thread_local",  "throw",       "true",       "try",      "typedef",     "typeid",
+       "typename",      "union",       "unsigned",   "using",    "virtual",     "void",
+       "volatile",      "wchar_t",     "while",      "char8_t",  "char16_t",    "char32_t",
+       "__shared__",    "__device__",  "__global__", "__host__", "__constant__"});
+}
+
+// Words that begin a declaration when a statement starts with them.
+bool declaration_word(const token& t) {
+  return one_of(t, {"void",      "bool",     "char",   "wchar_t", "char8_t",      "char16_t",
+                    "char32_t",  "short",    "int",    "long",    "float",        "double",
+                    "signed",    "unsigned", "auto",   "const",   "volatile",     "static",
+                    "constexpr", "register", "extern", "typedef", "thread_local", "struct",
+                    "class",     "union",    "enum"});
+}
+
+// Words after which a subscript is an expression, never a declarator.
+bool expression_word(const token& t) {
+  return one_of(t, {"return", "else", "do", "throw", "co_return", "co_yield", "goto", "sizeof",
+                    "alignof", "typeid", "decltype", "noexcept", "new", "delete", "if", "while",
+                    "for", "switch"});
+}
+
+bool is_name(const token& t) {
+  return t.kind == token_kind::identifier && !keyword(t);
+}
+
+bool adjacent(const rewrite_context& ctx, std::size_t a, std::size_t b) {
+  return ctx.at(a).end == ctx.at(b).begin;
+}
+
+// The first token of the statement holding token `i`: after the last `;`, `{`, `}` or a label's
+// `:` before it.
+std::size_t statement_start(const rewrite_context& ctx, std::size_t i) {
+  std::size_t first = i;
+  for (std::optional<std::size_t> p = ctx.prev(i); p; p = ctx.prev(*p)) {
+    const token& t = ctx.at(*p);
+    if (t.is(";") || t.is("{") || t.is("}") || t.is(":") || t.in_directive) {
+      break;
+    }
+    first = *p;
+  }
+  return first;
+}
+
+// Whether the statement starting at `first` declares something: `int a`, `float* const p`,
+// `Tile t`, `ns::vec<float> v`.
+bool declares(const rewrite_context& ctx, std::size_t first) {
+  std::optional<std::size_t> k = first;
+  if (declaration_word(ctx.at(*k))) {
+    return true;
+  }
+  if (!is_name(ctx.at(*k))) {
+    return false;
+  }
+  for (k = ctx.next(*k); k; k = ctx.next(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.is("::")) {
+      k = ctx.next(*k);
+      if (!k || !is_name(ctx.at(*k))) {
+        return false;
+      }
+    } else if (t.is("<")) { // template arguments: skip to the matching '>'
+      int depth = 1;
+      while (depth > 0 && (k = ctx.next(*k))) {
+        depth += ctx.at(*k).is("<") ? 1 : (ctx.at(*k).is(">") ? -1 : 0);
+        depth -= ctx.at(*k).is(">>") ? 2 : 0;
+        if (ctx.at(*k).is(";") || ctx.at(*k).is("{")) {
+          return false;
+        }
+      }
+      if (!k) {
+        return false;
+      }
+    } else if (t.is("*") || t.is("&") || t.is("const") || t.is("volatile")) {
+      continue;
+    } else {
+      return is_name(t);
+    }
+  }
+  return false;
+}
+
+// Whether the name at `start` is declared here: `float v[4]`, `Tile* t[2]`, or a later declarator
+// of a declaration statement (`float s = 0, v[4];`).
+bool declarator(const rewrite_context& ctx, std::size_t start) {
+  const std::size_t first = statement_start(ctx, start);
+  if (first == start) {
+    return false;
+  }
+  bool typed = false;
+  bool plain = true; // only the tokens a declaration's head is made of
+  int depth = 0;
+  for (std::size_t k = first; k < start; ++k) {
+    const token& t = ctx.at(k);
+    if (!t.significant()) {
+      continue;
+    }
+    depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
+    depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+    if (t.kind == token_kind::identifier) {
+      if (expression_word(t)) {
+        return false;
+      }
+      typed = true;
+    } else if (!(t.kind == token_kind::number || t.is("::") || t.is("<") || t.is(">") ||
+                 t.is(">>") || t.is(",") || t.is("*") || t.is("&"))) {
+      plain = false;
+    }
+  }
+  if (plain && typed) {
+    return true;
+  }
+  const std::optional<std::size_t> before = ctx.prev(start);
+  return depth == 0 && before && ctx.at(*before).is(",") && declares(ctx, first);
+}
+
+// Whether the value at `start` must be a constant (`constexpr int n = a[2];`, `case a[0]:`,
+// `static_assert(a[0] > 1)`, `alignas(a[0])`) or is never computed (`sizeof(a[0])`): either way
+// there is nothing to check, and a function call would not compile there.
+bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
+  int depth = 0;
+  for (std::optional<std::size_t> p = ctx.prev(start); p; p = ctx.prev(*p)) {
+    const token& t = ctx.at(*p);
+    if (t.is(";") || t.is("{") || t.is("}") || t.in_directive) {
+      return false;
+    }
+    if (t.is("constexpr") || t.is("case") || t.is("consteval") || t.is("constinit")) {
+      return true;
+    }
+    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
+    if (depth < 0) {
+      const std::optional<std::size_t> name = ctx.prev(*p);
+      if (name && one_of(ctx.at(*name), {"static_assert", "alignas", "__align__", "sizeof",
+                                         "alignof", "decltype", "typeid", "noexcept"})) {
+        return true;
+      }
+      depth = 0;
+    }
+  }
+  return false;
+}
+
+// `&a[i]`: the address escapes (an atomic's argument, a pointer); `a & b[i]` and `a && b[i]`
+// are reads.
+bool address_taken(const rewrite_context& ctx, std::size_t start) {
+  const std::optional<std::size_t> amp = ctx.prev(start);
+  if (!amp || !ctx.at(*amp).is("&")) {
+    return false;
+  }
+  const std::optional<std::size_t> before = ctx.prev(*amp);
+  if (!before) {
+    return true;
+  }
+  const token& b = ctx.at(*before);
+  if (b.is("&") && adjacent(ctx, *before, *amp)) {
+    return false;
+  }
+  return !(is_name(b) || b.kind == token_kind::number || b.kind == token_kind::literal ||
+           b.is(")") || b.is("]"));
+}
+
+// The closing `]` of the subscript opened at `open`, if any.
+std::optional<std::size_t> matching_bracket(const rewrite_context& ctx, std::size_t open) {
+  int depth = 0;
+  for (std::optional<std::size_t> k = open; k; k = ctx.next(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.in_directive) {
+      return std::nullopt;
+    }
+    depth += t.is("[") ? 1 : (t.is("]") ? -1 : 0);
+    if (depth == 0) {
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+enum class use { read, write, update };
+
+// What the operator after the subscript (or an increment before it) does to the element.
+use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
+  if (const auto b = ctx.prev(start); b && (ctx.at(*b).is("+") || ctx.at(*b).is("-"))) {
+    const auto bb = ctx.prev(*b);
+    if (bb && ctx.at(*bb).is(ctx.at(*b).text) && adjacent(ctx, *bb, *b)) {
+      return use::update; // ++a[i], --a[i]
+    }
+  }
+  const std::optional<std::size_t> op = ctx.next(last);
+  if (!op) {
+    return use::read;
+  }
+  const token& t = ctx.at(*op);
+  const std::optional<std::size_t> op2 = ctx.next(*op);
+  const bool then_equals = op2 && ctx.at(*op2).is("=") && adjacent(ctx, *op, *op2);
+  if (t.is("=")) {
+    return then_equals ? use::read : use::write; // `==` compares
+  }
+  if (one_of(t, {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}) && then_equals) {
+    return use::update;
+  }
+  if ((t.is("+") || t.is("-")) && op2 && ctx.at(*op2).is(t.text) && adjacent(ctx, *op, *op2)) {
+    return use::update; // a[i]++, a[i]--
+  }
+  return use::read;
+}
+
+const char* function_of(use u) {
+  switch (u) {
+  case use::write:
+    return "::cugrade::emu::detail::shared_write(";
+  case use::update:
+    return "::cugrade::emu::detail::shared_update(";
+  case use::read:
+    break;
+  }
+  return "::cugrade::emu::detail::shared_read(";
+}
+
+// One subscript expression to translate: tokens [start, last], and how it is used.
+struct access {
+  std::size_t start = 0;
+  std::size_t last = 0;
+  use how = use::read;
+};
+
+// The access whose name is token `i`, if `i` names a variable subscripted in device code.
+std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
+  const token& name = ctx.at(i);
+  if (!name.significant() || name.in_directive || !is_name(name) || !ctx.in_device_code(i)) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> open = ctx.next(i);
+  if (!open || !ctx.at(*open).is("[")) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> inside = ctx.next(*open);
+  if (!inside || ctx.at(*inside).is("[") || ctx.at(*inside).is("]")) {
+    return std::nullopt; // an attribute `[[...]]` or an unsized declarator `a[]`
+  }
+  access a;
+  a.start = i;
+  while (const auto colons = ctx.prev(a.start)) { // ns::table[i]
+    if (!ctx.at(*colons).is("::")) {
+      break;
+    }
+    const auto scope = ctx.prev(*colons);
+    a.start = scope && is_name(ctx.at(*scope)) ? *scope : *colons;
+    if (a.start == *colons) {
+      break;
+    }
+  }
+  if (const auto before = ctx.prev(a.start);
+      before && (ctx.at(*before).is(".") || ctx.at(*before).is("->") || ctx.at(*before).is("::") ||
+                 ctx.at(*before).is("new"))) {
+    return std::nullopt; // a member's subscript, or `new T[n]`
+  }
+  std::optional<std::size_t> k = open;
+  while (k && ctx.at(*k).is("[")) {
+    const std::optional<std::size_t> close = matching_bracket(ctx, *k);
+    if (!close) {
+      return std::nullopt;
+    }
+    a.last = *close;
+    k = ctx.next(*close);
+  }
+  if (k && (ctx.at(*k).is(".") || ctx.at(*k).is("->") || ctx.at(*k).is("("))) {
+    return std::nullopt;
+  }
+  if (address_taken(ctx, a.start) || declarator(ctx, a.start) ||
+      in_constant_expression(ctx, a.start)) {
+    return std::nullopt;
+  }
+  a.how = use_of(ctx, a.start, a.last);
+  return a;
+}
+
+} // namespace
+
+void rewrite_accesses(rewrite_context& ctx) {
+  struct found {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    use how = use::read;
+    std::optional<std::size_t> body;
+  };
+  std::vector<found> all;
+  for (std::size_t i = 0; i < ctx.size(); ++i) {
+    const std::optional<access> a = access_at(ctx, i);
+    if (!a) {
+      continue;
+    }
+    const std::size_t begin = ctx.at(a->start).begin;
+    const std::size_t end = ctx.at(a->last).end;
+    if (!ctx.edited(begin, end)) { // not inside a translated __shared__ declaration or launch
+      all.push_back({begin, end, a->how, ctx.device_body(i)});
+    }
+  }
+  std::vector<edit> accesses;
+  std::set<std::size_t> bodies; // the `{` of each function that needs the check flag
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const found& a = all[k];
+    const std::string line = std::to_string(ctx.line_at(a.begin));
+    const std::string flag = a.body ? "__cugrade_chk" : "::cugrade::emu::detail::checking_shared()";
+    const std::string_view text = ctx.source().substr(a.begin, a.end - a.begin);
+    const bool nested = k + 1 < all.size() && all[k + 1].begin < a.end;
+    if (nested || text.find('\n') != std::string_view::npos) {
+      // `f(a[b[i]], flag, line)`: the inner access is translated in place.
+      accesses.push_back({a.begin, a.begin, function_of(a.how)});
+      accesses.push_back({a.end, a.end, ", " + flag + ", " + line + ")"});
+    } else {
+      // `(flag ? f(a[i], true, line) : a[i])`: the same lvalue; unchecked code keeps the plain
+      // access, so the compiler attributes its instructions (a fault's line) as it would.
+      accesses.push_back({a.begin, a.end,
+                          "(" + flag + " ? " + function_of(a.how) + std::string(text) + ", true, " +
+                              line + ") : " + std::string(text) + ")"});
+    }
+    if (a.body) {
+      bodies.insert(*a.body);
+    }
+  }
+  // The flag first: an access right after the `{` is inserted at the same place, after it.
+  for (const std::size_t brace : bodies) {
+    const std::size_t at = ctx.at(brace).end;
+    ctx.add({at, at,
+             " [[maybe_unused]] const bool __cugrade_chk = "
+             "::cugrade::emu::detail::checking_shared();"});
+  }
+  for (edit& e : accesses) {
+    ctx.add(std::move(e));
+  }
+}
+
+} // namespace cugrade::emu::detail

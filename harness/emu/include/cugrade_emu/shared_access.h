@@ -1,0 +1,85 @@
+#pragma once
+/// \file
+/// What the rewriter wraps around every subscript in device code (see
+/// detail/access_rewrite.cpp): `Mds[ty][k]` becomes `shared_read(Mds[ty][k], __cugrade_chk, 41)`,
+/// the same lvalue. In a block the emulator checks, an access to the block's shared memory is
+/// reported to the hazard and bounds detector; anything else costs a test of a flag that is
+/// constant for the whole function (`__cugrade_chk`, read once at its start), or, where the
+/// rewriter cannot use that local (lambdas, local classes), of the thread context. The wrappers
+/// are `artificial`: their instructions carry the student's line, so a fault in one (a guard
+/// page after a global buffer) names the line of the access.
+
+#include <cstddef>
+#include <type_traits>
+
+#include "cugrade_emu/context.h"
+
+namespace cugrade::emu::detail {
+
+/// How a thread touches shared memory.
+enum class shared_use : unsigned { read = 0, write = 1, update = 2, atomic = 3 };
+
+#pragma GCC visibility push(default)
+/// Reports one access by the running thread to the running block's shared memory (only called
+/// for addresses inside it). A write is judged once the store is done (a store of the value the
+/// memory already holds changes nothing, as racecheck sees it). May end the block: an access
+/// outside every __shared__ array is out_of_bounds.
+void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line);
+#pragma GCC visibility pop
+
+/// Whether the running block is checked: read once per function by the rewritten code.
+[[gnu::always_inline, gnu::artificial]] inline bool checking_shared() {
+  return t_ctx.check_shared;
+}
+
+template <class T>
+[[gnu::always_inline, gnu::artificial]] inline void note_if_shared(T& element, shared_use use,
+                                                                   int line) {
+  if constexpr (!std::is_array_v<T>) { // a row of a 2-D array is an address, not an access
+    const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
+    if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
+      note_shared(__builtin_addressof(element), sizeof(T), use, line);
+    }
+  }
+}
+
+#define CUGRADE_EMU_ACCESS(name, use)                                                              \
+  template <class T>                                                                               \
+  [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
+    if (__builtin_expect(check, false)) {                                                          \
+      note_if_shared(element, use, line);                                                          \
+    }                                                                                              \
+    return element;                                                                                \
+  }                                                                                                \
+  /* Where the function's flag is out of reach (lambdas): the thread context decides. */           \
+  template <class T>                                                                               \
+  [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, int line) {                   \
+    return name(element, checking_shared(), line);                                                 \
+  }                                                                                                \
+  /* A class whose operator[] returns a value (a proxy), not a reference: nothing to check. */     \
+  template <class T>                                                                               \
+  requires(!std::is_lvalue_reference_v<T>) inline T name(T&& value, bool, int) {                   \
+    return static_cast<T&&>(value);                                                                \
+  }                                                                                                \
+  template <class T>                                                                               \
+  requires(!std::is_lvalue_reference_v<T>) inline T name(T&& value, int) {                         \
+    return static_cast<T&&>(value);                                                                \
+  }
+
+CUGRADE_EMU_ACCESS(shared_read, shared_use::read)
+CUGRADE_EMU_ACCESS(shared_write, shared_use::write)
+CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
+#undef CUGRADE_EMU_ACCESS
+
+/// An atomic on `address`: reported when it lies in the checked block's shared memory.
+[[gnu::always_inline, gnu::artificial]] inline void note_atomic(const volatile void* address,
+                                                                std::size_t bytes, int line) {
+  if (__builtin_expect(t_ctx.check_shared, false)) {
+    const auto at = reinterpret_cast<unsigned long>(address);
+    if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
+      note_shared(address, bytes, shared_use::atomic, line);
+    }
+  }
+}
+
+} // namespace cugrade::emu::detail
