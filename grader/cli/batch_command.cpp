@@ -223,8 +223,8 @@ void add_options(CLI::App& sub, batch_args& a) {
                  "--repository-template")
       ->required();
   sub.add_option("--out", a.options.out_dir,
-                 "Folder for reports/, gradebook.csv, summary.json and the journal; the same "
-                 "command again resumes there")
+                 "Folder for reports/, gradebook.csv (and gradebook-<lms>.csv), summary.json and "
+                 "the journal; the same command again resumes there")
       ->required();
   sub.add_option("--repository-template", a.repository_template,
                  "Repository of each row, with {column} replaced by that column, e.g. "
@@ -243,8 +243,9 @@ void add_options(CLI::App& sub, batch_args& a) {
       ->capture_default_str();
   sub.add_option("--gradebook", a.gradebook,
                  "Also write DIR/gradebook-<lms>.csv in the layout that LMS imports: canvas, "
-                 "moodle or blackboard (students matched by the roster's lms_id column; "
-                 "docs/batch.md); generic: only gradebook.csv")
+                 "moodle or blackboard (students matched by the roster's lms_id column, for "
+                 "Canvas also sis_user_id or sis_login_id; docs/batch.md); generic: only "
+                 "gradebook.csv")
       ->check(CLI::IsMember({"generic", "canvas", "moodle", "blackboard"}))
       ->capture_default_str();
   sub.add_option("--lms-assignment", a.options.lms_assignment_name,
