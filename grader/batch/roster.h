@@ -26,10 +26,10 @@ struct roster_entry {
   std::optional<std::string> commit;   ///< pinned commit, branch or tag
   std::optional<std::string> deadline; ///< this student's deadline (an extension)
   std::string nickname;                ///< for leaderboards; may be empty
-  /// The student in the LMS, by column name (`lms_id`, `sis_user_id`...: lms_ids.h); only the
-  /// non-empty ones.
+  std::size_t line = 0;                ///< where the row starts in the file (1-based)
+  /// The student in the LMS, by column name (`lms_id`, `sis_user_id`...: lms_columns below);
+  /// only the non-empty ones.
   std::map<std::string, std::string> lms;
-  std::size_t line = 0; ///< where the row starts in the file (1-based)
 };
 
 struct roster {

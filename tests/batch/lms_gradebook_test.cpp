@@ -32,10 +32,10 @@ struct two_students {
   two_students() {
     class_roster.file = "roster.csv";
     class_roster.columns = {{"student", 0}, {"repository", 1}, {"lms_id", 2}};
-    roster_entry alice{"alice", "/a", {}, {}, "", {}, 2};
+    roster_entry alice{"alice", "/a", {}, {}, "", 2};
     alice.lms = {{"lms_id", "4021"},   {"sis_user_id", "S-1"},  {"sis_login_id", "alice@uni"},
                  {"section", "Sec 1"}, {"first_name", "Alice"}, {"last_name", "Liddell"}};
-    roster_entry bob{"bob", "/b", {}, {}, "", {}, 3};
+    roster_entry bob{"bob", "/b", {}, {}, "", 3};
     bob.lms = {{"lms_id", "4022"}, {"name", "=Bob"}};
     class_roster.entries = {alice, bob};
     reports::report graded;
