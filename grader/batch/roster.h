@@ -29,7 +29,7 @@ struct roster_entry {
   std::size_t line = 0;                ///< where the row starts in the file (1-based)
   /// The student in the LMS, by column name (`lms_id`, `sis_user_id`...: lms_columns below);
   /// only the non-empty ones.
-  std::map<std::string, std::string> lms;
+  std::map<std::string, std::string> lms = {};
 };
 
 struct roster {
