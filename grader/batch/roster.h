@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The class roster: a CSV file with a header naming at least `student` and `repository`
-/// (optional `commit`, `deadline`, `nickname`, and the LMS columns of lms_ids.h: `lms_id`,
+/// (optional `commit`, `deadline`, `nickname`, and the LMS columns of lms_columns: `lms_id`,
 /// `name`, `first_name`, `last_name`, `sis_user_id`, `sis_login_id`, `section`), or a GitHub
 /// Classroom roster export whose
 /// repositories come from `--repository-template`. Read with libcsv and validated whole before
