@@ -4,6 +4,7 @@
 /// (grader/core/grade.h), in parallel on one machine, resumable from a journal, ending in a
 /// gradebook. docs/batch.md explains the roster, the journal, resuming and regrading.
 
+#include "grader/batch/lms_gradebook.h"
 #include "grader/batch/roster.h"
 #include "grader/layout/layout.h"
 #include "grader/spec/assignment_spec.h"
@@ -39,6 +40,10 @@ struct batch_options {
   std::size_t jobs = 0;                     ///< CPU workers; 0: every core
   std::optional<std::string> deadline;      ///< for students without their own
   std::vector<std::string> formats{"json"}; ///< json is always written
+  /// --gradebook: the LMS gradebook written besides gradebook.csv (generic: none).
+  gradebook_format gradebook = gradebook_format::generic;
+  std::string lms_assignment_name; ///< --lms-assignment; empty: the spec's name
+  std::string lms_assignment_id;   ///< --lms-assignment-id
   /// all | failed | not-gradable | new-commits | student ids
   std::vector<std::string> regrade;
   std::optional<double> kernel_timeout_seconds;

@@ -1,7 +1,9 @@
 #include "grader/batch/closing.h"
 
 #include "grader/batch/gradebook.h"
+#include "grader/batch/lms_gradebook.h"
 #include "grader/batch/report_files.h"
+#include "grader/core/report_assembly.h"
 #include "harness/core/file_io.h"
 #include "harness/core/untrusted_text.h"
 
@@ -74,6 +76,30 @@ std::map<std::string, journal_entry> entries_by_student(journal& j) {
   return out;
 }
 
+namespace {
+
+// What this batch can award: the maximum of its reports (kernels chosen, backend), also for a
+// student without a report.
+double assignment_maximum(const pipeline& p, const spec::assignment_spec& spec) {
+  grader::grade_options chosen;
+  chosen.kernels = p.options.kernels;
+  return grader::maximum_score(spec, p.backend.kind, chosen);
+}
+
+result<void> write_lms_gradebook(const pipeline& p, const spec::assignment_spec& spec,
+                                 const std::vector<gradebook_row>& rows) {
+  const auto& o = p.options;
+  if (o.gradebook == gradebook_format::generic) {
+    return {};
+  }
+  const lms_assignment a{o.lms_assignment_name.empty() ? spec.name : o.lms_assignment_name,
+                         o.lms_assignment_id, assignment_maximum(p, spec)};
+  return write_file_atomically(o.out_dir / lms_gradebook_file(o.gradebook),
+                               render_lms_gradebook(o.gradebook, rows, a));
+}
+
+} // namespace
+
 result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const run_measures& m) {
   const auto entries = entries_by_student(p.log);
   std::vector<std::string> kernels;
@@ -83,9 +109,14 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const
       kernels.push_back(k.name);
     }
   }
-  if (auto written = write_file_atomically(p.options.out_dir / "gradebook.csv",
-                                           render_gradebook(p.options.roster, kernels, entries));
+  const auto rows = gradebook_rows(p.options.roster, entries);
+  if (auto written =
+          write_file_atomically(p.options.out_dir / "gradebook.csv",
+                                render_gradebook(rows, kernels, assignment_maximum(p, spec)));
       !written) {
+    return written;
+  }
+  if (auto written = write_lms_gradebook(p, spec, rows); !written) {
     return written;
   }
   return write_file_atomically(
@@ -116,6 +147,11 @@ void print_closing(pipeline& p, const run_measures& m) {
   std::cout << "gradebook: " << (p.options.out_dir / "gradebook.csv").string() << " ("
             << p.options.roster.entries.size() << " students, " << not_gradable
             << " not gradable)\n";
+  if (p.options.gradebook != gradebook_format::generic) {
+    std::cout << to_string(p.options.gradebook) << " gradebook: "
+              << (p.options.out_dir / lms_gradebook_file(p.options.gradebook)).string()
+              << " (how to import it: docs/batch.md, \"Gradebooks for an LMS\")\n";
+  }
   print_throughput(m);
 }
 

@@ -71,12 +71,21 @@ bool starts_a_formula(std::string_view cell) {
          !is_number(cell);
 }
 
-std::string spreadsheet_cell(const std::string& field) {
+std::string spreadsheet_cell(const std::string& field, bool always_quoted) {
   std::string cell = escape_untrusted_text(field);
   if (starts_a_formula(cell)) {
     return in_quotes("'" + cell);
   }
-  return cell.find_first_of(",;\"\t\r\n") == std::string::npos ? cell : in_quotes(cell);
+  return !always_quoted && cell.find_first_of(",;\"\t\r\n") == std::string::npos ? cell
+                                                                                 : in_quotes(cell);
+}
+
+std::string spreadsheet_line(const std::vector<std::string>& fields, bool always_quoted) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    out += (i > 0 ? "," : "") + spreadsheet_cell(fields[i], always_quoted);
+  }
+  return out + "\n";
 }
 
 } // namespace
@@ -123,11 +132,11 @@ std::string csv_line(const std::vector<std::string>& fields) {
 }
 
 std::string spreadsheet_csv_line(const std::vector<std::string>& fields) {
-  std::string out;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    out += (i > 0 ? "," : "") + spreadsheet_cell(fields[i]);
-  }
-  return out + "\n";
+  return spreadsheet_line(fields, false);
+}
+
+std::string quoted_spreadsheet_csv_line(const std::vector<std::string>& fields) {
+  return spreadsheet_line(fields, true);
 }
 
 } // namespace cugrade::batch

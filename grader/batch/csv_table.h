@@ -36,4 +36,9 @@ struct csv_row {
 ///   break or a tab is quoted, so nothing inside it starts a cell of its own.
 [[nodiscard]] std::string spreadsheet_csv_line(const std::vector<std::string>& fields);
 
+/// spreadsheet_csv_line with every field in quotes, as Blackboard's Grade Center upload wants
+/// a comma-separated file ("data in each column ... must be contained within a quote
+/// character").
+[[nodiscard]] std::string quoted_spreadsheet_csv_line(const std::vector<std::string>& fields);
+
 } // namespace cugrade::batch

@@ -1,5 +1,6 @@
 #include "grader/batch/progress.h"
 
+#include "grader/batch/points_text.h"
 #include "harness/core/elapsed.h"
 #include "harness/core/untrusted_text.h"
 
@@ -34,7 +35,8 @@ std::string finished_line(const std::string& student, const reports::report& r) 
     notes += fmt::format("{}{} day{} late", notes.empty() ? "" : ", ", r.submission.late_days,
                          r.submission.late_days == 1 ? "" : "s");
   }
-  return escape_untrusted_text(fmt::format("{}: {}/{}{}", student, r.score.value_or(0), r.max_score,
+  return escape_untrusted_text(fmt::format("{}: {}/{}{}", student, points_text(r.score.value_or(0)),
+                                           points_text(r.max_score),
                                            notes.empty() ? "" : " (" + notes + ")"),
                                line_breaks::escape);
 }

@@ -45,7 +45,8 @@ private:
   mutable std::mutex m_mutex;
 };
 
-/// One line about a finished student, e.g. "alice: 17.5/20 (reduce_convergent failed)", escaped
+/// One line about a finished student, e.g. "alice: 17.5/20 (reduce_convergent failed)", the
+/// points rounded to two decimals (points_text: "29.59/50"), escaped
 /// (escape_untrusted_text, newlines too): a not-gradable reason may quote the submission.
 [[nodiscard]] std::string finished_line(const std::string& student, const reports::report& r);
 

@@ -3,6 +3,7 @@
 
 #include "grader/batch/csv_table.h"
 #include "grader/fetch/fetch.h"
+#include "harness/core/untrusted_text.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -21,8 +22,7 @@ struct validation {
   std::vector<std::string> problems;
 
   void add(std::size_t line, std::size_t column, const std::string& name, const std::string& what) {
-    problems.push_back(file.string() + ":" + std::to_string(line) + ": column " +
-                       std::to_string(column + 1) + " (" + name + "): " + what);
+    problems.push_back(roster_problem(file, line, column, name, what));
   }
 };
 
@@ -166,6 +166,53 @@ void check_unique(validation& v, const roster_entry& e, std::size_t column,
   }
 }
 
+bool is_lms_id_column(std::string_view name) {
+  return std::find(lms_id_columns.begin(), lms_id_columns.end(), name) != lms_id_columns.end();
+}
+
+// The LMS columns' values (empty ones left out). An LMS matches ids exactly, so an id with a
+// space at either end or a control character would match nobody: refused.
+std::map<std::string, std::string> lms_fields(validation& v, const csv_row& row,
+                                              const columns& cols) {
+  std::map<std::string, std::string> out;
+  for (const char* name : lms_columns) {
+    auto value = field(row, cols, name);
+    if (value.empty()) {
+      continue;
+    }
+    const bool control = std::any_of(value.begin(), value.end(),
+                                     [](unsigned char c) { return std::iscntrl(c) != 0; });
+    if (is_lms_id_column(name) &&
+        (control || std::isspace(static_cast<unsigned char>(value.front())) != 0 ||
+         std::isspace(static_cast<unsigned char>(value.back())) != 0)) {
+      v.add(row.line, cols.at(name), name,
+            "\"" + escape_untrusted_text(value, line_breaks::escape) +
+                "\" has a space at an end or a control character, and the LMS matches it "
+                "exactly; write the id as the LMS shows it");
+    }
+    out.emplace(name, std::move(value));
+  }
+  return out;
+}
+
+// An LMS id names one student: a second row with the same value is refused.
+void check_unique_lms_ids(validation& v, const roster_entry& e, const columns& cols,
+                          std::map<std::string, std::size_t>& first_line_of) {
+  for (const char* name : lms_id_columns) {
+    const auto it = e.lms.find(name);
+    if (it == e.lms.end()) {
+      continue;
+    }
+    const auto [first, inserted] =
+        first_line_of.emplace(std::string(name) + "\n" + it->second, e.line);
+    if (!inserted) {
+      v.add(e.line, cols.at(name), name,
+            "\"" + it->second + "\" is already the " + name + " of line " +
+                std::to_string(first->second) + "; each student has an id of their own in the LMS");
+    }
+  }
+}
+
 std::optional<std::string> optional_field(const csv_row& row, const columns& cols,
                                           const std::string& name) {
   auto value = field(row, cols, name);
@@ -173,6 +220,12 @@ std::optional<std::string> optional_field(const csv_row& row, const columns& col
 }
 
 } // namespace
+
+std::string roster_problem(const std::filesystem::path& file, std::size_t line, std::size_t column,
+                           const std::string& name, const std::string& what) {
+  return file.string() + ":" + std::to_string(line) + ": column " + std::to_string(column + 1) +
+         " (" + name + "): " + what;
+}
 
 bool is_valid_student_id(const std::string& id) {
   if (id.empty() || id.front() == '.' || id.size() > 128) {
@@ -199,9 +252,10 @@ result<roster> load_roster(const std::filesystem::path& file, const roster_optio
     return fail(header.error());
   }
   const auto student_col = student_column(cols);
-  roster out{file, {}};
+  roster out{file, {}, cols};
   validation v{file, {}};
   std::map<std::string, first_row> first_of;
+  std::map<std::string, std::size_t> first_line_of_lms_id;
   for (auto row = rows->begin() + 1; row != rows->end(); ++row) {
     roster_entry e;
     e.line = row->line;
@@ -213,7 +267,9 @@ result<roster> load_roster(const std::filesystem::path& file, const roster_optio
     e.commit = optional_field(*row, cols, "commit");
     e.deadline = optional_field(*row, cols, "deadline");
     e.nickname = field(*row, cols, "nickname");
+    e.lms = lms_fields(v, *row, cols);
     check_entry(v, e, cols, student_col, template_gap);
+    check_unique_lms_ids(v, e, cols, first_line_of_lms_id);
     if (!e.student.empty()) {
       check_unique(v, e, cols.at(student_col), student_col, first_of);
     }

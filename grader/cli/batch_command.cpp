@@ -21,6 +21,7 @@ struct batch_args {
   std::string roster_file;
   std::string repository_template;
   std::string formats = "json";
+  std::string gradebook = "generic";
   std::string deadline;
   double kernel_timeout = 0;
   bool slurm = false;
@@ -62,6 +63,15 @@ std::string rerun_command(const batch_args& a, const CLI::App& sub) {
   }
   if (a.options.backend != "auto") {
     cmd += " --backend " + a.options.backend;
+  }
+  if (a.options.gradebook != batch::gradebook_format::generic) {
+    cmd += " --gradebook " + a.gradebook;
+  }
+  if (!a.options.lms_assignment_name.empty()) {
+    cmd += " --lms-assignment '" + a.options.lms_assignment_name + "'";
+  }
+  if (!a.options.lms_assignment_id.empty()) {
+    cmd += " --lms-assignment-id '" + a.options.lms_assignment_id + "'";
   }
   if (a.slurm) {
     cmd += " --slurm";
@@ -125,6 +135,14 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
   if (!roster) {
     std::cerr << shown(roster.error())
               << "\ncugrade batch: the roster has problems; nothing was graded\n";
+    return exit_usage;
+  }
+  a.options.gradebook = *batch::gradebook_format_named(a.gradebook); // CLI::IsMember checked it
+  if (auto lms = batch::check_lms_gradebook_inputs(
+          a.options.gradebook, *roster, a.options.lms_assignment_name, a.options.lms_assignment_id);
+      !lms) {
+    std::cerr << shown(lms.error()) << "\ncugrade batch: --gradebook " << a.gradebook
+              << " cannot be written from this roster and these options; nothing was graded\n";
     return exit_usage;
   }
   a.options.roster = std::move(*roster);
@@ -199,12 +217,14 @@ void add_options(CLI::App& sub, batch_args& a) {
                  "An assignment name under assignments/ or a path to an assignment.json")
       ->required();
   sub.add_option("roster", a.roster_file,
-                 "CSV with a header: student,repository[,commit][,deadline][,nickname]; or a "
-                 "GitHub Classroom roster export with --repository-template")
+                 "CSV with a header: student,repository[,commit][,deadline][,nickname] and, for "
+                 "--gradebook, [,lms_id][,sis_user_id][,sis_login_id][,section][,name]"
+                 "[,first_name][,last_name]; or a GitHub Classroom roster export with "
+                 "--repository-template")
       ->required();
   sub.add_option("--out", a.options.out_dir,
-                 "Folder for reports/, gradebook.csv, summary.json and the journal; the same "
-                 "command again resumes there")
+                 "Folder for reports/, gradebook.csv (and gradebook-<lms>.csv), summary.json and "
+                 "the journal; the same command again resumes there")
       ->required();
   sub.add_option("--repository-template", a.repository_template,
                  "Repository of each row, with {column} replaced by that column, e.g. "
@@ -221,6 +241,18 @@ void add_options(CLI::App& sub, batch_args& a) {
   sub.add_option("--format", a.formats,
                  "Comma-separated report formats besides json: gradescope, junit, text")
       ->capture_default_str();
+  sub.add_option("--gradebook", a.gradebook,
+                 "Also write DIR/gradebook-<lms>.csv in the layout that LMS imports: canvas, "
+                 "moodle or blackboard (students matched by the roster's lms_id column, for "
+                 "Canvas also sis_user_id or sis_login_id; docs/batch.md); generic: only "
+                 "gradebook.csv")
+      ->check(CLI::IsMember({"generic", "canvas", "moodle", "blackboard"}))
+      ->capture_default_str();
+  sub.add_option("--lms-assignment", a.options.lms_assignment_name,
+                 "The assignment's name in the LMS gradebook (default: the spec's name)");
+  sub.add_option("--lms-assignment-id", a.options.lms_assignment_id,
+                 "The assignment's id in the LMS: Canvas's assignment ID (.../assignments/<ID>) "
+                 "or Blackboard's Column ID; needed by --gradebook canvas and blackboard");
   sub.add_option("--regrade", a.options.regrade,
                  "Grade again: all, failed (not full marks), not-gradable, new-commits (the "
                  "repository offers a newer commit before the deadline) or student ids; "

@@ -8,6 +8,7 @@
 // a second of CPU, mostly the build. The kill test leaves out submissions whose report depends on
 // time (a hang; a barrier fault, whose repeated runner restarts draw on the kernel's time
 // budget), since its point is that the batch adds no difference of its own.
+#include "grader/batch/csv_table.h"
 #include "grader/batch/journal.h"
 #include "grader/process/process.h"
 #include "tests/e2e/e2e_support.h"
@@ -175,7 +176,9 @@ TEST(BatchEmu, FortyStudentClassGivesTheExpectedGradebook) {
   EXPECT_EQ(book.at("late").at("late_penalty"), "2");
   EXPECT_EQ(book.at("absent").at("gradable"), "false");
   EXPECT_EQ(book.at("absent").at("score"), "");
-  EXPECT_NE(r.out.find("absent: " + (c.root / "no-such-repository").string() + ": not found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("absent: " + (c.root / "no-such-repository").string() + ": not found"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("--regrade absent"), std::string::npos) << r.out;
   const auto summary = read_json(out / "summary.json");
   EXPECT_EQ(summary["students"], 40);
@@ -260,6 +263,120 @@ TEST(BatchEmu, MalformedRosterIsRefusedBeforeGrading) {
             std::string::npos)
       << header.err;
   fs::remove_all(dir);
+}
+
+std::vector<std::vector<std::string>> csv_table_of(const fs::path& file) {
+  const auto rows = batch::read_csv(file);
+  EXPECT_TRUE(rows.ok()) << rows.error();
+  std::vector<std::vector<std::string>> out;
+  for (const auto& r : rows ? *rows : std::vector<batch::csv_row>{}) {
+    out.push_back(r.fields);
+  }
+  return out;
+}
+
+// The e2e fixtures as a class with LMS ids: one full marks, two partial, one not gradable; its
+// gradebooks in each LMS's documented layout (docs/batch.md, "Gradebooks for an LMS"). One
+// grading run; the runs after it only write the gradebooks again.
+TEST(BatchEmu, LmsGradebooksOfTheE2eFixturesMatchTheDocumentedLayouts) {
+  class_builder c(fresh_dir("batch-lms"));
+  c.folder("good", "reference");
+  c.folder("compile", "grade_compile_error");
+  c.folder("missing", "grade_missing_launcher");
+  c.rows += "absent," + (c.root / "no-such-repository").string() + ",\n";
+  // The LMS columns, row by row (the builder writes student,repository,deadline).
+  std::string rows = "student,repository,deadline,lms_id,sis_user_id,section,name,first_name,"
+                     "last_name\n";
+  const std::vector<std::string> lms{",101,S-101,Sec 1,\"Good, Gail\",Gail,Good",
+                                     ",102,S-102,Sec 1,Coe,,", ",103,,Sec 2,,,", ",104,S-104,,,,"};
+  std::istringstream in(c.rows);
+  std::string line;
+  std::getline(in, line);
+  for (std::size_t i = 0; std::getline(in, line); ++i) {
+    rows += line + lms.at(i) + "\n"; // the line ends in its empty deadline cell
+  }
+  c.rows = rows;
+  const auto roster = c.roster();
+  const auto out = c.root / "out";
+  const auto canvas = run_batch(roster, out,
+                                {"--gradebook", "canvas", "--lms-assignment", "Reduction",
+                                 "--lms-assignment-id", "731", "--kernel-timeout", "30"});
+  ASSERT_EQ(canvas.exit_code, 0) << canvas.err << canvas.out;
+  EXPECT_NE(canvas.out.find("canvas gradebook: " + (out / "gradebook-canvas.csv").string()),
+            std::string::npos)
+      << canvas.out;
+  using table = std::vector<std::vector<std::string>>;
+  // Canvas: Student, ID, SIS User ID, SIS Login ID, Section, "<Assignment> (<id>)"; the optional
+  // Points Possible row; a not-gradable student's cell empty.
+  EXPECT_EQ(csv_table_of(out / "gradebook-canvas.csv"),
+            (table{{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Reduction (731)"},
+                   {"Points Possible", "", "", "", "", "20"},
+                   {"Good, Gail", "101", "S-101", "", "Sec 1", "20"},
+                   {"Coe", "102", "S-102", "", "Sec 1", "0"},
+                   {"missing", "103", "", "", "Sec 2", "10"},
+                   {"absent", "104", "S-104", "", "", ""}}));
+  // gradebook.csv: the not-gradable student has the assignment's max_score and no score.
+  const auto book = gradebook(out);
+  EXPECT_EQ(book.at("absent").at("max_score"), "20");
+  EXPECT_EQ(book.at("absent").at("score"), "");
+  EXPECT_EQ(book.at("absent").at("gradable"), "false");
+  // summary.json counts the not-gradable student apart from the partial ones.
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["outcomes"]["full_marks"], 1);
+  EXPECT_EQ(summary["outcomes"]["partial"], 2);
+  EXPECT_EQ(summary["outcomes"]["not_gradable"], 1);
+  EXPECT_EQ(summary["outcomes"]["not_graded"], 0);
+  // Moodle: the identifier first (its "Map from" default), one column named for the grade item.
+  const auto moodle = run_batch(roster, out, {"--gradebook", "moodle"});
+  ASSERT_EQ(moodle.exit_code, 0) << moodle.err;
+  EXPECT_NE(moodle.err.find("4 already written, 0 to write from the journal, 0 to grade"),
+            std::string::npos)
+      << moodle.err;
+  EXPECT_EQ(
+      csv_table_of(out / "gradebook-moodle.csv"),
+      (table{{"lms_id", "reduction"}, {"101", "20"}, {"102", "0"}, {"103", "10"}, {"104", ""}}));
+  // Blackboard: every field quoted; the column named by its Column ID after |.
+  const auto blackboard =
+      run_batch(roster, out, {"--gradebook", "blackboard", "--lms-assignment-id", "_5521_1"});
+  ASSERT_EQ(blackboard.exit_code, 0) << blackboard.err;
+  EXPECT_EQ(text_of(out / "gradebook-blackboard.csv"),
+            "\"Last Name\",\"First Name\",\"Username\",\"reduction [Total Pts: 20 Score] "
+            "|_5521_1\"\n"
+            "\"Good\",\"Gail\",\"101\",\"20\"\n"
+            "\"\",\"\",\"102\",\"0\"\n"
+            "\"\",\"\",\"103\",\"10\"\n"
+            "\"\",\"\",\"104\",\"\"\n");
+  fs::remove_all(c.root);
+}
+
+TEST(BatchEmu, AGradebookTheRosterCannotFillIsRefusedBeforeGrading) {
+  const auto dir = fresh_dir("batch-lms-refused");
+  std::ofstream(dir / "roster.csv") << "student,repository,lms_id\n"
+                                       "alice,/a,4021\n"
+                                       "bob,/b,\n";
+  const auto r = run_batch(dir / "roster.csv", dir / "out", {"--gradebook", "canvas"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--gradebook canvas needs --lms-assignment-id"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("roster.csv:3: column 3 (lms_id): empty, and --gradebook canvas needs it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("nothing was graded"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}
+
+TEST(BatchEmu, HelpListsTheGradebookOptions) {
+  process::spawn_options o;
+  o.argv = {CUGRADE_BINARY, "batch", "--help"};
+  o.env_add = {{"NO_COLOR", "1"}};
+  const auto r = process::run_process(o);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const auto help = r->stdout_text;
+  EXPECT_NE(help.find("--gradebook"), std::string::npos) << help;
+  EXPECT_NE(help.find("canvas, moodle or blackboard"), std::string::npos) << help;
+  EXPECT_NE(help.find("{generic,canvas,moodle,blackboard}"), std::string::npos) << help;
+  EXPECT_NE(help.find("--lms-assignment-id"), std::string::npos) << help;
+  EXPECT_NE(help.find("lms_id"), std::string::npos) << help; // the roster's columns
 }
 
 } // namespace

@@ -55,6 +55,14 @@ TEST(SpreadsheetCsv, ControlsAreEscapedAndUtf8Kept) {
                   "x\\u202ey\n");
 }
 
+TEST(SpreadsheetCsv, QuotedLinesQuoteEveryCellAndStillNeutraliseFormulas) {
+  // Blackboard's comma-separated upload wants every field in quotes.
+  EXPECT_EQ(quoted_spreadsheet_csv_line({"Last Name", "", "17.5", "=HYPERLINK(\"x\")"}),
+            "\"Last Name\",\"\",\"17.5\",\"'=HYPERLINK(\"\"x\"\")\"\n");
+  EXPECT_EQ(read_back(quoted_spreadsheet_csv_line({"a,b", "-3", "@x"})),
+            (std::vector<std::string>{"a,b", "-3", "'@x"}));
+}
+
 TEST(Csv, DataLinesKeepTheirFieldsForCugradeToReadBack) {
   // A Slurm shard's roster: an id like -2+3 must come back as it was.
   const std::vector<std::string> fields{"-2+3", "/a,b", "say \"hi\"", "@x", "line\nbreak"};

@@ -1,5 +1,6 @@
 // The live status line: what each GPU runs, and the gradings between stages.
 
+#include "grader/batch/points_text.h"
 #include "grader/batch/progress.h"
 #include "tests/surfaces/terminal_controls.h"
 
@@ -37,6 +38,26 @@ TEST(Progress, AFinishedLineShowsTheReasonEscapedOnOneLine) {
                       "valid\\nsecond line\\u202e"),
             std::string::npos)
       << line;
+}
+
+TEST(Progress, AFinishedLineRoundsPointsToTwoDecimals) {
+  reports::report r;
+  r.score = 29.589776573699904;
+  r.max_score = 50;
+  EXPECT_EQ(finished_line("alice", r), "alice: 29.59/50");
+  r.score = 17.5;
+  r.max_score = 20.004;
+  EXPECT_EQ(finished_line("bob", r), "bob: 17.5/20");
+}
+
+TEST(PointsText, TwoDecimalsAtMostWithoutTrailingZeros) {
+  EXPECT_EQ(points_text(29.589776573699904), "29.59");
+  EXPECT_EQ(points_text(20), "20");
+  EXPECT_EQ(points_text(17.5), "17.5");
+  EXPECT_EQ(points_text(0.004), "0");
+  EXPECT_EQ(points_text(-0.001), "0");
+  EXPECT_EQ(points_text(9.999), "10");
+  EXPECT_EQ(points_text(2.675), "2.67"); // 2.675 is 2.67499999... as a double
 }
 
 } // namespace

@@ -146,5 +146,53 @@ TEST(Roster, ClassroomRowWithoutLinkedAccountIsRefused) {
       << e;
 }
 
+TEST(Roster, LmsColumnsAreReadForTheGradebooks) {
+  const auto path = write_roster(
+      "lms.csv", "student,repository,lms_id,sis_user_id,sis_login_id,section,name,first_name,"
+                 "last_name\n"
+                 "alice,/a,4021,S-1,alice@uni.example,Sec 1,\"Liddell, Alice\",Alice,Liddell\n"
+                 "bob,/b,,,,,,,\n");
+  const auto r = load_roster(path);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const auto& alice = r->entries[0].lms;
+  EXPECT_EQ(alice.at("lms_id"), "4021");
+  EXPECT_EQ(alice.at("sis_user_id"), "S-1");
+  EXPECT_EQ(alice.at("sis_login_id"), "alice@uni.example");
+  EXPECT_EQ(alice.at("section"), "Sec 1");
+  EXPECT_EQ(alice.at("name"), "Liddell, Alice");
+  EXPECT_EQ(alice.at("first_name"), "Alice");
+  EXPECT_EQ(alice.at("last_name"), "Liddell");
+  EXPECT_TRUE(r->entries[1].lms.empty()); // empty cells are left out
+  EXPECT_EQ(r->columns.at("lms_id"), 2u);
+}
+
+TEST(Roster, LmsIdsWithSpacesOrControlsOrRepeatedAreRefusedWithLineAndColumn) {
+  const auto e = error_of("student,repository,lms_id,sis_user_id\n"
+                          "alice,/a,\" alice\",S1\n" // libcsv trims unquoted fields' ends
+                          "bob,/b,bob\x1b[2J,S2\n"
+                          "carol,/c,carol,S1\n"
+                          "dave,/d,carol,S4\n");
+  EXPECT_NE(e.find("r.csv:2: column 3 (lms_id): \" alice\" has a space at an end or a control "
+                   "character, and the LMS matches it exactly"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:3: column 3 (lms_id): \"bob\\x1b[2J\" has a space"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:4: column 4 (sis_user_id): \"S1\" is already the sis_user_id of line 2"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("r.csv:5: column 3 (lms_id): \"carol\" is already the lms_id of line 4"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Roster, NamesMayHaveSpacesAtTheirEnds) {
+  // Only ids are matched exactly; a name with a trailing space (a classroom export) is kept.
+  const auto r =
+      load_roster(write_roster("names.csv", "student,repository,name\nalice,/a,\"Alice \"\n"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->entries[0].lms.at("name"), "Alice ");
+}
+
 } // namespace
 } // namespace cugrade::batch
