@@ -42,13 +42,16 @@ cugrade_owning_package(_dep_boost "${_boost_context}" libboost-context1.74.0)
 cugrade_owning_package(_dep_git2 "${_libgit2_runtime_first}" libgit2-1.5)
 cugrade_owning_package(_dep_pugixml "${_pugixml}" libpugixml1v5)
 # The libraries found without an imported target visible here: batch's journal and roster
-# (SQLite, libcsv), the sandbox's filter (libseccomp), the leaderboard's HMAC (OpenSSL's libcrypto).
+# (SQLite, libcsv), the sandbox's filter (libseccomp), the leaderboard's HMAC (OpenSSL's libcrypto)
+# and its nickname folding (ICU's libicuuc, which brings libicudata with it).
 find_library(_libseccomp NAMES seccomp)
 find_library(_libcrypto NAMES crypto)
+find_library(_libicuuc NAMES icuuc)
 cugrade_owning_package(_dep_sqlite "${SQLite3_LIBRARY}" libsqlite3-0)
 cugrade_owning_package(_dep_csv "${CSV_LIBRARY}" libcsv3)
 cugrade_owning_package(_dep_seccomp "${_libseccomp}" libseccomp2)
 cugrade_owning_package(_dep_crypto "${_libcrypto}" libssl3)
+cugrade_owning_package(_dep_icu "${_libicuuc}" libicu72)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME cugrade)
@@ -63,6 +66,6 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "CUDA-aware course autograder\n Grades students' CUDA kernels against CPU references on awkward shapes, on an\n NVIDIA GPU when one is usable, else in a CPU emulator, and writes JSON,\n Gradescope, JUnit and text reports.")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libc6, libstdc++6, libgcc-s1, ${_dep_git2}, ${_dep_fmt}, ${_dep_boost}, ${_dep_pugixml}, \
-${_dep_sqlite}, ${_dep_csv}, ${_dep_seccomp}, ${_dep_crypto}, g++, binutils")
+${_dep_sqlite}, ${_dep_csv}, ${_dep_seccomp}, ${_dep_crypto}, ${_dep_icu}, g++, binutils")
 message(STATUS "cugrade: .deb dependencies: ${CPACK_DEBIAN_PACKAGE_DEPENDS}")
 include(CPack)

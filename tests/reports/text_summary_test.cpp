@@ -28,8 +28,8 @@ TEST(TextSummary, ShowsKernelsScoresHintsAndEnvironment) {
   EXPECT_TRUE(contains(text, "error          0.00 / 12.00 (out_of_bounds)")) << text;
   EXPECT_TRUE(contains(text, "hint boundary_check:"));
   EXPECT_TRUE(contains(text,
-                       "33x17x65/integer failed: 12 of 2145 elements differ <&\"quotes\"> here (12 "
-                       "mismatches, first at index 5: expected 1, got nan) [inputs: "))
+                       "33x17x65/integer failed: 12 of 2145 elements differ <&\"quotes\"> here "
+                       "[inputs: "))
       << text;
   EXPECT_TRUE(contains(text, "speedup 2.00x"));
   EXPECT_TRUE(contains(text, "score: 14.50 / 36.00 (late penalty 1.50 deducted)")) << text;
@@ -95,24 +95,25 @@ TEST(TextSummary, LongFailureListsAreCut) {
 
 TEST(TextSummary, FailuresThatDifferOnlyInTheirNumbersAreOneGroup) {
   report r = testing::sample_report();
+  // Sizes from 2000: the sample's hidden shape holds 1031, which redaction scrubs from messages.
   for (int i = 0; i < 48; ++i) {
     test_result t;
-    t.name = "n=" + std::to_string(1000 + i) + "/ones";
+    t.name = "n=" + std::to_string(2000 + i) + "/ones";
     t.group = "edge";
     t.status = test_status::failed;
-    t.message = "sum of n = " + std::to_string(1000 + i) + ": expected " +
-                std::to_string(1000 + i) + ".5, got 512, allowed error 0";
+    t.message = "sum of n = " + std::to_string(2000 + i) + ": expected " +
+                std::to_string(2000 + i) + ".5, got 512, allowed error 0";
     r.kernels[1].tests.push_back(t);
   }
   const std::string text = render_text(redact(r), false);
-  EXPECT_TRUE(contains(text, "      n=1000/ones failed: sum of n = 1000: expected 1000.5, got 512"))
+  EXPECT_TRUE(contains(text, "      n=2000/ones failed: sum of n = 2000: expected 2000.5, got 512"))
       << text;
-  EXPECT_TRUE(contains(text, "        and 47 more cases like it: n=1001/ones, n=1002/ones, "))
+  EXPECT_TRUE(contains(text, "        and 47 more cases like it: n=2001/ones, n=2002/ones, "))
       << text;
-  EXPECT_TRUE(contains(text, "n=1008/ones (and 39 more)\n")) << text;
-  EXPECT_FALSE(contains(text, "n=1009/ones")) << text;
+  EXPECT_TRUE(contains(text, "n=2008/ones (and 39 more)\n")) << text;
+  EXPECT_FALSE(contains(text, "n=2009/ones")) << text;
   // check --all names every case of the group.
-  EXPECT_TRUE(contains(render_text(redact(r), false, 1000), ", n=1047/ones\n"));
+  EXPECT_TRUE(contains(render_text(redact(r), false, 2000), ", n=2047/ones\n"));
 }
 
 TEST(TextSummary, AMismatchTheMessageStatesIsNotSaidTwice) {

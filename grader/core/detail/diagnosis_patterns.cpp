@@ -127,11 +127,17 @@ namespace {
 // The lecture's first tiled kernel assumes square matrices whose size is a multiple of the tile:
 // squares off the tile fail (its boundary), and so does a rectangle that is a multiple of the
 // tile (its single Width), which no boundary check explains; an aligned square passes. A shape
-// that is a multiple of the tile and changed between runs points at a race instead (a missing
-// barrier shows on every multi-phase shape, the aligned rectangle included).
+// that is a multiple of the tile and changed between runs, or a shared-memory hazard the
+// emulator's detector or racecheck named on any case, points at a race instead (a missing barrier
+// shows on every multi-phase shape, the aligned rectangle included; the detector samples blocks,
+// so an aligned square may pass).
 bool square_and_tile_only(const evidence& ev) {
   const auto square = [&](std::size_t i) { return is_square(ev.dims(i)); };
   const auto racy = [&](std::size_t i) { return ev.outcome(i).schedule_dependent; };
+  if (ev.any(
+          [&](std::size_t i) { return ev.outcome(i).error_kind == reports::fault_kind::race; })) {
+    return false;
+  }
   return ev.any([&](std::size_t i) { return square(i) && aligned(ev, i) && ev.good(i); }) &&
          ev.any([&](std::size_t i) { return square(i) && !aligned(ev, i) && ev.bad(i); }) &&
          ev.any([&](std::size_t i) { return !square(i) && aligned(ev, i) && ev.bad(i); }) &&

@@ -188,9 +188,26 @@ bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
   return false;
 }
 
-// `&a[i]`: the address escapes (an atomic's argument, a pointer); `a & b[i]` and `a && b[i]`
-// are reads.
-bool address_taken(const rewrite_context& ctx, std::size_t start) {
+// Parentheses that only group (not a call's, nor an `if`'s: those have a name before them).
+bool grouping_parentheses(const rewrite_context& ctx, std::size_t open) {
+  const std::optional<std::size_t> before = ctx.prev(open);
+  return !before || !(is_name(ctx.at(*before)) || ctx.at(*before).is(")") ||
+                      ctx.at(*before).is("]") || ctx.at(*before).is(">"));
+}
+
+// `&a[i]` and `&(a[i])`: the address escapes (an atomic's argument, a pointer); `a & b[i]` and
+// `a && b[i]` are reads.
+bool address_taken(const rewrite_context& ctx, std::size_t start, std::size_t last) {
+  for (;;) { // out through `(` ... `)` around the subscript: PMPP writes `atomicAdd(&(h[b]), 1)`
+    const std::optional<std::size_t> open = ctx.prev(start);
+    const std::optional<std::size_t> close = ctx.next(last);
+    if (!open || !close || !ctx.at(*open).is("(") || !ctx.at(*close).is(")") ||
+        !grouping_parentheses(ctx, *open)) {
+      break;
+    }
+    start = *open;
+    last = *close;
+  }
   const std::optional<std::size_t> amp = ctx.prev(start);
   if (!amp || !ctx.at(*amp).is("&")) {
     return false;
@@ -314,7 +331,7 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
   if (k && (ctx.at(*k).is(".") || ctx.at(*k).is("->") || ctx.at(*k).is("("))) {
     return std::nullopt;
   }
-  if (address_taken(ctx, a.start) || declarator(ctx, a.start) ||
+  if (address_taken(ctx, a.start, a.last) || declarator(ctx, a.start) ||
       in_constant_expression(ctx, a.start)) {
     return std::nullopt;
   }
