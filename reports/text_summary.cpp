@@ -10,6 +10,7 @@
 
 #include "harness/core/untrusted_text.h"
 #include "reports/debug_output.h"
+#include "reports/indented_text.h"
 #include "reports/number_text.h"
 #include "reports/redact.h"
 #include "reports/writers.h"
@@ -45,18 +46,6 @@ private:
   bool m_on;
 };
 
-std::string indented(const std::string& raw, std::string_view indent) {
-  const std::string text = shown(raw); // whole, so a CRLF line end loses its CR
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    out += std::string(indent) + text.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
 // "deadline 2026-11-20T23:59:59Z: on time" or "...: 2 days late".
 std::string deadline_line(const submission_info& s) {
   if (!s.deadline) {
@@ -76,7 +65,7 @@ std::string build_block(const build_info& b) {
     out += fmt::format(", {} compiler warning{} (notes, not failures)", b.warnings,
                        b.warnings == 1 ? "" : "s");
   }
-  return out + "\n" + indented(b.summary, "    ");
+  return out + "\n" + indented_untrusted(b.summary, "    ");
 }
 
 std::string header(const report& r) {
