@@ -91,7 +91,8 @@ namespace detail {
 
 const std::vector<rule>& all_rules() {
   // The order breaks ties between equally specific hints; it never depends on the data.
-  static const std::vector<rule> rules{barrier_fault,
+  static const std::vector<rule> rules{early_exit_cause,
+                                       barrier_fault,
                                        race_fault,
                                        launch_fault,
                                        input_fault,

@@ -11,6 +11,7 @@
 
 #include "grader/core/case_evaluation.h"
 #include "grader/core/case_plan.h"
+#include "grader/core/early_exits.h"
 #include "reports/report.h"
 
 #include <string>
@@ -26,6 +27,10 @@ struct diagnosis_input {
   const std::vector<case_outcome>* outcomes = nullptr;
   std::vector<bool> hidden; ///< per case: its details are never named
   double time_limit_seconds = 0;
+  /// The source's returns before a barrier in the kernels this launcher launches, and the
+  /// source's file name for their locations ("matmul.cu").
+  std::vector<early_exit> early_exits{};
+  std::string source_file{};
 };
 
 /// The kernel's hints, ranked; empty for a kernel whose cases all passed. A failed or faulty

@@ -3,6 +3,7 @@
 #include "grader/build/build.h"
 #include "grader/core/backend_choice.h"
 #include "grader/core/case_plan.h"
+#include "grader/core/early_exits.h"
 #include "grader/core/kernel_run.h"
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/one_runner.h"
@@ -19,6 +20,7 @@
 #include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/elapsed.h"
+#include "harness/core/file_io.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -59,6 +61,8 @@ struct grading {
   bool newest = false;
   /// The branch's newest commit, when the deadline chose among its commits.
   std::optional<std::string> newest_commit{};
+  /// The grading's copy of the source, for what diagnosis reads in the text (early_exits.h).
+  std::string source_text{};
 };
 
 // Runs `work` and records how long it took as a stage of the report (the profile of where a
@@ -211,7 +215,8 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
     }
   }
   outcomes.resize(cases.size());
-  auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes);
+  auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes,
+                                early_exits_of_launcher(g.source_text, kernel.name));
   measure_size_limit(
       g.spec, kernel.name, built.library, work_dir / kernel.name, cases, outcomes, remaining,
       [&g](const protocol::plan& p, double seconds) { return run_kernel_on_device(g, p, seconds); },
@@ -368,6 +373,9 @@ grade_outcome grade_submission(grading& g) {
     return {grade_exit::report_written, "", g.report, {}, {}};
   }
   const auto& source = copied->source;
+  if (auto text = read_file(source)) {
+    g.source_text = std::move(*text);
+  }
   say(g.options,
       "building " + g.spec.source_file + " for " + std::string(reports::to_string(g.backend.kind)));
   auto built = timed_stage(g, "build", "", [&] {

@@ -344,7 +344,6 @@ TEST(Diagnosis, MultiplesOfTheTile) {
   EXPECT_FALSE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 33, .l = 48}, 16));
   EXPECT_TRUE(all_multiples_of(problems::kind::reduction, {.n = 4096}, 16));
 }
-
 } // namespace
 } // namespace cugrade::grader
 
@@ -418,6 +417,53 @@ TEST(Diagnosis, ABinAboveNIsGarbageInPrivateBins) {
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code::not_cleared);
   EXPECT_NE(hints[0].message.find("shared memory"), std::string::npos);
+}
+
+// A return before a barrier, as the source shows it (early_exits.h): on a GPU the kernel only
+// computes wrong values on sizes off the tile, in emulation it stops at the barrier. Both name
+// the return and the barrier.
+early_exit tiled_return() {
+  return {"matrixMulShared", 20, 33, "Row >= j || Col >= l"};
+}
+
+TEST(Diagnosis, AReturnBeforeTheBarrierOutranksTheBoundaryPatternItProduces) {
+  kernel_results k;
+  k.early_exits = {tiled_return()};
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(17, 17, 17), failed());
+  k.add(matmul_case(33, 31, 17), failed());
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::barrier_divergence);
+  EXPECT_EQ(hints[0].location, "matmul.cu:33");
+  EXPECT_NE(hints[0].message.find("return at matmul.cu:20"), std::string::npos) << hints[0].message;
+  EXPECT_NE(hints[0].message.find("Row >= j || Col >= l"), std::string::npos);
+  EXPECT_TRUE(has_code(hints, hint_code::boundary_check)) << "the pattern is still evidence";
+}
+
+TEST(Diagnosis, AReturnBeforeTheBarrierGivesTheSameFirstHintWhenTheEmulatorStopsThere) {
+  kernel_results k;
+  k.early_exits = {tiled_return()};
+  k.add(matmul_case(16, 16, 16), passed());
+  k.add(matmul_case(17, 17, 17),
+        fault(fault_kind::barrier_divergence,
+              "kernel matrixMulShared, block (1,0,0), thread (0,0,0): reached __syncthreads() "
+              "(matmul.cu:33) after thread (1,0,0) of its block had already exited"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::barrier_divergence);
+  EXPECT_EQ(hints[0].location, "matmul.cu:33");
+  EXPECT_NE(hints[0].message.find("return at matmul.cu:20"), std::string::npos) << hints[0].message;
+}
+
+TEST(Diagnosis, AReturnBeforeTheBarrierDoesNotExplainAMemoryFault) {
+  kernel_results k;
+  k.early_exits = {tiled_return()};
+  k.add(matmul_case(17, 17, 17),
+        fault(fault_kind::out_of_bounds, "a read past the end of M at matmul.cu:27"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_FALSE(has_code(hints, hint_code::barrier_divergence));
 }
 
 } // namespace

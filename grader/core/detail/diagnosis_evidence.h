@@ -42,6 +42,8 @@ public:
   [[nodiscard]] problems::kind problem() const { return m_in.problem; }
   [[nodiscard]] const std::string& kernel() const { return m_in.kernel; }
   [[nodiscard]] double time_limit() const { return m_in.time_limit_seconds; }
+  [[nodiscard]] const std::vector<early_exit>& early_exits() const { return m_in.early_exits; }
+  [[nodiscard]] const std::string& source_file() const { return m_in.source_file; }
   [[nodiscard]] std::size_t size() const { return m_in.cases->size(); }
   [[nodiscard]] const graded_case& at(std::size_t i) const { return (*m_in.cases)[i]; }
   [[nodiscard]] const case_outcome& outcome(std::size_t i) const { return (*m_in.outcomes)[i]; }
@@ -85,6 +87,7 @@ private:
 using rule = std::optional<candidate> (*)(const evidence&);
 
 // Rules, one family per file.
+std::optional<candidate> early_exit_cause(const evidence& ev);
 std::optional<candidate> barrier_fault(const evidence& ev);
 std::optional<candidate> memory_fault(const evidence& ev);
 std::optional<candidate> race_fault(const evidence& ev);

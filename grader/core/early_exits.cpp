@@ -1,0 +1,354 @@
+#include "grader/core/early_exits.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+
+namespace cugrade::grader {
+
+namespace {
+
+constexpr std::size_t npos = std::string::npos;
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// A comment, string or character literal, or preprocessor line: each character becomes a space
+// (line ends stay, so offsets keep their lines).
+enum class lexing { code, line_comment, block_comment, string, character, directive };
+
+struct blanker {
+  std::string out;
+  lexing state = lexing::code;
+  bool line_start = true;
+
+  void step(std::string_view s, std::size_t& i) {
+    const char c = s[i];
+    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
+    switch (state) {
+    case lexing::code:
+      if (c == '/' && (next == '/' || next == '*')) {
+        state = next == '/' ? lexing::line_comment : lexing::block_comment;
+        blank(i++);
+        blank(i);
+      } else if (c == '"' || (c == '\'' && (i == 0 || !word_char(s[i - 1])))) {
+        state = c == '"' ? lexing::string : lexing::character;
+      } else if (c == '#' && line_start) {
+        state = lexing::directive;
+        blank(i);
+      }
+      break;
+    case lexing::line_comment:
+    case lexing::directive:
+      if (c == '\n' && (state == lexing::line_comment || i == 0 || s[i - 1] != '\\')) {
+        state = lexing::code;
+      } else {
+        blank(i);
+      }
+      break;
+    case lexing::block_comment:
+      if (c == '*' && next == '/') {
+        blank(i++);
+        blank(i);
+        state = lexing::code;
+      } else {
+        blank(i);
+      }
+      break;
+    case lexing::string:
+    case lexing::character:
+      if (c == '\\' && next != '\0') {
+        blank(i++);
+        blank(i);
+      } else if (c == (state == lexing::string ? '"' : '\'') || c == '\n') {
+        state = lexing::code;
+      } else {
+        blank(i);
+      }
+      break;
+    }
+    if (c == '\n') {
+      line_start = true;
+    } else if (std::isspace(static_cast<unsigned char>(c)) == 0) {
+      line_start = false;
+    }
+  }
+
+  void blank(std::size_t i) {
+    if (out[i] != '\n') {
+      out[i] = ' ';
+    }
+  }
+};
+
+std::string code_only(std::string_view source) {
+  blanker b{std::string(source)};
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    b.step(source, i);
+  }
+  return b.out;
+}
+
+// Where `word` stands alone in `text` at or after `from` (and before `to`), or npos.
+std::size_t find_word(const std::string& text, std::string_view word, std::size_t from,
+                      std::size_t to = npos) {
+  to = std::min(to, text.size());
+  for (std::size_t at = text.find(word, from); at != npos && at + word.size() <= to;
+       at = text.find(word, at + 1)) {
+    const bool left = at == 0 || !word_char(text[at - 1]);
+    const bool right = at + word.size() >= text.size() || !word_char(text[at + word.size()]);
+    if (left && right) {
+      return at;
+    }
+  }
+  return npos;
+}
+
+// The offset of the bracket that closes the one at `open`, or npos.
+std::size_t matching(const std::string& text, std::size_t open) {
+  const char o = text[open];
+  const char c = o == '(' ? ')' : o == '{' ? '}' : o == '[' ? ']' : '>';
+  int depth = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    depth += text[i] == o ? 1 : text[i] == c ? -1 : 0;
+    if (depth == 0) {
+      return i;
+    }
+  }
+  return npos;
+}
+
+std::size_t skip_space(const std::string& text, std::size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) != 0) {
+    ++i;
+  }
+  return i;
+}
+
+int line_of(const std::string& text, std::size_t offset) {
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset),
+                                         '\n'));
+}
+
+// The identifier that ends just before `end` (spaces skipped), or "".
+std::string identifier_before(const std::string& text, std::size_t end) {
+  while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1])) != 0) {
+    --end;
+  }
+  std::size_t start = end;
+  while (start > 0 && word_char(text[start - 1])) {
+    --start;
+  }
+  return text.substr(start, end - start);
+}
+
+std::string squeezed(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      if (!out.empty() && out.back() != ' ') {
+        out += ' ';
+      }
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') {
+    out.pop_back();
+  }
+  return out;
+}
+
+struct function_body {
+  std::string name;
+  std::size_t open = 0;  ///< its '{'
+  std::size_t close = 0; ///< its '}'
+};
+
+// The definition of the function named after `from` ("name(...) {"), if one follows.
+std::optional<function_body> definition_at(const std::string& code, std::size_t name_end) {
+  const std::size_t paren = skip_space(code, name_end);
+  if (paren >= code.size() || code[paren] != '(') {
+    return std::nullopt;
+  }
+  const std::size_t close_paren = matching(code, paren);
+  if (close_paren == npos) {
+    return std::nullopt;
+  }
+  const std::size_t brace = skip_space(code, close_paren + 1);
+  if (brace >= code.size() || code[brace] != '{') {
+    return std::nullopt;
+  }
+  const std::size_t end = matching(code, brace);
+  if (end == npos) {
+    return std::nullopt;
+  }
+  return function_body{identifier_before(code, paren), brace, end};
+}
+
+std::vector<function_body> kernels_in(const std::string& code) {
+  std::vector<function_body> out;
+  for (std::size_t at = find_word(code, "__global__", 0); at != npos;
+       at = find_word(code, "__global__", at + 1)) {
+    // The parameter list is the first '(' followed by a body: `__launch_bounds__(256)` or
+    // a template's parentheses may come before it.
+    const std::size_t stop = code.find_first_of(";{", at);
+    for (std::size_t paren = code.find('(', at); paren != npos && paren < stop;
+         paren = code.find('(', paren + 1)) {
+      if (auto body = definition_at(code, paren)) {
+        out.push_back(*body);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+bool mentions_any(const std::string& text, const std::set<std::string>& names) {
+  return std::any_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return find_word(text, n, 0) != npos; });
+}
+
+bool is_assignment(const std::string& code, std::size_t i) {
+  if (code[i] != '=' || (i + 1 < code.size() && code[i + 1] == '=')) {
+    return false;
+  }
+  const char before = i > 0 ? code[i - 1] : '\0';
+  return before != '=' && before != '!' && before != '<' && before != '>';
+}
+
+// The end of the right-hand side starting at `from`: the next ',' or ';' outside brackets, or
+// the end of the body.
+std::size_t expression_end(const std::string& code, std::size_t from, std::size_t to) {
+  int depth = 0;
+  for (std::size_t i = from; i < to; ++i) {
+    const char c = code[i];
+    depth += (c == '(' || c == '[') ? 1 : (c == ')' || c == ']') ? -1 : 0;
+    if (depth < 0 || (depth == 0 && (c == ',' || c == ';'))) {
+      return i;
+    }
+  }
+  return to;
+}
+
+// The variables of the body computed, directly or not, from threadIdx.
+std::set<std::string> thread_dependent(const std::string& code, const function_body& f) {
+  std::set<std::string> names{"threadIdx"};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = f.open + 1; i < f.close; ++i) {
+      if (!is_assignment(code, i)) {
+        continue;
+      }
+      std::size_t lhs_end = i;
+      while (lhs_end > f.open && std::string_view("+-*/%&|^").find(code[lhs_end - 1]) != npos) {
+        --lhs_end;
+      }
+      const std::string lhs = identifier_before(code, lhs_end);
+      const std::size_t end = expression_end(code, i + 1, f.close);
+      if (!lhs.empty() && !names.contains(lhs) &&
+          mentions_any(code.substr(i + 1, end - i - 1), names)) {
+        names.insert(lhs);
+        grew = true;
+      }
+    }
+  }
+  return names;
+}
+
+// Where the statement holding `at` starts: after the ';', '{' or '}' before it.
+std::size_t statement_start(const std::string& code, std::size_t at, std::size_t floor) {
+  while (at > floor && std::string_view(";{}").find(code[at - 1]) == npos) {
+    --at;
+  }
+  return at;
+}
+
+// The condition a return is under: `if (c) return;` or `if (c) { ...; return; }`, or "".
+std::string guard_of(const std::string& code, std::size_t ret, const function_body& f) {
+  std::size_t start = statement_start(code, ret, f.open + 1);
+  std::string head = squeezed(code.substr(start, ret - start));
+  if (head.empty() && start > f.open + 1 && code[start - 1] == '{') {
+    const std::size_t outer = statement_start(code, start - 1, f.open + 1);
+    head = squeezed(code.substr(outer, start - 1 - outer));
+  }
+  const std::size_t if_at = find_word(head, "if", 0);
+  if (if_at == npos) {
+    return "";
+  }
+  const std::size_t paren = head.find('(', if_at);
+  const std::size_t close = paren == npos ? npos : matching(head, paren);
+  return close == npos ? "" : head.substr(paren + 1, close - paren - 1);
+}
+
+std::size_t next_barrier(const std::string& code, std::size_t from, std::size_t to) {
+  for (std::size_t at = code.find("__syncthreads", from); at != npos && at < to;
+       at = code.find("__syncthreads", at + 1)) {
+    if (at == 0 || !word_char(code[at - 1])) {
+      return at;
+    }
+  }
+  return npos;
+}
+
+void exits_of(const std::string& code, const function_body& f, std::vector<early_exit>& out) {
+  const auto names = thread_dependent(code, f);
+  for (std::size_t ret = find_word(code, "return", f.open, f.close); ret != npos;
+       ret = find_word(code, "return", ret + 1, f.close)) {
+    const std::size_t barrier = next_barrier(code, ret, f.close);
+    if (barrier == npos) {
+      break; // no barrier after this return, nor after any later one
+    }
+    const std::string condition = guard_of(code, ret, f);
+    if (!condition.empty() && mentions_any(condition, names)) {
+      out.push_back({f.name, line_of(code, ret), line_of(code, barrier), condition});
+    }
+  }
+}
+
+// The kernels launched (`name<<<`) in the body of `launcher`'s definition; nullopt when there
+// is no such definition or it launches nothing by name.
+std::optional<std::set<std::string>> launched_by(const std::string& code,
+                                                 std::string_view launcher) {
+  for (std::size_t at = find_word(code, launcher, 0); at != npos;
+       at = find_word(code, launcher, at + 1)) {
+    const auto body = definition_at(code, at + launcher.size());
+    if (!body) {
+      continue;
+    }
+    std::set<std::string> kernels;
+    for (std::size_t l = code.find("<<<", body->open); l != npos && l < body->close;
+         l = code.find("<<<", l + 3)) {
+      kernels.insert(identifier_before(code, l));
+    }
+    if (!kernels.empty()) {
+      return kernels;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<early_exit> early_exits(std::string_view source) {
+  const std::string code = code_only(source);
+  std::vector<early_exit> out;
+  for (const auto& f : kernels_in(code)) {
+    exits_of(code, f, out);
+  }
+  return out;
+}
+
+std::vector<early_exit> early_exits_of_launcher(std::string_view source,
+                                                std::string_view launcher) {
+  auto all = early_exits(source);
+  const auto launched = launched_by(code_only(source), launcher);
+  if (launched) {
+    std::erase_if(all, [&](const early_exit& e) { return !launched->contains(e.kernel); });
+  }
+  return all;
+}
+
+} // namespace cugrade::grader
