@@ -91,8 +91,7 @@ namespace detail {
 
 const std::vector<rule>& all_rules() {
   // The order breaks ties between equally specific hints; it never depends on the data.
-  static const std::vector<rule> rules{early_exit_cause,
-                                       barrier_fault,
+  static const std::vector<rule> rules{barrier_fault,
                                        race_fault,
                                        launch_fault,
                                        input_fault,
@@ -106,6 +105,7 @@ const std::vector<rule>& all_rules() {
                                        carry_missing_pattern,
                                        exclusive_scan_pattern,
                                        stale_result_pattern,
+                                       early_exit_cause,
                                        dimension_pattern,
                                        boundary_pattern,
                                        size_threshold_pattern,

@@ -5,9 +5,9 @@
 /// computed from it), with a `__syncthreads()` after it in the same function. The threads that
 /// return never load or write their part of the block's shared memory, and the others meet at
 /// the barrier without them. On compute capability 7.0 and later a barrier does not wait for
-/// exited threads (the PTX ISA's barrier), so a GPU and compute-sanitizer's synccheck say
-/// nothing; the emulator stops at the barrier. Diagnosis names the cause on both backends from
-/// these facts (docs/hints.md, `barrier_divergence`).
+/// exited threads (the PTX ISA's barrier; the emulator's does the same), so neither backend nor
+/// compute-sanitizer's synccheck reports anything but wrong values. Diagnosis names the cause
+/// on both backends from these facts (docs/hints.md, `barrier_divergence`).
 ///
 /// A reader of text, not a compiler: comments, strings and preprocessor lines are skipped, and
 /// a variable is thread-dependent when a declaration or assignment in the same function computes

@@ -24,7 +24,10 @@ protected:
   module m_kernels{"emu_test_diag_kernels"};
 };
 
-TEST_F(Diagnostics, SyncthreadsInsideABranchIsBarrierDivergenceInEveryOrder) {
+// As on a GPU of compute capability 7.0 and later, a barrier does not wait for threads that have
+// exited (the PTX ISA's barrier): the threads that skip a __syncthreads() inside `if (t < stride)`
+// and exit release the others, in every order, and the tree still sums right.
+TEST_F(Diagnostics, ABarrierDoesNotWaitForThreadsThatExitedInEveryOrder) {
   for (const auto order :
        {cugrade::emu::schedule_order::forward, cugrade::emu::schedule_order::reverse,
         cugrade::emu::schedule_order::shuffled}) {
@@ -33,14 +36,9 @@ TEST_F(Diagnostics, SyncthreadsInsideABranchIsBarrierDivergenceInEveryOrder) {
     device_buffer<float> data(256);
     data.upload(std::vector<float>(256, 1.0f));
     m_kernels.fn<void(float*)>("run_sync_in_if")(data.get());
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    const auto diags = cugrade::emu::take_diagnostics();
-    ASSERT_EQ(diags.size(), 1u) << "one report per launch";
-    EXPECT_EQ(diags[0].error_kind, "barrier_divergence");
-    EXPECT_EQ(diags[0].kernel, "sync_in_if");
-    EXPECT_EQ(diags[0].file, "diag_kernels.cu");
-    EXPECT_EQ(diags[0].line, marked_line("LINE:sync_in_if")) << diags[0].message;
-    EXPECT_NE(diags[0].message.find("exited"), std::string::npos) << diags[0].message;
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_TRUE(cugrade::emu::take_diagnostics().empty());
+    EXPECT_EQ(data.download()[0], 256.0f);
   }
 }
 
@@ -58,7 +56,8 @@ TEST_F(Diagnostics, DifferentBarriersForTwoHalvesOfABlockAreDivergence) {
 
 TEST_F(Diagnostics, AfterAFaultEveryCallFailsUntilReset) {
   device_buffer<float> data(256);
-  m_kernels.fn<void(float*)>("run_sync_in_if")(data.get());
+  device_buffer<int> halves(32);
+  m_kernels.fn<void(int*)>("run_two_barriers")(halves.get());
   void* p = nullptr;
   EXPECT_EQ(cudaMalloc(&p, 16), cudaErrorLaunchFailure);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);

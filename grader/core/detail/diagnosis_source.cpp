@@ -1,7 +1,8 @@
-// Hints from the submission's source text, for mistakes a backend may not see at run time: a
-// return before a barrier (early_exits.h). A GPU lets the remaining threads pass the barrier and
-// compute-sanitizer's synccheck reports nothing; the emulator stops at the barrier. Both see the
-// same source, so both name the same cause at the same line.
+// Hints from the submission's source text, for mistakes no backend sees at run time: a return
+// before a barrier (early_exits.h). A barrier waits only for threads that have not exited, so a
+// GPU and the emulator let the remaining threads pass it, and compute-sanitizer's synccheck
+// reports nothing; only wrong values show. Both backends read the same source, so both name the
+// same cause at the same line.
 #include "grader/core/detail/diagnosis_evidence.h"
 
 #include <fmt/format.h>
@@ -29,10 +30,14 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
   if (ev.early_exits().empty()) {
     return std::nullopt;
   }
-  // What a return before a barrier produces: wrong values (a GPU), or a stop at the barrier (the
-  // emulator). A memory fault or a timeout is some other mistake's.
+  // What a return before a barrier produces: wrong values, or a stop at a barrier where the
+  // kernel also has barriers some threads skip. A memory fault or a timeout is some other
+  // mistake's. Threads return where the grid overhangs the data, on sizes off the block (a
+  // multiple of 16): a case that fails on a multiple of 16 has some other mistake, which a rule
+  // that explains it should name first.
   const auto explained = [&](std::size_t i) {
-    return ev.failed_without_fault(i) || stopped_at_a_barrier(ev, i);
+    return (ev.failed_without_fault(i) || stopped_at_a_barrier(ev, i)) &&
+           !all_multiples_of(ev.problem(), ev.dims(i), 16);
   };
   const std::size_t failures = ev.count(explained);
   if (failures == 0) {
@@ -44,9 +49,9 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
               specificity::cause,
               fmt::format("threads return at {} (`if ({}) return;`) before the __syncthreads() "
                           "at {}: the threads that return never do their part of the block's "
-                          "shared-memory work, and the others go on without it, reading what "
-                          "was never written (a GPU lets them pass the barrier, the emulator "
-                          "stops there): {}",
+                          "shared-memory work, and the others pass the barrier without them "
+                          "(it waits only for threads that have not exited) and read what was "
+                          "never written: {}",
                           at_line(ev, e.return_line), e.condition, barrier,
                           problems::get(ev.problem()).advice(problems::advice_topic::barrier)),
               barrier,

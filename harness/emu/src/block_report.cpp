@@ -94,21 +94,6 @@ void block_runner::fail_as(diagnostic d, cudaError_t error, bool sticky) {
   __builtin_unreachable();
 }
 
-void block_runner::fail_exit_while_waiting(fiber_id leaver) {
-  fail("barrier_divergence",
-       "exited while " + std::to_string(m_at_barrier) + " thread(s) of its block, thread " +
-           triple(m_tid[m_first_waiter]) + " first, wait at __syncthreads()" + at(m_barrier_site) +
-           k_barrier_rule,
-       leaver, m_barrier_site, cudaErrorLaunchFailure, true);
-}
-
-void block_runner::fail_arrive_after_exit(fiber_id arriver, wait_site site) {
-  fail("barrier_divergence",
-       "reached __syncthreads()" + at(site) + " after thread " + triple(m_tid[m_first_exited]) +
-           " of its block had already exited" + k_barrier_rule,
-       arriver, site, cudaErrorLaunchFailure, true);
-}
-
 void block_runner::fail_other_barrier(fiber_id arriver, wait_site site) {
   fail("barrier_divergence",
        "waits at __syncthreads()" + at(site) + " while thread " + triple(m_tid[m_first_waiter]) +

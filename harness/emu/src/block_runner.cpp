@@ -137,7 +137,7 @@ void block_runner::setup(std::uint64_t block_linear) {
   m_live = m_ready = m_count;
   m_at_barrier = m_barrier_gen = m_predicate_sum = 0;
   m_parity = 0;
-  m_first_waiter = m_first_exited = k_none;
+  m_first_waiter = k_none;
   m_aborted = false;
   m_static_used = 0;
   t_ctx.block_serial = ++m_block_serial;
@@ -346,14 +346,13 @@ void block_runner::run_current() {
 block_runner::fiber_id block_runner::exit_current() {
   const fiber_id self = m_current;
   settle_shared();
-  if (m_at_barrier > 0) {
-    fail_exit_while_waiting(self);
-  }
   m_state[self] = fiber_state::done;
   --m_live;
   --m_ready;
-  if (m_first_exited == k_none) {
-    m_first_exited = self;
+  // A barrier waits for the threads that have not exited (the PTX ISA's barrier, what a GPU of
+  // compute capability 7.0 and later does): this exit may be the last arrival it waited for.
+  if (m_at_barrier > 0 && m_at_barrier == m_live) {
+    release_barrier();
   }
   on_lane_exit(self);
   return pick_next();
@@ -362,9 +361,6 @@ block_runner::fiber_id block_runner::exit_current() {
 int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {
   const fiber_id self = m_current;
   settle_shared();
-  if (m_first_exited != k_none) [[unlikely]] {
-    fail_arrive_after_exit(self, site);
-  }
   if (m_at_barrier == 0) {
     m_first_waiter = self;
     m_barrier_site = site;

@@ -165,8 +165,6 @@ private:
   [[noreturn]] void fail_as(diagnostic d, cudaError_t error, bool sticky);
   [[nodiscard]] diagnostic diagnostic_of(const char* kind, std::string message, fiber_id who,
                                          wait_site where) const;
-  [[noreturn]] void fail_exit_while_waiting(fiber_id leaver);
-  [[noreturn]] void fail_arrive_after_exit(fiber_id arriver, wait_site site);
   [[noreturn]] void fail_other_barrier(fiber_id arriver, wait_site site);
   void report_stuck();
   [[nodiscard]] std::string where_waits(fiber_id f) const;
@@ -221,7 +219,6 @@ private:
   unsigned m_predicate_result[2] = {0, 0};
   unsigned m_live_at_release[2] = {0, 0};
   fiber_id m_first_waiter = k_none;
-  fiber_id m_first_exited = k_none;
   bool m_aborted = false;
 
   shared_arena m_arena;
