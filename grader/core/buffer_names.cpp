@@ -1,36 +1,14 @@
 #include "grader/core/buffer_names.h"
 
+#include "harness/problems/buffer_words.h"
+
+#include <charconv>
 #include <fmt/format.h>
 #include <regex>
 
 namespace cugrade::grader {
 
 namespace {
-
-std::string element_words(problems::element_type t, std::size_t count) {
-  const char* word = t == problems::element_type::f32   ? "float"
-                     : t == problems::element_type::u32 ? "unsigned int"
-                                                        : "byte";
-  return std::string(word) + (count == 1 ? "" : "s");
-}
-
-// "17 x 17 floats" or "1000 floats".
-std::string extent(const problems::buffer_spec& b) {
-  if (b.columns > 0) {
-    return fmt::format("{} x {} {}", b.count / b.columns, b.columns,
-                       element_words(b.type, b.count));
-  }
-  return fmt::format("{} {}", b.count, element_words(b.type, b.count));
-}
-
-// The element at `index` (may be negative or past the end): "P[17][0]", "input[-1]".
-std::string element(const problems::buffer_spec& b, long long index) {
-  if (b.columns > 0 && index >= 0) {
-    const auto columns = static_cast<long long>(b.columns);
-    return fmt::format("{}[{}][{}]", b.name, index / columns, index % columns);
-  }
-  return fmt::format("{}[{}]", b.name, index);
-}
 
 std::vector<problems::buffer_spec> case_buffers(const problems::problem& problem,
                                                 const problems::shape& dims) {
@@ -39,9 +17,33 @@ std::vector<problems::buffer_spec> case_buffers(const problems::problem& problem
   return buffers;
 }
 
-// The replacement for one match: the buffers of `bytes` bytes and the element reached.
-std::string named(const std::vector<problems::buffer_spec>& buffers, const std::string& where,
-                  long long offset_bytes, std::size_t bytes) {
+std::uint64_t hex_number(const std::string& text) {
+  std::uint64_t v = 0;
+  std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
+  return v;
+}
+
+// The case's buffer the runner placed at `address` with `bytes`, if it said so.
+const problems::buffer_spec* placed_at(const std::vector<problems::buffer_spec>& buffers,
+                                       const std::vector<protocol::buffer_place>& places,
+                                       std::uint64_t address, std::size_t bytes) {
+  for (const auto& p : places) {
+    if (p.address != address || p.bytes != bytes) {
+      continue;
+    }
+    for (const auto& b : buffers) {
+      if (b.name == p.name && problems::byte_size(b) == bytes) {
+        return &b;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The words for an access `offset` bytes from the start of an unplaced buffer of `bytes` bytes:
+// every buffer of that size is named ("M or N"), each with its element.
+std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std::string& where,
+                    long long offset_bytes, std::size_t bytes) {
   std::vector<const problems::buffer_spec*> fits;
   for (const auto& b : buffers) {
     if (problems::byte_size(b) == bytes) {
@@ -49,7 +51,7 @@ std::string named(const std::vector<problems::buffer_spec>& buffers, const std::
     }
   }
   if (fits.empty()) {
-    return fmt::format("{} a {}-byte device buffer", where, bytes);
+    return fmt::format("{} of a {}-byte device buffer", where, bytes);
   }
   std::string names;
   std::string elements;
@@ -59,19 +61,21 @@ std::string named(const std::vector<problems::buffer_spec>& buffers, const std::
     const auto size = static_cast<long long>(problems::element_size(fits[i]->type));
     const long long index =
         offset_bytes >= 0 ? offset_bytes / size : -((-offset_bytes + size - 1) / size);
-    elements += joint + element(*fits[i], index);
+    elements += joint + problems::element_words(*fits[i], index);
   }
-  return fmt::format("{} {} (a {}-byte device buffer: {}), at {}", where, names, bytes,
-                     extent(*fits.front()), elements);
+  return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, names, bytes,
+                     problems::extent_words(*fits.front()), elements);
 }
 
 } // namespace
 
 std::string with_buffer_names(const std::string& message, const problems::problem& problem,
-                              const problems::shape& dims) {
-  // The emulator's words (harness/emu/src/fault_handler.cpp, runtime_checks.cpp).
+                              const problems::shape& dims,
+                              const std::vector<protocol::buffer_place>& places) {
+  // The emulator's words (harness/emu/src/fault_handler.cpp, runtime_checks.cpp), with the
+  // buffer's address since the emulator does not know what the grader called it.
   static const std::regex fault(
-      R"((just past the end|([0-9]+) bytes past the end|([0-9]+) bytes before the start) of a ([0-9]+)-byte device buffer)");
+      R"((just past the end|([0-9]+) bytes past the end|([0-9]+) bytes before the start) of a ([0-9]+)-byte device buffer( at (0x[0-9a-f]+))?)");
   const auto buffers = case_buffers(problem, dims);
   std::string out;
   auto from = message.cbegin();
@@ -83,9 +87,11 @@ std::string with_buffer_names(const std::string& message, const problems::proble
                                : before     ? std::stoll(m[3].str())
                                             : 0;
     const long long offset = before ? -distance : static_cast<long long>(bytes) + distance;
-    const std::string where = m[1].str() + " of";
+    const auto* placed =
+        m[6].matched ? placed_at(buffers, places, hex_number(m[6].str()), bytes) : nullptr;
     out.append(from, m[0].first);
-    out += named(buffers, where, offset, bytes);
+    out += placed != nullptr ? problems::outside_words(*placed, offset)
+                             : by_size(buffers, m[1].str(), offset, bytes);
     from = m[0].second;
   }
   out.append(from, message.cend());
@@ -94,7 +100,7 @@ std::string with_buffer_names(const std::string& message, const problems::proble
 
 std::string output_words(const problems::problem& problem, const problems::shape& dims) {
   const auto out = problem.output(dims);
-  return fmt::format("{} (the output, {})", out.name, extent(out));
+  return fmt::format("{} (the output, {})", out.name, problems::extent_words(out));
 }
 
 } // namespace cugrade::grader

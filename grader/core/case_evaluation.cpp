@@ -66,12 +66,21 @@ struct case_data {
   std::vector<double> expected;
 };
 
+// Where the runner says it put a case's buffers (empty when it did not say).
+const std::vector<protocol::buffer_place>& places_in(const protocol::runner_log& log,
+                                                     std::size_t case_index) {
+  static const std::vector<protocol::buffer_place> none;
+  const auto it = log.buffers.find(case_index);
+  return it == log.buffers.end() ? none : it->second;
+}
+
 case_outcome evaluate_run(const problems::problem& problem, const problems::test_case& tc,
                           const protocol::run_record& r, const case_data& data,
                           const std::filesystem::path& output_dir,
-                          std::optional<problems::buffer>* output) {
+                          std::optional<problems::buffer>* output,
+                          const std::vector<protocol::buffer_place>& places) {
   if (r.error_kind) {
-    return error_outcome(*r.error_kind, with_buffer_names(r.message, problem, tc.dims));
+    return error_outcome(*r.error_kind, with_buffer_names(r.message, problem, tc.dims, places));
   }
   if (r.canary_overwritten) {
     auto o = error_outcome(fault_kind::out_of_bounds,
@@ -147,12 +156,14 @@ bool runs_disagree(const problems::problem& problem, const problems::test_case& 
 
 case_outcome evaluate_case(const problems::problem& problem, const problems::test_case& tc,
                            const std::vector<const protocol::run_record*>& runs,
-                           const std::filesystem::path& output_dir) {
+                           const std::filesystem::path& output_dir,
+                           const std::vector<protocol::buffer_place>& places) {
   case_data data;
   data.inputs = problem.generate(tc);
   data.expected = problem.reference(tc, data.inputs);
   std::optional<problems::buffer> first_output;
-  case_outcome first = evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output);
+  case_outcome first =
+      evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output, places);
   if (first.status == test_status::failed && first_output) {
     first.evidence = evidence_of(tc, data, *first_output);
   } else if (first.status == test_status::passed && data.expected.size() <= kept_output_elements) {
@@ -160,7 +171,8 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
   }
   for (std::size_t r = 1; r < runs.size() && first.status != test_status::error; ++r) {
     std::optional<problems::buffer> later_output;
-    const case_outcome later = evaluate_run(problem, tc, *runs[r], data, output_dir, &later_output);
+    const case_outcome later =
+        evaluate_run(problem, tc, *runs[r], data, output_dir, &later_output, places);
     if (later.status == test_status::error) {
       return later;
     }
@@ -225,9 +237,13 @@ std::vector<case_outcome> evaluate_cases(const problems::problem& problem,
     }
     if (log.open_case == i || (runs[i].empty() && !log.finished)) {
       out[i] = abnormal_end(log, exit);
+      if (out[i].status == test_status::error) { // the emulator's fault line names an address
+        out[i].message =
+            with_buffer_names(out[i].message, problem, cases[i].tc.dims, places_in(log, i));
+      }
       stopped = true;
     } else if (!runs[i].empty()) {
-      out[i] = evaluate_case(problem, cases[i].tc, runs[i], output_dir);
+      out[i] = evaluate_case(problem, cases[i].tc, runs[i], output_dir, places_in(log, i));
       out[i].output = runs[i].front()->output;
       out[i].output_bytes = runs[i].front()->output_bytes;
       stopped = out[i].status == test_status::error && !runs[i].back()->completed;

@@ -1,5 +1,6 @@
 #include "grader/perf/sanitizer_check.h"
 
+#include "grader/perf/fault_address.h"
 #include "grader/perf/runner_call.h"
 #include "harness/core/file_io.h"
 
@@ -95,6 +96,27 @@ std::string advice_for(const sanitizer_finding& f, fault_kind kind) {
   return "";
 }
 
+// memcheck names the address of a bad access; the runner said where the faulting case's buffers
+// lie, so the finding says which buffer it missed and the element it reached.
+void name_buffers(std::vector<sanitizer_finding>& findings, const protocol::runner_log& log,
+                  const protocol::plan& plan) {
+  const auto index = faulting_case(log);
+  const auto places = index ? log.buffers.find(*index) : log.buffers.end();
+  if (places == log.buffers.end() || *index >= plan.cases.size()) {
+    return;
+  }
+  for (auto& f : findings) {
+    if (f.address == 0 || !reports::is_memory_fault(reports::fault_kind_named(f.error_kind))) {
+      continue;
+    }
+    const std::string words = outside_buffer_words(
+        problems::get(plan.problem), plan.cases[*index].dims, places->second, f.address);
+    if (!words.empty()) {
+      f.what += ", " + words;
+    }
+  }
+}
+
 // Inside the sandbox only the runner (the submission's code) can signal the tool, its parent; the
 // grader's own time limit is told apart. A tool that never launched the runner (a machine
 // problem, e.g. compute-sanitizer's exit 13) has no start event.
@@ -153,6 +175,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
       out.notes.push_back(tool + ": " + findings.error());
       continue;
     }
+    name_buffers(*findings, run->log, sanitizer_plan(spec, {launcher}, library, dir(tool)));
     out.findings.insert(out.findings.end(), findings->begin(), findings->end());
   }
   return out;

@@ -75,6 +75,10 @@ sanitizer_finding memory_finding(const xml_node& record, std::string_view tool) 
   const xml_node what = record.child("what");
   f.error_kind = what ? memory_kind(what) : "illegal_address";
   f.what = what ? text_at(what, "text") : "invalid memory access";
+  const std::string address = text_at(what, "address");
+  if (address.rfind("0x", 0) == 0) {
+    std::from_chars(address.data() + 2, address.data() + address.size(), f.address, 16);
+  }
   read_where(record.child("where"), f);
   read_who(record, f);
   return f;

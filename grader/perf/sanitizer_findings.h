@@ -8,6 +8,7 @@
 
 #include "harness/core/result.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@ struct sanitizer_finding {
   std::string other_location; ///< racecheck: the other access of the race, "file:line"
   std::string thread;         ///< e.g. "thread (232,0,0) in block (3,0,0)"
   int occurrences = 1;        ///< records (or hazards) merged into this finding
+  std::uint64_t address = 0;  ///< memcheck: the bad access's address (0: not reported)
 
   /// "histogram.cu:42" or the function's name.
   [[nodiscard]] std::string location() const;

@@ -171,6 +171,30 @@ private:
       }
       m_log.began_seconds.try_emplace(*m_log.open_case, t.get<double>());
     }
+    return places(j);
+  }
+
+  // A case's buffers: a few named places, each a name and two numbers.
+  std::string places(const json& j) {
+    if (!j.contains("buffers")) {
+      return "";
+    }
+    const auto& list = j["buffers"];
+    constexpr std::size_t most = 8;
+    if (!list.is_array() || list.size() > most) {
+      return "a case_begin whose buffers are not a short list";
+    }
+    std::vector<buffer_place> out;
+    for (const auto& b : list) {
+      if (!b.is_object() || !b.value("name", json()).is_string() ||
+          !b.value("address", json()).is_number_unsigned() ||
+          !b.value("bytes", json()).is_number_unsigned()) {
+        return "a case_begin buffer without a name, an address and a size";
+      }
+      out.push_back({capped(b["name"].get<std::string>()), b["address"].get<std::uint64_t>(),
+                     b["bytes"].get<std::uint64_t>()});
+    }
+    m_log.buffers.try_emplace(*m_log.open_case, std::move(out));
     return "";
   }
 

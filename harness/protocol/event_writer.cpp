@@ -93,10 +93,18 @@ void event_writer::started(const device_identity& id) {
                  .dump());
 }
 
-void event_writer::case_begin(std::size_t case_index, int run) {
+void event_writer::case_begin(std::size_t case_index, int run,
+                              const std::vector<buffer_place>& buffers) {
   const std::chrono::duration<double> t = std::chrono::steady_clock::now() - m_since;
-  write_line(
-      json{{"event", "case_begin"}, {"case", case_index}, {"run", run}, {"t", t.count()}}.dump());
+  json line{{"event", "case_begin"}, {"case", case_index}, {"run", run}, {"t", t.count()}};
+  if (!buffers.empty()) {
+    json places = json::array();
+    for (const auto& b : buffers) {
+      places.push_back({{"name", b.name}, {"address", b.address}, {"bytes", b.bytes}});
+    }
+    line["buffers"] = std::move(places);
+  }
+  write_line(line.dump());
 }
 
 void event_writer::case_end(const run_record& r) {

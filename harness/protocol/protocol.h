@@ -97,6 +97,16 @@ inline constexpr char gate_go = 'g';
 /// SIGPIPE.
 [[nodiscard]] bool send_gate_byte(int fd, char byte);
 
+/// Where the runner put one of a case's buffers: the contract's name, the device address and
+/// the bytes asked for. A fault names an address (compute-sanitizer's report, the emulator's
+/// words); the grader finds the buffer around it and names it (harness/problems/buffer_words.h).
+struct buffer_place {
+  std::string name;
+  std::uint64_t address = 0;
+  std::uint64_t bytes = 0;
+  bool operator==(const buffer_place&) const = default;
+};
+
 /// What happened in one run of one case.
 struct run_record {
   std::size_t case_index = 0;
@@ -174,6 +184,9 @@ struct runner_log {
   /// events, before it made its CUDA context. Written by the process that runs student code, so
   /// only ever used where a false value can cost no one but that submission.
   std::map<std::size_t, double> began_seconds;
+  /// Each case's buffers, from the case_begin of its first run. As untrusted as the rest: used
+  /// only to name a buffer in that submission's own fault messages.
+  std::map<std::size_t, std::vector<buffer_place>> buffers;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
   std::optional<reports::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
@@ -222,7 +235,8 @@ public:
 
   [[nodiscard]] int fd() const noexcept { return m_fd; }
   void started(const device_identity& id);
-  void case_begin(std::size_t case_index, int run);
+  /// `buffers`: where the case's buffers lie (a case's first run writes them).
+  void case_begin(std::size_t case_index, int run, const std::vector<buffer_place>& buffers = {});
   void case_end(const run_record& r);
   void timing(const timing_record& t);
   void missing(const std::string& launcher);

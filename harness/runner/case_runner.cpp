@@ -58,6 +58,23 @@ bool inputs_unchanged(backends::backend& b, const device_case& d,
   return true;
 }
 
+// Where the case's buffers lie, by the contract's names, for the grader to name a fault's
+// address.
+std::vector<protocol::buffer_place> places_of(const device_case& d,
+                                              const std::vector<problems::buffer_spec>& inputs,
+                                              const problems::buffer_spec& output) {
+  std::vector<protocol::buffer_place> places;
+  const auto place = [&](const std::string& name, const device_buffer& b) {
+    places.push_back(
+        {name, reinterpret_cast<std::uintptr_t>(b.get()), b.payload_bytes()});
+  };
+  for (std::size_t i = 0; i < inputs.size() && i < d.inputs.size(); ++i) {
+    place(inputs[i].name, *d.inputs[i]);
+  }
+  place(output.name, *d.output);
+  return places;
+}
+
 std::vector<void*> input_pointers(const device_case& d) {
   std::vector<void*> ptrs;
   for (const auto& in : d.inputs) {
@@ -125,12 +142,13 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
   const auto out_spec = problem.output(tc.dims);
   const std::size_t out_bytes = problems::byte_size(out_spec);
   const device_case d = allocate(b, inputs, out_bytes);
+  const auto places = places_of(d, problem.inputs(tc.dims), out_spec);
 
   for (int run = 0; run < plan.runs; ++run) {
     protocol::run_record rec;
     rec.case_index = index;
     rec.run = run;
-    events.case_begin(index, run);
+    events.case_begin(index, run, run == 0 ? places : std::vector<protocol::buffer_place>{});
     const auto t0 = std::chrono::steady_clock::now();
     if (!stage(b, d, inputs)) {
       rec.error_kind = reports::fault_kind::cuda_error;

@@ -37,6 +37,33 @@ TEST(BufferNames, SquareMatricesOfOneSizeAreAllNamed) {
             "M[16][0], N[16][0] or P[16][0]");
 }
 
+// The emulator adds the buffer's address; the runner said which buffer it put there, so one
+// square matrix is named, not all three of its size.
+TEST(BufferNames, TheRunnersPlacesNameTheOneSquareMatrixAtTheFaultsAddress) {
+  const problems::shape dims{.j = 16, .k = 16, .l = 16};
+  const std::vector<protocol::buffer_place> places{
+      {"M", 0x7000, 1024}, {"N", 0x8000, 1024}, {"P", 0x9000, 1024}};
+  EXPECT_EQ(with_buffer_names("write just past the end of a 1024-byte device buffer at 0x9000 "
+                              "at matmul.cu:12",
+                              kind(problems::kind::matmul), dims, places),
+            "write just past the end of P (a 1024-byte device buffer: 16 x 16 floats), at "
+            "P[16][0] at matmul.cu:12");
+  EXPECT_EQ(with_buffer_names("read 4 bytes before the start of a 1024-byte device buffer at "
+                              "0x7000",
+                              kind(problems::kind::matmul), dims, places),
+            "read 4 bytes before the start of M (a 1024-byte device buffer: 16 x 16 floats), at "
+            "M[-1]");
+}
+
+TEST(BufferNames, AnAddressNoPlaceHoldsFallsBackToTheSize) {
+  const problems::shape dims{.j = 16, .k = 16, .l = 16};
+  const std::vector<protocol::buffer_place> places{{"P", 0x9000, 1024}};
+  EXPECT_EQ(with_buffer_names("read just past the end of a 1024-byte device buffer at 0x5000",
+                              kind(problems::kind::matmul), dims, places),
+            "read just past the end of M, N or P (a 1024-byte device buffer: 16 x 16 floats), at "
+            "M[16][0], N[16][0] or P[16][0]");
+}
+
 TEST(BufferNames, AnUnderflowNamesANegativeIndex) {
   const problems::shape dims{.n = 1000};
   EXPECT_EQ(with_buffer_names("4 bytes before the start of a 4000-byte device buffer",

@@ -1,6 +1,7 @@
 // Faults that end the process: one line of JSON on the registered descriptor, exit status 86.
 // Each case runs in a forked child. Also: a kernel that never ends can be stopped with SIGTERM.
 #include <gtest/gtest.h>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -44,8 +45,12 @@ TEST_F(Faults, StoreOnePastTheEndIsReportedWithKernelBlockAndThread) {
   EXPECT_EQ(r["block"], json::array({4, 0, 0}));
   EXPECT_EQ(r["thread"], json::array({33, 0, 0}));
   EXPECT_EQ(r["access"], "write");
-  EXPECT_EQ(r["message"], "kernel store_past_end, block (4,0,0), thread (33,0,0): write just past "
-                          "the end of a 1156-byte device buffer");
+  // The buffer's address, for the grader to name it from where the runner put each buffer.
+  EXPECT_TRUE(std::regex_match(r["message"].get<std::string>(),
+                               std::regex("kernel store_past_end, block \\(4,0,0\\), thread "
+                                          "\\(33,0,0\\): write just past the end of a "
+                                          "1156-byte device buffer at 0x[0-9a-f]+")))
+      << r["message"];
   EXPECT_EQ(r["pc_offset"].get<std::string>().rfind("0x", 0), 0u);
   EXPECT_NE(r["object"].get<std::string>().find("emu_test_diag_kernels.so"), std::string::npos);
 }

@@ -4,6 +4,7 @@
 // branch at line 25).
 
 #include "grader/perf/sanitizer_check.h"
+#include "grader/perf/fault_address.h"
 #include "grader/perf/sanitizer_findings.h"
 
 #include <fstream>
@@ -194,6 +195,48 @@ TEST(RecordFindings, LeavesAKernelWithoutFindingsAlone) {
   record_findings(k, {});
   EXPECT_EQ(k.status, reports::kernel_status::passed);
   EXPECT_TRUE(k.diagnosis.empty());
+}
+
+// The first record of memcheck's report on an H200 (2026-11-27, CUDA 13.0): a write 4 bytes
+// into the 1-byte gap after a 68-byte buffer (17 floats) at 0x7fb82e800c00. The report gives the
+// access's address, not the buffer: the grader names it from where the runner put the buffers.
+TEST(SanitizerXml, ReadsTheAddressOfABadAccessAndNamesTheBufferItMissed) {
+  const auto f = read_sanitizer_xml(data("memcheck_address_h200.xml"), "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].address, 0x7fb82e800c44u);
+  EXPECT_EQ((*f)[0].error_kind, "out_of_bounds");
+  const problems::shape dims{.n = 17};
+  const std::vector<protocol::buffer_place> places{{"input", 0x7fb82e800000u, 68},
+                                                   {"output", 0x7fb82e800c00u, 68}};
+  EXPECT_EQ(outside_buffer_words(problems::get(problems::kind::scan), dims, places,
+                                 (*f)[0].address),
+            "just past the end of output (a 68-byte device buffer: 17 floats), at output[17]");
+}
+
+TEST(SanitizerXml, AnAddressFarFromEveryBufferOrInsideOneNamesNone) {
+  const problems::shape dims{.n = 17};
+  const std::vector<protocol::buffer_place> places{{"input", 0x10000u, 68},
+                                                   {"output", 0x20000u, 68}};
+  const auto& scan = problems::get(problems::kind::scan);
+  EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x20010u), "") << "inside output";
+  EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x90000000u), "") << "far past all";
+  EXPECT_EQ(outside_buffer_words(scan, dims, places, 0xfffcu),
+            "4 bytes before the start of input (a 68-byte device buffer: 17 floats), at input[-1]");
+}
+
+TEST(SanitizerXml, TheFaultingCaseIsTheOneStillOpenElseTheLastWithAFault) {
+  protocol::runner_log log;
+  EXPECT_FALSE(faulting_case(log).has_value());
+  log.began_seconds = {{0, 0.1}, {1, 0.2}, {2, 0.3}};
+  EXPECT_EQ(faulting_case(log), 2u);
+  protocol::run_record faulted;
+  faulted.case_index = 1;
+  faulted.error_kind = reports::fault_kind::out_of_bounds;
+  log.runs.push_back(faulted);
+  EXPECT_EQ(faulting_case(log), 1u);
+  log.open_case = 2;
+  EXPECT_EQ(faulting_case(log), 2u);
 }
 
 } // namespace

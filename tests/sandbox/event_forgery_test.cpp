@@ -130,6 +130,44 @@ TEST(EventWriter, EachCaseBeginCarriesTheRunnersClockAndTheFirstRunsIsKept) {
   EXPECT_LT(log.began_seconds.at(0), 0.02); // the first run's begin, not the second's
 }
 
+TEST(EventWriter, ACasesFirstBeginSaysWhereItsBuffersLie) {
+  const process::temp_dir dir("writer");
+  const auto path = dir.path() / events_file_name;
+  const std::vector<buffer_place> places{{"M", 0x7f0000000000u, 1156}, {"P", 0x7f0000000600u, 68}};
+  {
+    event_writer writer(path);
+    writer.started({"emu", "d", "x", "y", "", ""});
+    run_record r;
+    writer.case_begin(0, 0, places);
+    writer.case_end(r);
+    writer.finished();
+  }
+  const auto log = read_events(path);
+  ASSERT_TRUE(log.tampering.empty()) << log.tampering;
+  ASSERT_EQ(log.buffers.count(0), 1u);
+  EXPECT_EQ(log.buffers.at(0), places);
+}
+
+// The places are as untrusted as the rest of the log: a malformed list is tampering, like any
+// other bad field, and a name is capped.
+TEST(EventForgery, ACaseBeginsBuffersAreAShortListOfNamedPlaces) {
+  for (const std::string& bad :
+       {std::string(R"("buffers":"M")"), std::string(R"("buffers":[{"name":"M","address":-1,"bytes":4}])"),
+        std::string(R"("buffers":[{"name":7,"address":1,"bytes":4}])"),
+        std::string(R"("buffers":[1,2,3,4,5,6,7,8,9])")}) {
+    const auto log = read_lines(
+        {start_line, R"({"event":"case_begin","case":0,"run":0,)" + bad + "}", end_line, done_line});
+    EXPECT_FALSE(log.tampering.empty()) << bad;
+  }
+  const auto log = read_lines(
+      {start_line,
+       R"({"event":"case_begin","case":0,"run":0,"buffers":[{"name":")" + std::string(5000, 'x') +
+           R"(","address":4096,"bytes":4}]})",
+       end_line, done_line});
+  ASSERT_TRUE(log.tampering.empty()) << log.tampering;
+  EXPECT_LT(log.buffers.at(0).at(0).name.size(), 5000u);
+}
+
 TEST(EventWriter, NoticesLinesItDidNotWrite) {
   const process::temp_dir dir("writer");
   const auto path = dir.path() / events_file_name;

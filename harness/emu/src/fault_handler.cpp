@@ -173,14 +173,16 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
       w.text(" bytes past the end of a ");
     }
     w.number(place.buffer_size);
-    w.text("-byte device buffer");
+    w.text("-byte device buffer at ");
+    w.hex(place.start);
     return "out_of_bounds";
   case fault_place::kind::before_start:
     w.put(' ');
     w.number(place.distance);
     w.text(" bytes before the start of a ");
     w.number(place.buffer_size);
-    w.text("-byte device buffer");
+    w.text("-byte device buffer at ");
+    w.hex(place.start);
     return "out_of_bounds";
   case fault_place::kind::freed:
     w.text(" at offset ");

@@ -156,7 +156,7 @@ std::vector<canary_damage> device_memory::check_canaries() {
     const auto slack = static_cast<std::size_t>(reinterpret_cast<std::byte*>(user) - first);
     for (std::size_t i = 0; i < slack; ++i) {
       if (first[i] != std::byte{k_canary}) {
-        found.push_back({r.size, slack - i});
+        found.push_back({r.size, slack - i, user});
         std::memset(first, k_canary, slack);
         break;
       }
@@ -194,6 +194,7 @@ fault_place device_memory::locate(const void* addr) {
     }
     fault_place place;
     place.buffer_size = s.size;
+    place.start = s.user;
     if (s.freed.load(std::memory_order_acquire)) {
       place.where = fault_place::kind::freed;
       place.offset = a >= s.user ? a - s.user : 0;

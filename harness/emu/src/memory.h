@@ -25,12 +25,14 @@ struct fault_place {
   std::size_t buffer_size = 0;
   std::size_t distance = 0; ///< bytes past the end (0: the first byte after it) or before start
   std::size_t offset = 0;   ///< for freed buffers: offset into the buffer
+  std::uintptr_t start = 0; ///< the buffer's first byte, as cudaMalloc returned it
 };
 
 /// An underflow found by a canary check.
 struct canary_damage {
   std::size_t buffer_size = 0;
   std::size_t bytes_before_start = 0; ///< how far before the buffer the lowest damaged byte is
+  std::uintptr_t start = 0;           ///< the buffer's first byte, as cudaMalloc returned it
 };
 
 class device_memory {

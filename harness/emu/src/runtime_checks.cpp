@@ -1,5 +1,6 @@
 #include "harness/emu/src/runtime_checks.h"
 
+#include <cstdio>
 #include <string>
 
 #include "harness/emu/src/memory.h"
@@ -15,10 +16,12 @@ bool check_canaries(const char* kernel) {
     diag.error_kind = "out_of_bounds";
     const std::string who =
         kernel != nullptr ? "kernel " + std::string(kernel) : std::string("code run before now");
+    char start[2 + 16 + 1];
+    std::snprintf(start, sizeof start, "0x%llx", static_cast<unsigned long long>(d.start));
     diag.message = who + " wrote " + std::to_string(d.bytes_before_start) +
                    " bytes before the start of a " + std::to_string(d.buffer_size) +
-                   "-byte device buffer (found by the canary check after it ran; which thread "
-                   "wrote is unknown)";
+                   "-byte device buffer at " + start +
+                   " (found by the canary check after it ran; which thread wrote is unknown)";
     diag.kernel = kernel != nullptr ? kernel : "";
     state.add_diagnostic(std::move(diag));
     state.set_sticky(cudaErrorIllegalAddress);

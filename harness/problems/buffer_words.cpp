@@ -1,0 +1,48 @@
+#include "harness/problems/buffer_words.h"
+
+#include <fmt/format.h>
+
+namespace cugrade::problems {
+
+namespace {
+
+std::string type_words(element_type t, std::size_t count) {
+  const char* word = t == element_type::f32 ? "float" : t == element_type::u32 ? "unsigned int"
+                                                                               : "byte";
+  return std::string(word) + (count == 1 ? "" : "s");
+}
+
+} // namespace
+
+std::string extent_words(const buffer_spec& b) {
+  if (b.columns > 0) {
+    return fmt::format("{} x {} {}", b.count / b.columns, b.columns, type_words(b.type, b.count));
+  }
+  return fmt::format("{} {}", b.count, type_words(b.type, b.count));
+}
+
+std::string element_words(const buffer_spec& b, long long index) {
+  if (b.columns > 0 && index >= 0) {
+    const auto columns = static_cast<long long>(b.columns);
+    return fmt::format("{}[{}][{}]", b.name, index / columns, index % columns);
+  }
+  return fmt::format("{}[{}]", b.name, index);
+}
+
+std::string outside_words(const buffer_spec& b, long long offset_bytes) {
+  const auto bytes = static_cast<long long>(byte_size(b));
+  if (offset_bytes >= 0 && offset_bytes < bytes) {
+    return "";
+  }
+  const auto size = static_cast<long long>(element_size(b.type));
+  const long long index =
+      offset_bytes >= 0 ? offset_bytes / size : -((-offset_bytes + size - 1) / size);
+  const std::string where = offset_bytes == bytes ? "just past the end"
+                            : offset_bytes > bytes
+                                ? fmt::format("{} bytes past the end", offset_bytes - bytes)
+                                : fmt::format("{} bytes before the start", -offset_bytes);
+  return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, b.name, bytes,
+                     extent_words(b), element_words(b, index));
+}
+
+} // namespace cugrade::problems
