@@ -1,6 +1,6 @@
 #include "grader/build/compile_messages.h"
 
-#include "grader/build/detail/text.h"
+#include "harness/core/words.h"
 
 #include <fmt/format.h>
 #include <regex>
@@ -9,7 +9,6 @@
 namespace cugrade::build {
 namespace {
 
-using detail::lines_of;
 
 // "    43 |   code" and "       |   ^~~~": gcc's echo of the source it compiled.
 bool is_source_echo(const std::string& line) {

@@ -1,7 +1,7 @@
 #include "grader/build/forbidden_uses.h"
 
-#include "grader/build/detail/text.h"
 #include "grader/build/symbols.h"
+#include "harness/core/words.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,8 +12,6 @@
 namespace cugrade::build {
 namespace {
 
-using detail::is_word_char;
-using detail::lines_of;
 
 // One place a reason is reported at.
 struct entry {
@@ -89,7 +87,7 @@ std::string line_at(const std::vector<std::string>& lines, int line) {
 // The line as a short quote, or nothing when it holds no name (a closing brace, where a
 // destructor runs, says nothing about what was written).
 std::string quoted(const std::string& line) {
-  const std::string text = detail::squeezed(line);
+  const std::string text = squeezed(line);
   if (std::none_of(text.begin(), text.end(),
                    [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; })) {
     return {};
@@ -264,7 +262,7 @@ std::vector<std::string> source_words(const std::string& mangled) {
 
 std::string call_as_written(const std::string& line, const std::vector<std::string>& words) {
   for (const std::string& word : words) {
-    const std::size_t at = detail::find_word(line, word);
+    const std::size_t at = find_word(line, word);
     if (at == std::string::npos) {
       continue;
     }

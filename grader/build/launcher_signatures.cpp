@@ -1,7 +1,7 @@
 #include "grader/build/launcher_signatures.h"
 
-#include "grader/build/detail/text.h"
 #include "harness/core/file_io.h"
+#include "harness/core/words.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,10 +10,6 @@
 namespace cugrade::build {
 namespace {
 
-using detail::find_word;
-using detail::is_word_char;
-using detail::lines_of;
-using detail::squeezed;
 
 constexpr std::string_view contract_namespace = "cugrade_contract";
 

@@ -1,14 +1,13 @@
 #include "grader/build/symbol_sites.h"
 
-#include "grader/build/detail/text.h"
 #include "grader/build/object_tool.h"
+#include "harness/core/words.h"
 
 #include <sstream>
 
 namespace cugrade::build {
 namespace {
 
-using detail::lines_of;
 
 // "RELOCATION RECORDS FOR [.text.startup]:" -> ".text.startup"; empty for other lines.
 std::string record_section(const std::string& line) {

@@ -1,7 +1,11 @@
 #include "grader/core/early_exits.h"
 
+#include "harness/core/cxx_lexer.h"
+#include "harness/core/words.h"
+
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -11,94 +15,30 @@ namespace {
 
 constexpr std::size_t npos = std::string::npos;
 
-bool word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-// A comment, string or character literal, or preprocessor line: each character becomes a space
-// (line ends stay, so offsets keep their lines).
-enum class lexing { code, line_comment, block_comment, string, character, directive };
-
-struct blanker {
-  std::string out;
-  lexing state = lexing::code;
-  bool line_start = true;
-
-  void step(std::string_view s, std::size_t& i) {
-    const char c = s[i];
-    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
-    switch (state) {
-    case lexing::code:
-      if (c == '/' && (next == '/' || next == '*')) {
-        state = next == '/' ? lexing::line_comment : lexing::block_comment;
-        blank(i++);
-        blank(i);
-      } else if (c == '"' || (c == '\'' && (i == 0 || !word_char(s[i - 1])))) {
-        state = c == '"' ? lexing::string : lexing::character;
-      } else if (c == '#' && line_start) {
-        state = lexing::directive;
-        blank(i);
-      }
-      break;
-    case lexing::line_comment:
-    case lexing::directive:
-      if (c == '\n' && (state == lexing::line_comment || i == 0 || s[i - 1] != '\\')) {
-        state = lexing::code;
-      } else {
-        blank(i);
-      }
-      break;
-    case lexing::block_comment:
-      if (c == '*' && next == '/') {
-        blank(i++);
-        blank(i);
-        state = lexing::code;
-      } else {
-        blank(i);
-      }
-      break;
-    case lexing::string:
-    case lexing::character:
-      if (c == '\\' && next != '\0') {
-        blank(i++);
-        blank(i);
-      } else if (c == (state == lexing::string ? '"' : '\'') || c == '\n') {
-        state = lexing::code;
-      } else {
-        blank(i);
-      }
-      break;
-    }
-    if (c == '\n') {
-      line_start = true;
-    } else if (std::isspace(static_cast<unsigned char>(c)) == 0) {
-      line_start = false;
-    }
-  }
-
-  void blank(std::size_t i) {
-    if (out[i] != '\n') {
-      out[i] = ' ';
-    }
-  }
-};
-
+// The source with every comment, string or character literal and preprocessor line blanked to
+// spaces (line ends stay, so offsets keep their lines): what is left is code.
 std::string code_only(std::string_view source) {
-  blanker b{std::string(source)};
-  for (std::size_t i = 0; i < source.size(); ++i) {
-    b.step(source, i);
+  std::string out(source);
+  for (const token& t : lex(source)) {
+    const bool code = t.kind != token_kind::comment && t.kind != token_kind::literal &&
+                      t.kind != token_kind::header_name && !t.in_directive;
+    if (!code) {
+      for (std::size_t i = t.begin; i < t.end; ++i) {
+        out[i] = out[i] == '\n' ? '\n' : ' ';
+      }
+    }
   }
-  return b.out;
+  return out;
 }
 
 // Where `word` stands alone in `text` at or after `from` (and before `to`), or npos.
-std::size_t find_word(const std::string& text, std::string_view word, std::size_t from,
-                      std::size_t to = npos) {
+std::size_t find_word_between(const std::string& text, std::string_view word, std::size_t from,
+                              std::size_t to = npos) {
   to = std::min(to, text.size());
   for (std::size_t at = text.find(word, from); at != npos && at + word.size() <= to;
        at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !word_char(text[at - 1]);
-    const bool right = at + word.size() >= text.size() || !word_char(text[at + word.size()]);
+    const bool left = at == 0 || !is_word_char(text[at - 1]);
+    const bool right = at + word.size() >= text.size() || !is_word_char(text[at + word.size()]);
     if (left && right) {
       return at;
     }
@@ -127,38 +67,16 @@ std::size_t skip_space(const std::string& text, std::size_t i) {
   return i;
 }
 
-int line_of(const std::string& text, std::size_t offset) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset),
-                                         '\n'));
-}
-
 // The identifier that ends just before `end` (spaces skipped), or "".
 std::string identifier_before(const std::string& text, std::size_t end) {
   while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1])) != 0) {
     --end;
   }
   std::size_t start = end;
-  while (start > 0 && word_char(text[start - 1])) {
+  while (start > 0 && is_word_char(text[start - 1])) {
     --start;
   }
   return text.substr(start, end - start);
-}
-
-std::string squeezed(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
-      if (!out.empty() && out.back() != ' ') {
-        out += ' ';
-      }
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') {
-    out.pop_back();
-  }
-  return out;
 }
 
 struct function_body {
@@ -190,8 +108,8 @@ std::optional<function_body> definition_at(const std::string& code, std::size_t 
 
 std::vector<function_body> kernels_in(const std::string& code) {
   std::vector<function_body> out;
-  for (std::size_t at = find_word(code, "__global__", 0); at != npos;
-       at = find_word(code, "__global__", at + 1)) {
+  for (std::size_t at = find_word_between(code, "__global__", 0); at != npos;
+       at = find_word_between(code, "__global__", at + 1)) {
     // The parameter list is the first '(' followed by a body: `__launch_bounds__(256)` or
     // a template's parentheses may come before it.
     const std::size_t stop = code.find_first_of(";{", at);
@@ -206,9 +124,25 @@ std::vector<function_body> kernels_in(const std::string& code) {
   return out;
 }
 
+// The whole words of `text` (runs of identifier characters): what `find_word` can find there.
+std::set<std::string> words_in(std::string_view text) {
+  std::set<std::string> words;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = i;
+    while (end < text.size() && is_word_char(text[end])) {
+      ++end;
+    }
+    if (end > i) {
+      words.emplace(text.substr(i, end - i));
+    }
+    i = end + 1;
+  }
+  return words;
+}
+
 bool mentions_any(const std::string& text, const std::set<std::string>& names) {
   return std::any_of(names.begin(), names.end(),
-                     [&](const std::string& n) { return find_word(text, n, 0) != npos; });
+                     [&](const std::string& n) { return find_word_between(text, n, 0) != npos; });
 }
 
 bool is_assignment(const std::string& code, std::size_t i) {
@@ -233,25 +167,35 @@ std::size_t expression_end(const std::string& code, std::size_t from, std::size_
   return to;
 }
 
-// The variables of the body computed, directly or not, from threadIdx.
+// The variables of the body computed, directly or not, from threadIdx: the names reachable from
+// it through the body's assignments (`x = ...` or `x op= ...`, whose right-hand side mentions a
+// name that is). Each assignment is read once, so a long chain costs its length, not its square.
 std::set<std::string> thread_dependent(const std::string& code, const function_body& f) {
+  std::multimap<std::string, std::string> feeds; // a name on a right-hand side -> the left side
+  for (std::size_t i = f.open + 1; i < f.close; ++i) {
+    if (!is_assignment(code, i)) {
+      continue;
+    }
+    std::size_t lhs_end = i;
+    while (lhs_end > f.open && std::string_view("+-*/%&|^").find(code[lhs_end - 1]) != npos) {
+      --lhs_end;
+    }
+    const std::string lhs = identifier_before(code, lhs_end);
+    const std::size_t end = expression_end(code, i + 1, f.close);
+    if (!lhs.empty()) {
+      for (const auto& word : words_in(std::string_view(code).substr(i + 1, end - i - 1))) {
+        feeds.emplace(word, lhs);
+      }
+    }
+  }
   std::set<std::string> names{"threadIdx"};
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (std::size_t i = f.open + 1; i < f.close; ++i) {
-      if (!is_assignment(code, i)) {
-        continue;
-      }
-      std::size_t lhs_end = i;
-      while (lhs_end > f.open && std::string_view("+-*/%&|^").find(code[lhs_end - 1]) != npos) {
-        --lhs_end;
-      }
-      const std::string lhs = identifier_before(code, lhs_end);
-      const std::size_t end = expression_end(code, i + 1, f.close);
-      if (!lhs.empty() && !names.contains(lhs) &&
-          mentions_any(code.substr(i + 1, end - i - 1), names)) {
-        names.insert(lhs);
-        grew = true;
+  for (std::vector<std::string> todo{"threadIdx"}; !todo.empty();) {
+    const std::string name = std::move(todo.back());
+    todo.pop_back();
+    const auto [first, last] = feeds.equal_range(name);
+    for (auto it = first; it != last; ++it) {
+      if (names.insert(it->second).second) {
+        todo.push_back(it->second);
       }
     }
   }
@@ -274,7 +218,7 @@ std::string guard_of(const std::string& code, std::size_t ret, const function_bo
     const std::size_t outer = statement_start(code, start - 1, f.open + 1);
     head = squeezed(code.substr(outer, start - 1 - outer));
   }
-  const std::size_t if_at = find_word(head, "if", 0);
+  const std::size_t if_at = find_word_between(head, "if", 0);
   if (if_at == npos) {
     return "";
   }
@@ -286,7 +230,7 @@ std::string guard_of(const std::string& code, std::size_t ret, const function_bo
 std::size_t next_barrier(const std::string& code, std::size_t from, std::size_t to) {
   for (std::size_t at = code.find("__syncthreads", from); at != npos && at < to;
        at = code.find("__syncthreads", at + 1)) {
-    if (at == 0 || !word_char(code[at - 1])) {
+    if (at == 0 || !is_word_char(code[at - 1])) {
       return at;
     }
   }
@@ -295,8 +239,8 @@ std::size_t next_barrier(const std::string& code, std::size_t from, std::size_t 
 
 void exits_of(const std::string& code, const function_body& f, std::vector<early_exit>& out) {
   const auto names = thread_dependent(code, f);
-  for (std::size_t ret = find_word(code, "return", f.open, f.close); ret != npos;
-       ret = find_word(code, "return", ret + 1, f.close)) {
+  for (std::size_t ret = find_word_between(code, "return", f.open, f.close); ret != npos;
+       ret = find_word_between(code, "return", ret + 1, f.close)) {
     const std::size_t barrier = next_barrier(code, ret, f.close);
     if (barrier == npos) {
       break; // no barrier after this return, nor after any later one
@@ -312,8 +256,8 @@ void exits_of(const std::string& code, const function_body& f, std::vector<early
 // is no such definition or it launches nothing by name.
 std::optional<std::set<std::string>> launched_by(const std::string& code,
                                                  std::string_view launcher) {
-  for (std::size_t at = find_word(code, launcher, 0); at != npos;
-       at = find_word(code, launcher, at + 1)) {
+  for (std::size_t at = find_word_between(code, launcher, 0); at != npos;
+       at = find_word_between(code, launcher, at + 1)) {
     const auto body = definition_at(code, at + launcher.size());
     if (!body) {
       continue;
@@ -330,10 +274,7 @@ std::optional<std::set<std::string>> launched_by(const std::string& code,
   return std::nullopt;
 }
 
-} // namespace
-
-std::vector<early_exit> early_exits(std::string_view source) {
-  const std::string code = code_only(source);
+std::vector<early_exit> exits_in(const std::string& code) {
   std::vector<early_exit> out;
   for (const auto& f : kernels_in(code)) {
     exits_of(code, f, out);
@@ -341,11 +282,17 @@ std::vector<early_exit> early_exits(std::string_view source) {
   return out;
 }
 
+} // namespace
+
+std::vector<early_exit> early_exits(std::string_view source) {
+  return exits_in(code_only(source));
+}
+
 std::vector<early_exit> early_exits_of_launcher(std::string_view source,
                                                 std::string_view launcher) {
-  auto all = early_exits(source);
-  const auto launched = launched_by(code_only(source), launcher);
-  if (launched) {
+  const std::string code = code_only(source);
+  auto all = exits_in(code);
+  if (const auto launched = launched_by(code, launcher)) {
     std::erase_if(all, [&](const early_exit& e) { return !launched->contains(e.kernel); });
   }
   return all;

@@ -117,6 +117,9 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev);
 std::optional<candidate> size_threshold_pattern(const evidence& ev);
 std::optional<candidate> bytes_for_elements_pattern(const evidence& ev);
 
+/// A fault at a barrier: divergence, a deadlock or another synccheck finding.
+[[nodiscard]] bool is_barrier_fault(reports::fault_kind k);
+
 /// The rules above in their tie-breaking order.
 [[nodiscard]] const std::vector<rule>& all_rules();
 

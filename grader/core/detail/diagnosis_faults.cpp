@@ -32,26 +32,26 @@ candidate fault_candidate(const evidence& ev, std::size_t i, fault_filter matche
   return c;
 }
 
-bool barrier_kind(fault_kind k) {
-  return k == fault_kind::barrier_divergence || k == fault_kind::deadlock ||
-         k == fault_kind::synchronization_error;
-}
-
 std::string barrier_advice(problems::kind problem) {
   return problems::get(problem).advice(problems::advice_topic::barrier);
 }
 
 } // namespace
 
+bool is_barrier_fault(fault_kind k) {
+  return k == fault_kind::barrier_divergence || k == fault_kind::deadlock ||
+         k == fault_kind::synchronization_error;
+}
+
 std::optional<candidate> barrier_fault(const evidence& ev) {
-  const auto i = first_fault(ev, barrier_kind);
+  const auto i = first_fault(ev, is_barrier_fault);
   if (!i) {
     return std::nullopt;
   }
   const auto lines = source_locations_in(ev.outcome(*i).message);
   const std::string barriers =
       lines.size() > 1 ? fmt::format(" (the barriers involved: {})", fmt::join(lines, ", ")) : "";
-  return fault_candidate(ev, *i, barrier_kind, hint_code::barrier_divergence, specificity::cause,
+  return fault_candidate(ev, *i, is_barrier_fault, hint_code::barrier_divergence, specificity::cause,
                          "a __syncthreads() reached by only some threads of a block" + barriers +
                              ": " + barrier_advice(ev.problem()));
 }

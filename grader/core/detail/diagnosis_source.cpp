@@ -11,13 +11,11 @@ namespace cugrade::grader::detail {
 
 namespace {
 
-using reports::fault_kind;
 using reports::hint_code;
 
 bool stopped_at_a_barrier(const evidence& ev, std::size_t i) {
   const auto& k = ev.outcome(i).error_kind;
-  return k && (*k == fault_kind::barrier_divergence || *k == fault_kind::deadlock ||
-               *k == fault_kind::synchronization_error);
+  return k && is_barrier_fault(*k);
 }
 
 std::string at_line(const evidence& ev, int line) {

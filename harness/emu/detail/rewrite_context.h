@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/emu/detail/lexer.h"
+#include "harness/core/cxx_lexer.h"
 
 namespace cugrade::emu::detail {
 

@@ -1,12 +1,13 @@
 #pragma once
 /// \file
-/// Small text helpers the build's readers of compiler and tool output share.
+/// Small text helpers for reading sources and tool output: lines, words, whitespace. The build's
+/// readers of compiler output and diagnosis's source reading share them.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace cugrade::build::detail {
+namespace cugrade {
 
 /// The lines of `text`, without their line ends.
 [[nodiscard]] std::vector<std::string> lines_of(std::string_view text);
@@ -20,4 +21,4 @@ namespace cugrade::build::detail {
 /// `text` with each run of whitespace one space, none at either end.
 [[nodiscard]] std::string squeezed(std::string_view text);
 
-} // namespace cugrade::build::detail
+} // namespace cugrade

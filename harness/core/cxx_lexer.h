@@ -1,14 +1,16 @@
 #pragma once
 /// \file
-/// A C++ tokenizer just precise enough for the rewriter: it finds comments, string and character
-/// literals (raw strings and digit separators included) so that nothing inside them is rewritten,
-/// marks preprocessor directives, and treats `<<<` and `>>>` as single tokens.
+/// A C++ tokenizer just precise enough for reading student sources: it finds comments, string and
+/// character literals (raw strings and digit separators included) so that nothing inside them is
+/// taken for code, marks preprocessor directives, and treats `<<<` and `>>>` as single tokens.
+/// The emulator's rewriter (harness/emu) and diagnosis's source reading (grader/core/early_exits)
+/// share it.
 
 #include <cstddef>
 #include <string_view>
 #include <vector>
 
-namespace cugrade::emu::detail {
+namespace cugrade {
 
 enum class token_kind { identifier, number, literal, punct, comment, space, newline, header_name };
 
@@ -34,4 +36,4 @@ std::vector<token> lex(std::string_view text);
 /// 1-based line of a byte offset.
 int line_of(std::string_view text, std::size_t offset);
 
-} // namespace cugrade::emu::detail
+} // namespace cugrade

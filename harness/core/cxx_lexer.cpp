@@ -1,9 +1,9 @@
-#include "harness/emu/detail/lexer.h"
+#include "harness/core/cxx_lexer.h"
 
 #include <array>
 #include <string>
 
-namespace cugrade::emu::detail {
+namespace cugrade {
 namespace {
 
 bool ident_start(char c) {
@@ -200,4 +200,4 @@ int line_of(std::string_view text, std::size_t offset) {
   return line;
 }
 
-} // namespace cugrade::emu::detail
+} // namespace cugrade

@@ -1,9 +1,9 @@
-#include "grader/build/detail/text.h"
+#include "harness/core/words.h"
 
 #include <cctype>
 #include <sstream>
 
-namespace cugrade::build::detail {
+namespace cugrade {
 
 std::vector<std::string> lines_of(std::string_view text) {
   std::vector<std::string> lines;
@@ -44,4 +44,4 @@ std::string squeezed(std::string_view text) {
   return out;
 }
 
-} // namespace cugrade::build::detail
+} // namespace cugrade
