@@ -10,13 +10,6 @@ namespace cugrade::grader {
 
 namespace {
 
-std::vector<problems::buffer_spec> case_buffers(const problems::problem& problem,
-                                                const problems::shape& dims) {
-  auto buffers = problem.inputs(dims);
-  buffers.push_back(problem.output(dims));
-  return buffers;
-}
-
 std::uint64_t hex_number(const std::string& text) {
   std::uint64_t v = 0;
   std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
@@ -28,12 +21,9 @@ const problems::buffer_spec* placed_at(const std::vector<problems::buffer_spec>&
                                        const std::vector<protocol::buffer_place>& places,
                                        std::uint64_t address, std::size_t bytes) {
   for (const auto& p : places) {
-    if (p.address != address || p.bytes != bytes) {
-      continue;
-    }
-    for (const auto& b : buffers) {
-      if (b.name == p.name && problems::byte_size(b) == bytes) {
-        return &b;
+    if (p.address == address && p.bytes == bytes) {
+      if (const auto* b = problems::buffer_named(buffers, p.name, bytes)) {
+        return b;
       }
     }
   }
@@ -58,10 +48,8 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
   for (std::size_t i = 0; i < fits.size(); ++i) {
     const char* joint = i == 0 ? "" : i + 1 == fits.size() ? " or " : ", ";
     names += joint + fits[i]->name;
-    const auto size = static_cast<long long>(problems::element_size(fits[i]->type));
-    const long long index =
-        offset_bytes >= 0 ? offset_bytes / size : -((-offset_bytes + size - 1) / size);
-    elements += joint + problems::element_words(*fits[i], index);
+    elements +=
+        joint + problems::element_words(*fits[i], problems::element_index(*fits[i], offset_bytes));
   }
   return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, names, bytes,
                      problems::extent_words(*fits.front()), elements);
@@ -76,7 +64,7 @@ std::string with_buffer_names(const std::string& message, const problems::proble
   // buffer's address since the emulator does not know what the grader called it.
   static const std::regex fault(
       R"((just past the end|([0-9]+) bytes past the end|([0-9]+) bytes before the start) of a ([0-9]+)-byte device buffer( at (0x[0-9a-f]+))?)");
-  const auto buffers = case_buffers(problem, dims);
+  const auto buffers = problems::case_buffers(problem, dims);
   std::string out;
   auto from = message.cbegin();
   for (std::sregex_iterator it(message.begin(), message.end(), fault), end; it != end; ++it) {

@@ -37,15 +37,13 @@ std::string outside_buffer_words(const problems::problem& problem, const problem
   if (place == nullptr) {
     return "";
   }
-  auto buffers = problem.inputs(dims);
-  buffers.push_back(problem.output(dims));
-  for (const auto& b : buffers) {
-    if (b.name == place->name && problems::byte_size(b) == place->bytes) {
-      const auto offset = static_cast<long long>(address) - static_cast<long long>(place->address);
-      return problems::outside_words(b, offset);
-    }
+  const auto buffers = problems::case_buffers(problem, dims);
+  const auto* b = problems::buffer_named(buffers, place->name, place->bytes);
+  if (b == nullptr) {
+    return "";
   }
-  return "";
+  return problems::outside_words(
+      *b, static_cast<long long>(address) - static_cast<long long>(place->address));
 }
 
 std::optional<std::size_t> faulting_case(const protocol::runner_log& log) {

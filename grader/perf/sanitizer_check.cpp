@@ -42,21 +42,16 @@ fs::path report_file(const fs::path& dir, const std::string& tool) {
   return dir / (tool + ".xml");
 }
 
-// One runner of `launchers` under `tool`, its report saved in `dir`, on this thread's GPU.
-std::future<result<runner_outcome>> start_tool(const spec::assignment_spec& spec,
-                                               const std::string& tool,
-                                               const std::vector<std::string>& launchers,
-                                               const fs::path& library, const fs::path& dir,
-                                               const sanitizer_setup& setup) {
+// One runner of `plan` under `tool`, its report saved in `dir`, on this thread's GPU.
+std::future<result<runner_outcome>> start_tool(const std::string& tool, protocol::plan plan,
+                                               const fs::path& dir, const sanitizer_setup& setup) {
   const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
                                          "--save", report_file(dir, tool).string()};
   const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
   return std::async(std::launch::async,
-                    [&setup, &spec, launchers, library, dir, wrapper, devices] {
+                    [&setup, plan = std::move(plan), wrapper, devices] {
                       const pinned_devices pin(devices);
-                      return run_runner(setup.runner,
-                                        sanitizer_plan(spec, launchers, library, dir),
-                                        setup.time_limit_seconds, wrapper);
+                      return run_runner(setup.runner, plan, setup.time_limit_seconds, wrapper);
                     });
 }
 
@@ -143,9 +138,11 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
   const auto dir = [&](const std::string& tool) {
     return setup.work_dir / (launcher + "-sanitizer-" + tool);
   };
+  std::vector<protocol::plan> plans;
   std::vector<std::future<result<runner_outcome>>> runs;
   for (const auto& tool : tools) {
-    runs.push_back(start_tool(spec, tool, {launcher}, library, dir(tool), setup));
+    plans.push_back(sanitizer_plan(spec, {launcher}, library, dir(tool)));
+    runs.push_back(start_tool(tool, plans.back(), dir(tool), setup));
   }
   sanitizer_outcome out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -175,7 +172,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
       out.notes.push_back(tool + ": " + findings.error());
       continue;
     }
-    name_buffers(*findings, run->log, sanitizer_plan(spec, {launcher}, library, dir(tool)));
+    name_buffers(*findings, run->log, plans[i]);
     out.findings.insert(out.findings.end(), findings->begin(), findings->end());
   }
   return out;
@@ -202,7 +199,8 @@ result<std::vector<std::string>> run_sanitizer_pass(const spec::assignment_spec&
   };
   std::vector<std::future<result<runner_outcome>>> runs;
   for (const auto& tool : spec.sanitizer.tools) {
-    runs.push_back(start_tool(spec, tool, launchers, library, dir(tool), setup));
+    runs.push_back(
+        start_tool(tool, sanitizer_plan(spec, launchers, library, dir(tool)), dir(tool), setup));
   }
   const auto plan = sanitizer_plan(spec, launchers, library, setup.work_dir);
   const std::size_t expected_runs = launchers.size() * plan.cases.size() * plan.runs;

@@ -14,6 +14,27 @@ std::string type_words(element_type t, std::size_t count) {
 
 } // namespace
 
+std::vector<buffer_spec> case_buffers(const problem& p, const shape& dims) {
+  auto buffers = p.inputs(dims);
+  buffers.push_back(p.output(dims));
+  return buffers;
+}
+
+const buffer_spec* buffer_named(const std::vector<buffer_spec>& buffers, std::string_view name,
+                                std::size_t bytes) {
+  for (const auto& b : buffers) {
+    if (b.name == name && byte_size(b) == bytes) {
+      return &b;
+    }
+  }
+  return nullptr;
+}
+
+long long element_index(const buffer_spec& b, long long offset_bytes) {
+  const auto size = static_cast<long long>(element_size(b.type));
+  return offset_bytes >= 0 ? offset_bytes / size : -((-offset_bytes + size - 1) / size);
+}
+
 std::string extent_words(const buffer_spec& b) {
   if (b.columns > 0) {
     return fmt::format("{} x {} {}", b.count / b.columns, b.columns, type_words(b.type, b.count));
@@ -34,15 +55,12 @@ std::string outside_words(const buffer_spec& b, long long offset_bytes) {
   if (offset_bytes >= 0 && offset_bytes < bytes) {
     return "";
   }
-  const auto size = static_cast<long long>(element_size(b.type));
-  const long long index =
-      offset_bytes >= 0 ? offset_bytes / size : -((-offset_bytes + size - 1) / size);
   const std::string where = offset_bytes == bytes ? "just past the end"
                             : offset_bytes > bytes
                                 ? fmt::format("{} bytes past the end", offset_bytes - bytes)
                                 : fmt::format("{} bytes before the start", -offset_bytes);
   return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, b.name, bytes,
-                     extent_words(b), element_words(b, index));
+                     extent_words(b), element_words(b, element_index(b, offset_bytes)));
 }
 
 } // namespace cugrade::problems

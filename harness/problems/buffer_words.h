@@ -8,8 +8,20 @@
 #include "harness/problems/problem.h"
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace cugrade::problems {
+
+/// The buffers of a case in the launcher's order: the inputs, then the output.
+[[nodiscard]] std::vector<buffer_spec> case_buffers(const problem& p, const shape& dims);
+
+/// The one of `buffers` called `name` with `bytes` bytes, or nullptr.
+[[nodiscard]] const buffer_spec* buffer_named(const std::vector<buffer_spec>& buffers,
+                                              std::string_view name, std::size_t bytes);
+
+/// The element an access `offset_bytes` from the start of `b` reaches (negative before it).
+[[nodiscard]] long long element_index(const buffer_spec& b, long long offset_bytes);
 
 /// "17 x 17 floats" or "1000 floats".
 [[nodiscard]] std::string extent_words(const buffer_spec& b);
