@@ -52,7 +52,7 @@ std::string pointer_token(std::string_view key) {
   return out;
 }
 
-std::string shown(const json& value) {
+std::string shown_value(const json& value) {
   std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   return text.size() > 80 ? text.substr(0, 77) + "..." : text;
 }
@@ -190,13 +190,13 @@ void validator::check_type(const json& types, const json& doc, const std::string
       return;
     }
   }
-  const std::string wanted = types.is_array() ? "one of " + shown(types) : shown(types);
-  error(at, "expected type " + wanted + ", got " + type_name(doc) + " " + shown(doc));
+  const std::string wanted = types.is_array() ? "one of " + shown_value(types) : shown_value(types);
+  error(at, "expected type " + wanted + ", got " + type_name(doc) + " " + shown_value(doc));
 }
 
 void validator::check_values(const json& schema, const json& doc, const std::string& at) {
   if (schema.contains("const") && doc != schema["const"]) {
-    error(at, shown(doc) + " is not " + shown(schema["const"]));
+    error(at, shown_value(doc) + " is not " + shown_value(schema["const"]));
   }
   if (!schema.contains("enum")) {
     return;
@@ -206,7 +206,7 @@ void validator::check_values(const json& schema, const json& doc, const std::str
       return;
     }
   }
-  error(at, shown(doc) + " is not one of " + schema["enum"].dump());
+  error(at, shown_value(doc) + " is not one of " + schema["enum"].dump());
 }
 
 void validator::check_number(const json& schema, const json& doc, const std::string& at) {
@@ -216,7 +216,7 @@ void validator::check_number(const json& schema, const json& doc, const std::str
   const double v = doc.get<double>();
   const auto bound = [&](const char* key, auto broken, const char* relation) {
     if (schema.contains(key) && schema[key].is_number() && broken(v, schema[key].get<double>())) {
-      error(at, shown(doc) + " is " + relation + " " + shown(schema[key]));
+      error(at, shown_value(doc) + " is " + relation + " " + shown_value(schema[key]));
     }
   };
   bound("minimum", std::less<>{}, "less than the minimum");
@@ -246,15 +246,15 @@ void validator::check_string(const json& schema, const json& doc, const std::str
   const auto& text = doc.get_ref<const std::string&>();
   const std::size_t length = code_points(text);
   if (schema.contains("minLength") && length < schema["minLength"].get<std::size_t>()) {
-    error(at, shown(doc) + " is shorter than " + schema["minLength"].dump() + " characters");
+    error(at, shown_value(doc) + " is shorter than " + schema["minLength"].dump() + " characters");
   }
   if (schema.contains("maxLength") && length > schema["maxLength"].get<std::size_t>()) {
-    error(at, shown(doc) + " is longer than " + schema["maxLength"].dump() + " characters");
+    error(at, shown_value(doc) + " is longer than " + schema["maxLength"].dump() + " characters");
   }
   if (schema.contains("pattern") && schema["pattern"].is_string()) {
     const std::regex* re = regex_for(schema["pattern"].get<std::string>(), sat);
     if (re != nullptr && !std::regex_search(text, *re)) {
-      error(at, shown(doc) + " does not match the pattern " + shown(schema["pattern"]));
+      error(at, shown_value(doc) + " does not match the pattern " + shown_value(schema["pattern"]));
     }
   }
 }
@@ -286,7 +286,7 @@ void validator::check_object(const json& schema, const json& doc, const std::str
   }
   for (const json& name : schema.value("required", json::array())) {
     if (name.is_string() && !doc.contains(name.get<std::string>())) {
-      error(at, "missing required property " + shown(name));
+      error(at, "missing required property " + shown_value(name));
     }
   }
   const json properties = schema.value("properties", json::object());
@@ -337,7 +337,7 @@ void validator::check_combinators(const json& schema, const json& doc, const std
     }
   }
   if (schema.contains("not") && trial(schema["not"], doc, at, sat + "/not", depth + 1).empty()) {
-    error(at, shown(doc) + " matches a schema it must not match (" + sat + "/not)");
+    error(at, shown_value(doc) + " matches a schema it must not match (" + sat + "/not)");
   }
 }
 

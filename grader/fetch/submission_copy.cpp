@@ -1,5 +1,7 @@
 #include "grader/fetch/submission_copy.h"
 
+#include "harness/core/words.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -64,15 +66,8 @@ const char* kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return text;
-}
-
 bool is_cuda_source(const std::string& name) {
-  const std::string lower = lowercase(name);
+  const std::string lower = ascii_lowercase(name);
   return lower.size() > 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0;
 }
 
@@ -206,7 +201,7 @@ void copy_entry(walk& w, int dirfd, const std::string& name, const fs::path& tar
     w.special.push_back(path + " (" + kind_of(seen.st_mode) + ")");
     return;
   }
-  if (lowercase(name) == lowercase(w.source_file) && path != w.source_file) {
+  if (ascii_lowercase(name) == ascii_lowercase(w.source_file) && path != w.source_file) {
     w.same_name.push_back(path);
   } else if (is_cuda_source(name) && path != w.source_file) {
     w.cuda_files.push_back(path);

@@ -44,4 +44,13 @@ std::string squeezed(std::string_view text) {
   return out;
 }
 
+std::string ascii_lowercase(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return text;
+}
+
 } // namespace cugrade

@@ -21,4 +21,7 @@ namespace cugrade {
 /// `text` with each run of whitespace one space, none at either end.
 [[nodiscard]] std::string squeezed(std::string_view text);
 
+/// `text` with A-Z lowered and every other byte as it was (no locale: file names and hashes).
+[[nodiscard]] std::string ascii_lowercase(std::string text);
+
 } // namespace cugrade

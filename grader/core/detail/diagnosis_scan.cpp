@@ -15,7 +15,7 @@ bool running_totals(const evidence& ev) {
   return problems::get(ev.problem()).traits().running_totals;
 }
 
-std::vector<std::size_t> failing_with_values(const evidence& ev) {
+std::vector<std::size_t> failing_with_whole_output(const evidence& ev) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < ev.size(); ++i) {
     const auto& v = ev.outcome(i).evidence;
@@ -72,7 +72,7 @@ std::optional<candidate> carry_missing_pattern(const evidence& ev) {
   if (!running_totals(ev)) {
     return std::nullopt;
   }
-  const auto failing = failing_with_values(ev);
+  const auto failing = failing_with_whole_output(ev);
   std::vector<std::pair<std::size_t, std::size_t>> matched; // case, section length
   for (const std::size_t i : failing) {
     if (const auto f = restart_at(ev.outcome(i).evidence.got, ev.outcome(i).evidence.expected)) {
@@ -114,7 +114,7 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
   if (!running_totals(ev)) {
     return std::nullopt;
   }
-  const auto failing = failing_with_values(ev);
+  const auto failing = failing_with_whole_output(ev);
   std::vector<std::size_t> matched;
   for (const std::size_t i : failing) {
     if (exclusive(ev.outcome(i).evidence.got, ev.outcome(i).evidence.expected)) {

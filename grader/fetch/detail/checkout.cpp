@@ -2,6 +2,7 @@
 
 #include "grader/fetch/detail/libgit2.h"
 #include "grader/fetch/submission_copy.h"
+#include "harness/core/words.h"
 
 #include <algorithm>
 #include <fstream>
@@ -40,17 +41,10 @@ struct walk_state {
   std::optional<failure> stopped;
 };
 
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return text;
-}
-
 // A tree entry name that stays inside its folder on every file system: git's own fsck refuses
 // the same, but a pack from a hostile server is not fsck'ed.
 bool safe_name(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && lowercase(name) != ".git" &&
+  return !name.empty() && name != "." && name != ".." && ascii_lowercase(name) != ".git" &&
          name.find('/') == std::string::npos && name.find('\\') == std::string::npos;
 }
 

@@ -1,6 +1,7 @@
 #include "grader/fetch/detail/select.h"
 
 #include "harness/core/iso8601.h"
+#include "harness/core/words.h"
 
 #include <algorithm>
 #include <vector>
@@ -50,13 +51,6 @@ bool is_hex(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   });
-}
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return text;
 }
 
 // Every commit of the repository whose hash starts with `prefix` (lowercase hex).
@@ -111,7 +105,7 @@ std::string candidates(git_repository* repo, const std::vector<git_oid>& found) 
 // name: a student can push a branch or tag named like a TA's abbreviated pin.
 result<commit_ptr> by_hash(git_repository* repo, const std::string& ref, const std::string& what,
                            const std::string& source) {
-  auto found = commits_with_prefix(repo, lowercase(ref));
+  auto found = commits_with_prefix(repo, ascii_lowercase(ref));
   if (!found)
     return found.why();
   if (found->empty())

@@ -72,12 +72,12 @@ scmp_arg_cmp first_argument(scmp_compare op, std::uint64_t a, std::uint64_t b = 
 }
 
 result<void> rule(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned count = 0,
-                  const scmp_arg_cmp* args = nullptr) {
+                  const scmp_arg_cmp* conditions = nullptr) {
   const int number = seccomp_syscall_resolve_name(name);
   if (number == __NR_SCMP_ERROR) {
     return {}; // not a system call on this architecture
   }
-  const int rc = seccomp_rule_add_array(ctx, action, number, count, args);
+  const int rc = seccomp_rule_add_array(ctx, action, number, count, conditions);
   if (rc != 0) {
     return fail(std::string("cannot add the seccomp rule for ") + name + ": " + std::strerror(-rc));
   }
