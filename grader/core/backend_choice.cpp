@@ -39,7 +39,8 @@ std::optional<std::filesystem::path> find_nvcc() {
 result<protocol::device_identity> probe_gpu(const layout& l) {
   const auto runner = l.runner("gpu");
   if (!std::filesystem::exists(runner)) {
-    return fail("this cugrade was built without the GPU backend (no nvcc at build time)");
+    return fail("this cugrade was built without the GPU backend (no nvcc at build time, or "
+                "CUGRADE_ENABLE_CUDA=OFF: scripts/grade turns it off where it finds no NVIDIA GPU)");
   }
   process::spawn_options opts;
   opts.argv = {runner.string(), "--probe"};
