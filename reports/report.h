@@ -5,8 +5,8 @@
 /// results.json, JUnit XML and a text summary. Depends on nothing but the standard library, so
 /// every part of cugrade (and outside tools) can read and write reports.
 
-#include "reports/enum_names.h"
-#include "reports/fault_kind.h"
+#include "harness/core/enum_names.h"
+#include "harness/core/fault_kind.h"
 
 #include <array>
 #include <cstddef>
@@ -61,25 +61,30 @@ enum class hint_code {
   bytes_for_elements
 };
 
-template <> struct enum_traits<kernel_status> {
+} // namespace cugrade::reports
+
+// The reports' name tables (harness/core/enum_names.h): specialised where the template lives.
+namespace cugrade {
+
+template <> struct enum_traits<reports::kernel_status> {
   static constexpr std::array<std::string_view, 7> names{
       "passed", "failed", "error", "timeout", "missing", "build_error", "forbidden"};
 };
-template <> struct enum_traits<test_status> {
+template <> struct enum_traits<reports::test_status> {
   static constexpr std::array<std::string_view, 5> names{"passed", "failed", "error", "timeout",
                                                          "not_run"};
 };
-template <> struct enum_traits<visibility> {
+template <> struct enum_traits<reports::visibility> {
   static constexpr std::array<std::string_view, 4> names{"visible", "hidden", "after_due_date",
                                                          "after_published"};
 };
-template <> struct enum_traits<backend_kind> {
+template <> struct enum_traits<reports::backend_kind> {
   static constexpr std::array<std::string_view, 2> names{"gpu", "emu"};
 };
-template <> struct enum_traits<build_status> {
+template <> struct enum_traits<reports::build_status> {
   static constexpr std::array<std::string_view, 3> names{"ok", "error", "skipped"};
 };
-template <> struct enum_traits<hint_code> {
+template <> struct enum_traits<reports::hint_code> {
   static constexpr std::array<std::string_view, 22> names{
       "boundary_check",     "wrong_dimension",
       "poison_left",        "canary_overwritten",
@@ -93,6 +98,19 @@ template <> struct enum_traits<hint_code> {
       "private_bins",       "stale_result",
       "size_threshold",     "bytes_for_elements"};
 };
+
+} // namespace cugrade
+
+namespace cugrade::reports {
+
+// The runtime fault and the name helpers are reports' words too: `reports::fault_kind`,
+// `reports::to_string(status)`.
+using cugrade::fault_kind;
+using cugrade::fault_kind_named;
+using cugrade::from_string;
+using cugrade::is_memory_fault;
+using cugrade::names_of;
+using cugrade::to_string;
 
 /// The first output element that differed from the reference.
 struct mismatch_info {

@@ -112,7 +112,7 @@ std::string name_list(std::span<const std::string_view> names) {
   return out;
 }
 
-template <report_enum E>
+template <named_enum E>
 E enumerated(const json& obj, std::string_view key, const std::string& at, const char* what) {
   const std::string name = str(obj, key, at);
   const auto value = from_string<E>(name);

@@ -17,7 +17,7 @@ run_record run_from(const json& j) {
   r.run = j.value("run", 0);
   r.completed = j.value("completed", false);
   if (const std::string kind = j.value("error_kind", ""); !kind.empty()) {
-    r.error_kind = reports::fault_kind_named(kind);
+    r.error_kind = cugrade::fault_kind_named(kind);
   }
   r.message = j.value("message", "");
   r.canary_overwritten = j.value("canary_overwritten", false);
@@ -234,7 +234,7 @@ private:
     if (!is_word(kind)) {
       return "a fault whose error_kind is not a protocol word";
     }
-    m_log.fault_kind = reports::fault_kind_named(kind);
+    m_log.fault_kind = cugrade::fault_kind_named(kind);
     m_log.fault_message = capped(j.value("message", ""));
     m_log.fault_pc_offset = capped(j.value("pc_offset", ""));
     m_log.fault_object = capped(j.value("object", ""));
@@ -255,7 +255,7 @@ void mark_tampered(runner_log& log, const std::string& why) {
   log.open_case = 0;
   log.open_run = 0;
   log.missing_launcher.clear();
-  log.fault_kind = reports::fault_kind::tampering;
+  log.fault_kind = cugrade::fault_kind::tampering;
   log.fault_message = "the runner's event log was not written by the runner alone (" + why +
                       "): the submission's code wrote to the grader's protocol files";
   log.fault_pc_offset.clear();

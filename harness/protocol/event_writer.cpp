@@ -112,7 +112,7 @@ void event_writer::case_end(const run_record& r) {
                   {"case", r.case_index},
                   {"run", r.run},
                   {"completed", r.completed},
-                  {"error_kind", r.error_kind ? reports::to_string(*r.error_kind) : ""},
+                  {"error_kind", r.error_kind ? cugrade::to_string(*r.error_kind) : ""},
                   {"message", r.message},
                   {"canary_overwritten", r.canary_overwritten},
                   {"input_modified", r.input_modified},

@@ -7,9 +7,9 @@
 /// `events.jsonl` and the raw output files from the plan's output directory. The runner never
 /// sees a reference result; the grader never runs student code.
 
+#include "harness/core/fault_kind.h"
 #include "harness/core/result.h"
 #include "harness/problems/problem.h"
-#include "reports/fault_kind.h"
 
 #include <chrono>
 #include <cstdint>
@@ -112,7 +112,7 @@ struct run_record {
   std::size_t case_index = 0;
   int run = 0;
   bool completed = false; ///< the launcher returned and outputs were read back
-  std::optional<reports::fault_kind> error_kind; ///< absent when the call had no fault
+  std::optional<cugrade::fault_kind> error_kind; ///< absent when the call had no fault
   std::string message;
   bool canary_overwritten = false;
   bool input_modified = false;
@@ -189,7 +189,7 @@ struct runner_log {
   std::map<std::size_t, std::vector<buffer_place>> buffers;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
-  std::optional<reports::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
+  std::optional<cugrade::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
   std::string fault_message;
   std::string fault_pc_offset;
   std::string fault_object;

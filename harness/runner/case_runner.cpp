@@ -65,8 +65,7 @@ std::vector<protocol::buffer_place> places_of(const device_case& d,
                                               const problems::buffer_spec& output) {
   std::vector<protocol::buffer_place> places;
   const auto place = [&](const std::string& name, const device_buffer& b) {
-    places.push_back(
-        {name, reinterpret_cast<std::uintptr_t>(b.get()), b.payload_bytes()});
+    places.push_back({name, reinterpret_cast<std::uintptr_t>(b.get()), b.payload_bytes()});
   };
   for (std::size_t i = 0; i < inputs.size() && i < d.inputs.size(); ++i) {
     place(inputs[i].name, *d.inputs[i]);
@@ -151,7 +150,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     events.case_begin(index, run, run == 0 ? places : std::vector<protocol::buffer_place>{});
     const auto t0 = std::chrono::steady_clock::now();
     if (!stage(b, d, inputs)) {
-      rec.error_kind = reports::fault_kind::cuda_error;
+      rec.error_kind = cugrade::fault_kind::cuda_error;
       rec.message = "the device refused the inputs (an earlier fault left it unusable)";
       events.case_end(rec);
       return false;
@@ -166,7 +165,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     rec.seconds = seconds_since(t0);
     // Backends name faults as the emulator and CUDA do; the protocol carries the enum.
     if (!outcome.ok()) {
-      rec.error_kind = reports::fault_kind_named(outcome.error_kind);
+      rec.error_kind = cugrade::fault_kind_named(outcome.error_kind);
     }
     rec.message = outcome.message;
     if (outcome.fatal) {

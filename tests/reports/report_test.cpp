@@ -7,7 +7,7 @@
 namespace cugrade::reports {
 namespace {
 
-template <report_enum E> void expect_names_round_trip() {
+template <named_enum E> void expect_names_round_trip() {
   const auto names = names_of<E>();
   ASSERT_FALSE(names.empty());
   for (std::size_t i = 0; i < names.size(); ++i) {

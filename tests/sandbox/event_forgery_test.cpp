@@ -50,7 +50,7 @@ TEST(EventForgery, AnHonestLogIsBelieved) {
 TEST(EventForgery, LinesAfterDoneMakeTheLogTampered) {
   const auto log = read_lines({start_line, begin_line, end_line, done_line, end_line});
   EXPECT_FALSE(log.tampering.empty());
-  EXPECT_EQ(log.fault_kind, reports::fault_kind::tampering);
+  EXPECT_EQ(log.fault_kind, cugrade::fault_kind::tampering);
   EXPECT_TRUE(log.runs.empty());
   EXPECT_FALSE(log.finished);
   EXPECT_EQ(log.open_case, std::size_t{0});
@@ -151,19 +151,19 @@ TEST(EventWriter, ACasesFirstBeginSaysWhereItsBuffersLie) {
 // The places are as untrusted as the rest of the log: a malformed list is tampering, like any
 // other bad field, and a name is capped.
 TEST(EventForgery, ACaseBeginsBuffersAreAShortListOfNamedPlaces) {
-  for (const std::string& bad :
-       {std::string(R"("buffers":"M")"), std::string(R"("buffers":[{"name":"M","address":-1,"bytes":4}])"),
-        std::string(R"("buffers":[{"name":7,"address":1,"bytes":4}])"),
-        std::string(R"("buffers":[1,2,3,4,5,6,7,8,9])")}) {
-    const auto log = read_lines(
-        {start_line, R"({"event":"case_begin","case":0,"run":0,)" + bad + "}", end_line, done_line});
+  for (const std::string& bad : {std::string(R"("buffers":"M")"),
+                                 std::string(R"("buffers":[{"name":"M","address":-1,"bytes":4}])"),
+                                 std::string(R"("buffers":[{"name":7,"address":1,"bytes":4}])"),
+                                 std::string(R"("buffers":[1,2,3,4,5,6,7,8,9])")}) {
+    const auto log =
+        read_lines({start_line, R"({"event":"case_begin","case":0,"run":0,)" + bad + "}", end_line,
+                    done_line});
     EXPECT_FALSE(log.tampering.empty()) << bad;
   }
-  const auto log = read_lines(
-      {start_line,
-       R"({"event":"case_begin","case":0,"run":0,"buffers":[{"name":")" + std::string(5000, 'x') +
-           R"(","address":4096,"bytes":4}]})",
-       end_line, done_line});
+  const auto log = read_lines({start_line,
+                               R"({"event":"case_begin","case":0,"run":0,"buffers":[{"name":")" +
+                                   std::string(5000, 'x') + R"(","address":4096,"bytes":4}]})",
+                               end_line, done_line});
   ASSERT_TRUE(log.tampering.empty()) << log.tampering;
   EXPECT_LT(log.buffers.at(0).at(0).name.size(), 5000u);
 }

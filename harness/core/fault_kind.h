@@ -1,15 +1,16 @@
 #pragma once
 /// \file
 /// What went wrong at run time, as one enum shared by the runner protocol, the grader and the
-/// reports. It travels by name (`error_kind` in events.jsonl and in reports), so rewording a
-/// message can never change a verdict or a hint.
+/// reports. It lives below the runner (harness/core), so the runner needs nothing of reports/.
+/// It travels by name (`error_kind` in events.jsonl and in reports), so rewording a message can
+/// never change a verdict or a hint.
 
-#include "reports/enum_names.h"
+#include "harness/core/enum_names.h"
 
 #include <array>
 #include <string_view>
 
-namespace cugrade::reports {
+namespace cugrade {
 
 /// A student's fault during a run (the contract's `error_kind`).
 enum class fault_kind {
@@ -65,4 +66,4 @@ template <> struct enum_traits<fault_kind> {
          k == fault_kind::misaligned_address;
 }
 
-} // namespace cugrade::reports
+} // namespace cugrade
