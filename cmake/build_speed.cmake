@@ -8,16 +8,17 @@
 #   (GCC optimises the CLI11, nlohmann/json and fmt code they inline, again in every file). They
 #   are compiled with CUGRADE_ORCHESTRATION_OPTIMIZATION (-Og: optimised, still debuggable) in the
 #   optimised build types. The test suites too: their speed is the speed of what they start.
-# - Unity builds (CUGRADE_UNITY_BUILD). CMake compiles a target's files 8 at a time as one
-#   translation unit, so the code they share is compiled once per batch rather than once per file
-#   (the 13 files of the cugrade command: 89 s of CPU one by one, 22 s in two batches).
+# - Unity builds (CUGRADE_UNITY_BUILD), in grader/, reports/ and tests/. CMake compiles a
+#   target's files 8 at a time as one translation unit, so the code they share is compiled once
+#   per batch rather than once per file (the 13 files of the cugrade command: 89 s of CPU one by
+#   one, 22 s in two batches).
 #   A file-local helper must then have a name no other file of its target uses.
 #
 # harness/ (the runners, the emulator that runs students' kernels, the comparison of outputs) and
 # the reference kernels keep the build type's level: their speed is the grading's speed.
 set(CUGRADE_ORCHESTRATION_OPTIMIZATION "-Og" CACHE STRING
-    "Optimisation flag for grader/, reports/ and tests/ in optimised build types (empty: the build type's)")
-option(CUGRADE_UNITY_BUILD "Compile grader/ and reports/ as unity batches" ON)
+    "Optimisation flag for grader/, reports/ and tests/ in optimised builds (empty: the build type's)")
+option(CUGRADE_UNITY_BUILD "Compile grader/, reports/ and tests/ as unity batches" ON)
 
 # In a directory's CMakeLists.txt, before its targets: every C++ target made there and below is
 # compiled at the orchestration level (GCC takes the last -O flag of its command line).

@@ -11,7 +11,7 @@ namespace {
 using namespace std::chrono;
 using clock_point = system_clock::time_point;
 
-clock_point at(const char* iso) {
+clock_point instant(const char* iso) {
   return clock_point(seconds(testing::epoch(iso)));
 }
 
@@ -23,11 +23,11 @@ TEST(ParseDeadline, RejectsGarbageWithClearMessage) {
   EXPECT_NE(got.error().find("2026-11-21T23:59:00Z"), std::string::npos) << got.error();
   const auto good = parse_deadline("2026-11-21T23:59:00Z");
   ASSERT_TRUE(good.ok()) << good.error();
-  EXPECT_EQ(*good, at("2026-11-21T23:59:00Z"));
+  EXPECT_EQ(*good, instant("2026-11-21T23:59:00Z"));
 }
 
 TEST(LateDays, CountsStartedDays) {
-  const auto deadline = at("2026-11-21T23:59:00Z");
+  const auto deadline = instant("2026-11-21T23:59:00Z");
   EXPECT_EQ(late_days(deadline, deadline), 0);
   EXPECT_EQ(late_days(deadline - hours(5), deadline), 0);
   EXPECT_EQ(late_days(deadline + seconds(1), deadline), 1);

@@ -14,8 +14,8 @@ namespace {
 
 using namespace testing;
 
-const problem& matmul = get(kind::matmul);
-constexpr std::uint64_t seed = 0xc0ffee;
+const problem& matmul_problem = get(kind::matmul);
+constexpr std::uint64_t tolerance_seed = 0xc0ffee;
 
 struct prepared {
   test_case c;
@@ -24,13 +24,13 @@ struct prepared {
 };
 
 prepared prepare(const test_case& c) {
-  auto in = matmul.generate(c);
-  auto expected = matmul.reference(c, in);
+  auto in = matmul_problem.generate(c);
+  auto expected = matmul_problem.reference(c, in);
   return {c, std::move(in), std::move(expected)};
 }
 
 comparison check(const prepared& p, const std::vector<float>& got) {
-  return matmul.compare(p.c, p.in, p.expected, f32_buffer(got));
+  return matmul_problem.compare(p.c, p.in, p.expected, f32_buffer(got));
 }
 
 /// The names of the edge cases (of `distribution`, or all if empty) on which `model` fails.
@@ -38,7 +38,7 @@ std::vector<std::string>
 failing_cases(const std::string& distribution,
               const std::function<std::vector<float>(const prepared&)>& model, bool stop_at_first) {
   std::vector<std::string> failed;
-  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), seed)) {
+  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), tolerance_seed)) {
     if (!distribution.empty() && c.distribution != distribution) {
       continue;
     }
@@ -54,7 +54,7 @@ failing_cases(const std::string& distribution,
 }
 
 TEST(MatmulTolerance, Float32InAnyOrderPassesEveryEdgeCase) {
-  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), seed)) {
+  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), tolerance_seed)) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(c.seed));
     const auto p = prepare(c);
     const auto forward = check(p, matmul_f32(p.in, c.dims, false));
@@ -76,7 +76,7 @@ TEST(MatmulTolerance, Tf32InputsFailOnSmallK) {
       [&](const prepared& p) { return matmul_model(p.in, p.c.dims, false, tf32, identity); },
       false);
   std::printf("tf32 fails %zu of 21 real edge cases\n", failed.size());
-  EXPECT_FALSE(failed.empty()) << "seed " << seed;
+  EXPECT_FALSE(failed.empty()) << "seed " << tolerance_seed;
   EXPECT_NE(std::ranges::find(failed, "70x1x90/real"), failed.end());
   EXPECT_NE(std::ranges::find(failed, "17x17x17/real"), failed.end());
 }
@@ -85,28 +85,29 @@ TEST(MatmulTolerance, HalfPrecisionFails) {
   const auto half = [](float x) { return round_mantissa(x, 10); };
   const auto failed = failing_cases(
       "", [&](const prepared& p) { return matmul_model(p.in, p.c.dims, false, half, half); }, true);
-  EXPECT_FALSE(failed.empty()) << "seed " << seed;
+  EXPECT_FALSE(failed.empty()) << "seed " << tolerance_seed;
 }
 
 TEST(MatmulTolerance, DroppedKTermFailsOnRealAndIntegerData) {
   const auto drop_last = [](const prepared& p) {
     return matmul_rounded_exact(p.in, p.c.dims, p.c.dims.k - 1, -1);
   };
-  EXPECT_FALSE(failing_cases("real", drop_last, true).empty()) << "seed " << seed;
-  EXPECT_FALSE(failing_cases("integer", drop_last, true).empty()) << "seed " << seed;
+  EXPECT_FALSE(failing_cases("real", drop_last, true).empty()) << "seed " << tolerance_seed;
+  EXPECT_FALSE(failing_cases("integer", drop_last, true).empty()) << "seed " << tolerance_seed;
 }
 
 TEST(MatmulTolerance, DoubleCountedKTermFails) {
   const auto twice_first = [](const prepared& p) {
     return matmul_rounded_exact(p.in, p.c.dims, -1, 0);
   };
-  EXPECT_FALSE(failing_cases("real", twice_first, true).empty()) << "seed " << seed;
-  EXPECT_FALSE(failing_cases("integer", twice_first, true).empty()) << "seed " << seed;
+  EXPECT_FALSE(failing_cases("real", twice_first, true).empty()) << "seed " << tolerance_seed;
+  EXPECT_FALSE(failing_cases("integer", twice_first, true).empty()) << "seed " << tolerance_seed;
 }
 
 TEST(MatmulTolerance, ExactIntegerComparisonCatchesAnyDrop) {
   // Every integer case whose dropped term is non-zero somewhere must fail, however large k is.
-  const auto c = make_cases(kind::matmul, {{{.j = 257, .k = 257, .l = 257}, "integer"}}, seed)[0];
+  const auto c =
+      make_cases(kind::matmul, {{{.j = 257, .k = 257, .l = 257}, "integer"}}, tolerance_seed)[0];
   const auto p = prepare(c);
   const auto result = check(p, matmul_rounded_exact(p.in, c.dims, 128, -1));
   EXPECT_FALSE(result.passed) << "seed " << c.seed;
@@ -114,7 +115,8 @@ TEST(MatmulTolerance, ExactIntegerComparisonCatchesAnyDrop) {
 }
 
 TEST(MatmulTolerance, NanAndPoisonFail) {
-  const auto c = make_cases(kind::matmul, {{{.j = 17, .k = 33, .l = 9}, "real"}}, seed)[0];
+  const auto c =
+      make_cases(kind::matmul, {{{.j = 17, .k = 33, .l = 9}, "real"}}, tolerance_seed)[0];
   const auto p = prepare(c);
   auto got = matmul_f32(p.in, c.dims, false);
   got[5] = std::nanf("");

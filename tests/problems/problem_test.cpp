@@ -12,7 +12,7 @@
 namespace cugrade::problems {
 namespace {
 
-constexpr std::uint64_t seed = 20240917;
+constexpr std::uint64_t problem_seed = 20240917;
 // Every kind in the registry.
 std::vector<kind> all_kinds_of() {
   std::vector<kind> kinds;
@@ -62,20 +62,20 @@ TEST(Launchers, MatchTheContract) {
 }
 
 TEST(MakeCases, NamesAreShapeSlashDistribution) {
-  const auto cases = make_cases(kind::matmul, {{{.j = 3, .k = 97, .l = 5}, "real"}}, seed);
+  const auto cases = make_cases(kind::matmul, {{{.j = 3, .k = 97, .l = 5}, "real"}}, problem_seed);
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].name, "3x97x5/real");
   EXPECT_EQ(cases[0].problem, kind::matmul);
-  EXPECT_EQ(cases[0].seed, derive_seed(seed, "3x97x5/real"));
+  EXPECT_EQ(cases[0].seed, derive_seed(problem_seed, "3x97x5/real"));
 }
 
 TEST(MakeCases, SeedsDoNotDependOnOrderOrOtherCases) {
   for (const kind k : all_kinds) {
     auto templates = edge_templates(k);
-    const auto forward = make_cases(k, templates, seed);
+    const auto forward = make_cases(k, templates, problem_seed);
     std::reverse(templates.begin(), templates.end());
     templates.resize(templates.size() / 2);
-    for (const auto& c : make_cases(k, templates, seed)) {
+    for (const auto& c : make_cases(k, templates, problem_seed)) {
       const auto same = std::find_if(forward.begin(), forward.end(),
                                      [&](const test_case& f) { return f.name == c.name; });
       ASSERT_NE(same, forward.end());
@@ -94,10 +94,12 @@ TEST(MakeCases, DifferentBaseSeedsGiveDifferentCaseSeeds) {
 
 TEST(MakeCases, RejectsDuplicatesUnknownDistributionsAndEmptyShapes) {
   const case_template t{{.n = 7}, "ones"};
-  EXPECT_THROW((void)make_cases(kind::reduction, {t, t}, seed), cugrade::error);
-  EXPECT_THROW((void)make_cases(kind::reduction, {{{.n = 7}, "uniform"}}, seed), cugrade::error);
-  EXPECT_THROW((void)make_cases(kind::reduction, {{{.n = 0}, "ones"}}, seed), cugrade::error);
-  EXPECT_THROW((void)make_cases(kind::matmul, {{{.j = 1, .k = 0, .l = 1}, "real"}}, seed),
+  EXPECT_THROW((void)make_cases(kind::reduction, {t, t}, problem_seed), cugrade::error);
+  EXPECT_THROW((void)make_cases(kind::reduction, {{{.n = 7}, "uniform"}}, problem_seed),
+               cugrade::error);
+  EXPECT_THROW((void)make_cases(kind::reduction, {{{.n = 0}, "ones"}}, problem_seed),
+               cugrade::error);
+  EXPECT_THROW((void)make_cases(kind::matmul, {{{.j = 1, .k = 0, .l = 1}, "real"}}, problem_seed),
                cugrade::error);
 }
 
@@ -106,7 +108,7 @@ TEST(EdgeTemplates, CrossEveryShapeWithEveryDistribution) {
     const problem& p = get(k);
     const auto templates = edge_templates(k);
     EXPECT_EQ(templates.size(), p.edge_shapes().size() * p.distributions().size());
-    const auto cases = make_cases(k, templates, seed); // also checks names are unique
+    const auto cases = make_cases(k, templates, problem_seed); // also checks names are unique
     EXPECT_EQ(cases.size(), templates.size());
   }
   EXPECT_EQ(edge_templates(kind::matmul).size(), 21u * 2);
@@ -116,7 +118,7 @@ TEST(EdgeTemplates, CrossEveryShapeWithEveryDistribution) {
 
 TEST(Generate, SameCaseSameBytesDifferentSeedDifferentBytes) {
   for (const kind k : all_kinds) {
-    for (auto c : make_cases(k, edge_templates(k), seed)) {
+    for (auto c : make_cases(k, edge_templates(k), problem_seed)) {
       if (c.dims.n > 100000 || c.dims.j * c.dims.k > 100000) {
         continue; // the large shapes add time, not coverage
       }
@@ -158,7 +160,7 @@ TEST(Generate, InputsNeverChangeAcrossVersionsOrPlatforms) {
       {kind::reduction, {{.n = 100003}, "integer"}, 0x3e9f12f0f693eaf5ULL},
   };
   for (const auto& g : cases) {
-    const auto c = make_cases(g.k, {g.t}, seed)[0];
+    const auto c = make_cases(g.k, {g.t}, problem_seed)[0];
     EXPECT_EQ(hash_bytes(get(g.k).generate(c)), g.hash)
         << to_string(g.k) << " " << c.name << " seed " << c.seed;
   }
@@ -168,7 +170,8 @@ TEST(Generate, InputsNeverChangeAcrossVersionsOrPlatforms) {
 // they must make generate()'s bytes, over several chunks with a partial last one.
 TEST(FloatRecipes, MatmulRecipesMakeTheBytesGenerateMakes) {
   for (const std::string distribution : {"real", "integer"}) {
-    const test_case c{"c", kind::matmul, {.j = 300, .k = 523, .l = 257}, distribution, seed};
+    const test_case c{
+        "c", kind::matmul, {.j = 300, .k = 523, .l = 257}, distribution, problem_seed};
     const auto recipes = get(kind::matmul).float_recipes(c);
     ASSERT_TRUE(recipes.has_value());
     const auto generated = get(kind::matmul).generate(c);
@@ -184,7 +187,7 @@ TEST(FloatRecipes, MatmulRecipesMakeTheBytesGenerateMakes) {
 }
 
 TEST(FloatRecipes, NegatingFlipsEveryElementAndOnlyMatmulHasRecipes) {
-  const test_case c{"c", kind::matmul, {.j = 3, .k = 5, .l = 7}, "integer", seed};
+  const test_case c{"c", kind::matmul, {.j = 3, .k = 5, .l = 7}, "integer", problem_seed};
   auto r = get(kind::matmul).float_recipes(c)->front();
   std::vector<float> plain(r.count), negated(r.count);
   fill_on_host(r, plain);
@@ -196,7 +199,7 @@ TEST(FloatRecipes, NegatingFlipsEveryElementAndOnlyMatmulHasRecipes) {
   EXPECT_THROW(fill_on_host(r, std::span<float>(plain).first(3)), error);
   for (const kind k : all_kinds) {
     if (k != kind::matmul) {
-      const auto cases = make_cases(k, get(k).benchmark_cases(), seed);
+      const auto cases = make_cases(k, get(k).benchmark_cases(), problem_seed);
       EXPECT_FALSE(get(k).float_recipes(cases.front()).has_value()) << to_string(k);
     }
   }

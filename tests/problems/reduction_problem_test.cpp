@@ -16,7 +16,7 @@ using testing::f32_buffer;
 using testing::round_mantissa;
 
 const problem& reduction = get(kind::reduction);
-constexpr std::uint64_t seed = 4242;
+constexpr std::uint64_t reduction_seed = 4242;
 
 using summation = std::function<float(std::span<const float>)>;
 
@@ -78,7 +78,8 @@ comparison check(const test_case& c, const summation& sum,
 std::size_t failures(const std::string& distribution, const summation& sum,
                      const std::function<void(std::vector<float>&)>& corrupt = nullptr) {
   std::size_t failed = 0;
-  for (const auto& c : make_cases(kind::reduction, edge_templates(kind::reduction), seed)) {
+  for (const auto& c :
+       make_cases(kind::reduction, edge_templates(kind::reduction), reduction_seed)) {
     if (c.distribution == distribution) {
       failed += check(c, sum, corrupt).passed ? 0 : 1;
     }
@@ -87,12 +88,13 @@ std::size_t failures(const std::string& distribution, const summation& sum,
 }
 
 TEST(ReductionReference, SumsAKnownVector) {
-  const auto c = make_cases(kind::reduction, {{{.n = 4}, "real_offset"}}, seed)[0];
+  const auto c = make_cases(kind::reduction, {{{.n = 4}, "real_offset"}}, reduction_seed)[0];
   EXPECT_EQ(reduction.reference(c, {f32_buffer({1, 2.5f, -3, 0.25f})}), std::vector<double>{0.75});
 }
 
 TEST(ReductionTolerance, Float32InAnyOrderPassesEveryEdgeCase) {
-  for (const auto& c : make_cases(kind::reduction, edge_templates(kind::reduction), seed)) {
+  for (const auto& c :
+       make_cases(kind::reduction, edge_templates(kind::reduction), reduction_seed)) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(c.seed));
     for (const auto& sum : {summation(sum_forward), summation(sum_reverse), summation(sum_pairwise),
                             summation(sum_block_tree)}) {
@@ -107,15 +109,15 @@ TEST(ReductionTolerance, Float32InAnyOrderPassesEveryEdgeCase) {
 
 TEST(ReductionTolerance, DroppedElementFails) {
   const auto drop_last = [](std::vector<float>& x) { x.pop_back(); };
-  EXPECT_GT(failures("real_offset", sum_block_tree, drop_last), 0u) << "seed " << seed;
-  EXPECT_GT(failures("integer", sum_block_tree, drop_last), 0u) << "seed " << seed;
-  EXPECT_EQ(failures("ones", sum_block_tree, drop_last), 18u) << "seed " << seed;
+  EXPECT_GT(failures("real_offset", sum_block_tree, drop_last), 0u) << "seed " << reduction_seed;
+  EXPECT_GT(failures("integer", sum_block_tree, drop_last), 0u) << "seed " << reduction_seed;
+  EXPECT_EQ(failures("ones", sum_block_tree, drop_last), 18u) << "seed " << reduction_seed;
 }
 
 TEST(ReductionTolerance, DoubleCountedElementFails) {
   const auto twice_first = [](std::vector<float>& x) { x.push_back(x.front()); };
-  EXPECT_GT(failures("real_offset", sum_pairwise, twice_first), 0u) << "seed " << seed;
-  EXPECT_EQ(failures("ones", sum_pairwise, twice_first), 18u) << "seed " << seed;
+  EXPECT_GT(failures("real_offset", sum_pairwise, twice_first), 0u) << "seed " << reduction_seed;
+  EXPECT_EQ(failures("ones", sum_pairwise, twice_first), 18u) << "seed " << reduction_seed;
 }
 
 TEST(ReductionTolerance, ReducedPrecisionFails) {
@@ -124,7 +126,7 @@ TEST(ReductionTolerance, ReducedPrecisionFails) {
       v = round_mantissa(v, 10);
     }
   };
-  EXPECT_GT(failures("real_offset", sum_pairwise, tf32_inputs), 0u) << "seed " << seed;
+  EXPECT_GT(failures("real_offset", sum_pairwise, tf32_inputs), 0u) << "seed " << reduction_seed;
   const auto half_sum = [](std::span<const float> x) {
     float s = 0;
     for (const float v : x) {
@@ -132,11 +134,11 @@ TEST(ReductionTolerance, ReducedPrecisionFails) {
     }
     return s;
   };
-  EXPECT_GT(failures("real_offset", half_sum), 0u) << "seed " << seed;
+  EXPECT_GT(failures("real_offset", half_sum), 0u) << "seed " << reduction_seed;
 }
 
 TEST(ReductionCompare, NanAndPoisonFail) {
-  const auto c = make_cases(kind::reduction, {{{.n = 7}, "ones"}}, seed)[0];
+  const auto c = make_cases(kind::reduction, {{{.n = 7}, "ones"}}, reduction_seed)[0];
   const auto in = reduction.generate(c);
   const auto expected = reduction.reference(c, in);
   const auto nan = reduction.compare(c, in, expected, f32_buffer({std::nanf("")}));
@@ -155,9 +157,10 @@ TEST(ReductionCompare, NanAndPoisonFail) {
 }
 
 TEST(ReductionGenerate, ValuesStayInTheirRanges) {
-  const auto cases = make_cases(
-      kind::reduction,
-      {{{.n = 65537}, "real_offset"}, {{.n = 65537}, "integer"}, {{.n = 65537}, "ones"}}, seed);
+  const auto cases =
+      make_cases(kind::reduction,
+                 {{{.n = 65537}, "real_offset"}, {{.n = 65537}, "integer"}, {{.n = 65537}, "ones"}},
+                 reduction_seed);
   const auto real = reduction.generate(cases[0]);
   const auto [lo, hi] = std::ranges::minmax(real[0].as<float>());
   EXPECT_GE(lo, 0.5f);
@@ -186,20 +189,20 @@ TEST(ReductionShapes, IncludeTheAwkwardSizes) {
   EXPECT_EQ(bench[0].distribution, "real_offset");
 }
 
-const float* seen_input = nullptr;
-long seen_n = 0;
+const float* seen_values = nullptr;
+long seen_count = 0;
 float* seen_result = nullptr;
 extern "C" void fake_reduce(const float* input, long n, float* result) {
-  seen_input = input;
-  seen_n = n;
+  seen_values = input;
+  seen_count = n;
   seen_result = result;
 }
 
 TEST(ReductionInvoke, PassesInputSizeAndResult) {
   float in = 0, out = 0;
   reduction.invoke(reinterpret_cast<void*>(&fake_reduce), {&in}, &out, {.n = 1025});
-  EXPECT_EQ(seen_input, &in);
-  EXPECT_EQ(seen_n, 1025);
+  EXPECT_EQ(seen_values, &in);
+  EXPECT_EQ(seen_count, 1025);
   EXPECT_EQ(seen_result, &out);
 }
 

@@ -20,7 +20,7 @@ json schema_file() {
   return json::parse(in);
 }
 
-std::string joined(const std::vector<std::string>& errors) {
+std::string joined_errors(const std::vector<std::string>& errors) {
   std::string out;
   for (const std::string& e : errors) {
     out += e + "\n";
@@ -31,12 +31,12 @@ std::string joined(const std::vector<std::string>& errors) {
 void expect_rejected(const json& doc, const std::string& fragment) {
   const auto errors = validate_report(doc, schema_path);
   ASSERT_FALSE(errors.empty()) << "accepted: " << doc.dump(2);
-  EXPECT_NE(joined(errors).find(fragment), std::string::npos) << joined(errors);
+  EXPECT_NE(joined_errors(errors).find(fragment), std::string::npos) << joined_errors(errors);
 }
 
 TEST(ReportSchema, FullReportValidates) {
   const auto errors = validate_report(to_json(redact(testing::sample_report())), schema_path);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
+  EXPECT_TRUE(errors.empty()) << joined_errors(errors);
 }
 
 TEST(ReportSchema, EmbeddedSchemaIsTheCheckedInFile) {
@@ -52,7 +52,7 @@ TEST(ReportSchema, EveryKernelStatusAndBackendValidates) {
       r.environment.backend = static_cast<backend_kind>(b);
       r.build.status = static_cast<build_status>(s % names_of<build_status>().size());
       const auto errors = validate_report(to_json(redact(r)), schema_path);
-      EXPECT_TRUE(errors.empty()) << names_of<kernel_status>()[s] << "\n" << joined(errors);
+      EXPECT_TRUE(errors.empty()) << names_of<kernel_status>()[s] << "\n" << joined_errors(errors);
     }
   }
 }
@@ -67,7 +67,7 @@ TEST(ReportSchema, MinimalAndUngradableReportsValidate) {
   const json j = to_json(redact(r));
   EXPECT_TRUE(j["score"].is_null());
   const auto errors = validate_report(j, schema_path);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
+  EXPECT_TRUE(errors.empty()) << joined_errors(errors);
 }
 
 TEST(ReportSchema, UngradableWithAScoreOrWithoutAReasonIsRejected) {

@@ -11,7 +11,7 @@
 namespace cugrade::spec {
 namespace {
 
-const std::filesystem::path project_root = CUGRADE_SOURCE_DIR;
+const std::filesystem::path source_root = CUGRADE_SOURCE_DIR;
 
 std::string read(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -32,10 +32,10 @@ std::string launcher_parameters(const std::string& source, const std::string& la
 class Starter : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
-    auto loaded = load_assignment(GetParam(), project_root);
+    auto loaded = load_assignment(GetParam(), source_root);
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     m_spec = std::move(*loaded);
-    m_folder = project_root / "assignments" / GetParam() / "starter";
+    m_folder = source_root / "assignments" / GetParam() / "starter";
   }
   assignment_spec m_spec;
   std::filesystem::path m_folder;
@@ -65,8 +65,7 @@ TEST_P(Starter, ReadmeStatesTheSignaturesAndTheStatuses) {
     EXPECT_NE(readme.find(std::string("| `") + status + "` |"), std::string::npos) << status;
 }
 
-INSTANTIATE_TEST_SUITE_P(Assignments, Starter,
-                         ::testing::ValuesIn(known_assignments(project_root)));
+INSTANTIATE_TEST_SUITE_P(Assignments, Starter, ::testing::ValuesIn(known_assignments(source_root)));
 
 } // namespace
 } // namespace cugrade::spec

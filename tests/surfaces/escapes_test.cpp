@@ -57,14 +57,14 @@ std::string compiler_attack_source() {
   return "#error " + attack + "\n" + reference_source();
 }
 
-struct graded {
+struct escaped_grading {
   cli_result cli;
   std::string text_report;
   nlohmann::json report;
 };
 
-graded grade(const fs::path& dir, const fs::path& out) {
-  graded g;
+escaped_grading grade(const fs::path& dir, const fs::path& out) {
+  escaped_grading g;
   g.cli = run_cugrade({"grade", small_spec().string(), dir.string(), "--backend", backend(),
                        "--out", out.string(), "--student", "s", "--format", "json,text", "--kernel",
                        "reduce_interleaved"});
@@ -74,7 +74,7 @@ graded grade(const fs::path& dir, const fs::path& out) {
 }
 
 void expect_grade_and_check_escape(const fs::path& dir, const fs::path& out) {
-  const graded g = grade(dir, out);
+  const escaped_grading g = grade(dir, out);
   ASSERT_EQ(g.cli.exit_code, 0) << g.cli.err.substr(0, 3000);
   expect_clean("cugrade grade's stdout", g.cli.out);
   expect_clean("cugrade grade's stderr", g.cli.err);

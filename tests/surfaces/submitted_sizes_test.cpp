@@ -15,13 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct graded {
+struct sized_grading {
   process::process_result run;
   nlohmann::json report;
 };
 
 // The real cugrade, measured: its wall time and its peak resident memory.
-graded grade_folder(const fs::path& folder, const fs::path& out) {
+sized_grading grade_sized(const fs::path& folder, const fs::path& out) {
   process::spawn_options o;
   o.argv = {CUGRADE_BINARY, "grade", small_spec().string(), folder.string(), "--backend",
             backend(),      "--out", out.string(),          "--student",     "s"};
@@ -39,7 +39,7 @@ graded grade_folder(const fs::path& folder, const fs::path& out) {
   return {*run, e2e::read_json(out / "s.json")};
 }
 
-void expect_build_error(const graded& g, const std::string& message) {
+void expect_build_error(const sized_grading& g, const std::string& message) {
   EXPECT_FALSE(g.run.timed_out) << "the grading never finished";
   EXPECT_EQ(g.run.exit_code, 0) << g.run.stderr_text;
   EXPECT_EQ(g.report["gradable"], true);
@@ -65,7 +65,7 @@ protected:
 
 TEST_F(SubmittedSize, SourceLinkedToDevZeroIsRefusedAtOnce) {
   fs::create_symlink("/dev/zero", folder / "reduction.cu");
-  const auto g = grade_folder(folder, out);
+  const auto g = grade_sized(folder, out);
   expect_build_error(g, "reduction.cu is a symbolic link");
   EXPECT_LT(g.run.wall_seconds, 30.0);
   EXPECT_LT(g.run.max_rss_kb, 256 * 1024);
@@ -73,7 +73,7 @@ TEST_F(SubmittedSize, SourceLinkedToDevZeroIsRefusedAtOnce) {
 
 TEST_F(SubmittedSize, FifoSourceIsRefusedWithoutWaitingForAWriter) {
   ASSERT_EQ(::mkfifo((folder / "reduction.cu").c_str(), 0644), 0);
-  const auto g = grade_folder(folder, out);
+  const auto g = grade_sized(folder, out);
   expect_build_error(g, "reduction.cu is a FIFO (named pipe), not a regular file");
   EXPECT_LT(g.run.wall_seconds, 30.0);
 }
@@ -85,7 +85,7 @@ TEST_F(SubmittedSize, TwoHundredMegabyteSourceIsRefusedWithoutBeingRead) {
     big.seekp((200 << 20) - 1);
     big.put('\n'); // sparse: the disk holds almost nothing of it
   }
-  const auto g = grade_folder(folder, out);
+  const auto g = grade_sized(folder, out);
   expect_build_error(g, "reduction.cu is 200 MiB; the limit is 1 MiB");
   EXPECT_LT(g.run.max_rss_kb, 256 * 1024) << "the grader read the source into memory";
 }
@@ -97,7 +97,7 @@ TEST_F(SubmittedSize, SubmissionOverItsTotalNamesTheLargeFile) {
     big.seekp((70 << 20) - 1);
     big.put('x');
   }
-  const auto g = grade_folder(folder, out);
+  const auto g = grade_sized(folder, out);
   expect_build_error(g, "more than 64 MiB of files");
   EXPECT_NE(g.report["build"]["log"].get<std::string>().find("frames.bin alone is 70 MiB"),
             std::string::npos);
@@ -106,7 +106,7 @@ TEST_F(SubmittedSize, SubmissionOverItsTotalNamesTheLargeFile) {
 TEST_F(SubmittedSize, MisplacedSourceIsNamedOnce) {
   fs::create_directories(folder / "nest");
   std::ofstream(folder / "nest" / "reduction.cu") << reference_source();
-  const auto g = grade_folder(folder, out);
+  const auto g = grade_sized(folder, out);
   expect_build_error(g, "found nest/reduction.cu: move it to the root of your repository");
 }
 
