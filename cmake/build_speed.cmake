@@ -29,11 +29,16 @@ macro(cugrade_orchestration_optimization)
   endif()
 endmacro()
 
-# The same, and unity batches for the directory's targets.
+# The same, and unity batches for the directory's targets. In a batch GCC sees every file but the
+# first as a header, and warns (-Wsubobject-linkage) when a class there, such as a TEST_F's, derives
+# from a type of an anonymous namespace: a header's concern that a batch does not have.
 macro(cugrade_orchestration_code)
   cugrade_orchestration_optimization()
   set(CMAKE_UNITY_BUILD ${CUGRADE_UNITY_BUILD})
   set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+  if(CUGRADE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wno-subobject-linkage>)
+  endif()
 endmacro()
 
 # The `grade` and `ci` presets are Release: no debug info. CMake's Release would also mean -O3;

@@ -9,7 +9,7 @@ namespace {
 const std::vector<std::string> launchers{"matmul_naive", "matmul_tiled", "matmul_dynamic"};
 const std::string parameters = "const float* M, const float* N, float* P, int j, int k, int l";
 
-const std::string source = R"(#include <cuda_runtime.h>
+const std::string launcher_source = R"(#include <cuda_runtime.h>
 
 extern "C" void matmul_naive(const float* M, const float* N, float* P, int j,
                              int k) {
@@ -71,7 +71,7 @@ TEST(LauncherSignatures, CompilingWithoutTheContractDropsOnlyItsInclude) {
 }
 
 TEST(LauncherSignatures, FindsGccsWarningsAndTakesThemOutOfTheLog) {
-  const auto check = check_signatures(gcc_log, "matmul.cu", source, launchers, parameters);
+  const auto check = check_signatures(gcc_log, "matmul.cu", launcher_source, launchers, parameters);
   ASSERT_EQ(check.conflicts.size(), 2u);
   EXPECT_EQ(check.conflicts[0].launcher, "matmul_naive");
   EXPECT_EQ(check.conflicts[0].line, 3);
@@ -88,7 +88,7 @@ TEST(LauncherSignatures, FindsGccsWarningsAndTakesThemOutOfTheLog) {
 }
 
 TEST(LauncherSignatures, FindsClangsErrorsAndAcceptsInputsWithoutConst) {
-  const auto check = check_signatures(clang_log, "matmul.cu", source, launchers, parameters);
+  const auto check = check_signatures(clang_log, "matmul.cu", launcher_source, launchers, parameters);
   ASSERT_EQ(check.conflicts.size(), 1u);
   EXPECT_EQ(check.conflicts[0].launcher, "matmul_dynamic");
   EXPECT_EQ(check.conflicts[0].declared, "void matmul_dynamic(float* M, float const* N, float* "
@@ -99,7 +99,7 @@ TEST(LauncherSignatures, FindsClangsErrorsAndAcceptsInputsWithoutConst) {
 }
 
 TEST(LauncherSignatures, FindsNvccsFrontEndDiagnosticsAndKeepsTheStudentsErrors) {
-  const auto check = check_signatures(nvcc_log, "matmul.cu", source, launchers, parameters);
+  const auto check = check_signatures(nvcc_log, "matmul.cu", launcher_source, launchers, parameters);
   ASSERT_EQ(check.conflicts.size(), 2u);
   EXPECT_EQ(check.conflicts[0].launcher, "matmul_naive");
   EXPECT_EQ(check.conflicts[1].launcher, "matmul_tiled");
@@ -108,7 +108,7 @@ TEST(LauncherSignatures, FindsNvccsFrontEndDiagnosticsAndKeepsTheStudentsErrors)
 }
 
 TEST(LauncherSignatures, TheErrorShowsBothSignatures) {
-  const auto check = check_signatures(gcc_log, "matmul.cu", source, launchers, parameters);
+  const auto check = check_signatures(gcc_log, "matmul.cu", launcher_source, launchers, parameters);
   EXPECT_EQ(refused_conflicts(check, "matmul.cu", parameters),
             "matmul.cu:3: error: matmul_naive is declared as `void matmul_naive(const float* M, "
             "const float* N, float* P, int j, int k)`; the contract's is `void matmul_naive(const "
@@ -127,12 +127,12 @@ TEST(LauncherSignatures, AConflictWhoseDeclarationCannotBeFoundIsStillAnError) {
 }
 
 TEST(LauncherSignatures, ReadsTheDeclarationAsWritten) {
-  EXPECT_EQ(declaration_as_written(source, 6, "matmul_tiled"),
+  EXPECT_EQ(declaration_as_written(launcher_source, 6, "matmul_tiled"),
             "void matmul_tiled(double* M, const double* N, double* P, int j, int k, int l)");
   EXPECT_EQ(declaration_as_written("int x;\nvoid\nmatmul_naive(int a) {}\n", 2, "matmul_naive"),
             "matmul_naive(int a)");
-  EXPECT_EQ(declaration_as_written(source, 6, "matmul_naive"), "");
-  EXPECT_EQ(declaration_as_written(source, 99, "matmul_naive"), "");
+  EXPECT_EQ(declaration_as_written(launcher_source, 6, "matmul_naive"), "");
+  EXPECT_EQ(declaration_as_written(launcher_source, 99, "matmul_naive"), "");
 }
 
 TEST(LauncherSignatures, OnlyALeftOutInputConstIsAccepted) {
