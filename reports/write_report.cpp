@@ -1,9 +1,8 @@
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <functional>
 
 #include "harness/core/file_io.h"
+#include "harness/core/words.h"
 #include "reports/report_json.h"
 #include "reports/writers.h"
 
@@ -34,13 +33,6 @@ const format_info* find_format(std::string_view name) {
     }
   }
   return nullptr;
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // An id ending in `stem` would name the file `example` names: why, for a message.
@@ -78,7 +70,7 @@ std::string_view report_file_suffix(std::string_view format) {
 }
 
 std::string report_id_problem(std::string_view id) {
-  const std::string folded = lowercase(id);
+  const std::string folded = ascii_lowercase(std::string(id));
   for (const reserved_stem& r : reserved_stems()) {
     if (folded.size() > r.stem.size() && folded.ends_with(r.stem)) {
       const std::string other(id.substr(0, id.size() - r.stem.size()));

@@ -4,6 +4,7 @@
 #include "grader/batch/csv_table.h"
 #include "grader/fetch/fetch.h"
 #include "harness/core/untrusted_text.h"
+#include "harness/core/words.h"
 #include "reports/writers.h"
 
 #include <algorithm>
@@ -134,9 +135,7 @@ void check_entry(validation& v, const roster_entry& e, const columns& cols,
 // Ids are file names, and a case-insensitive disk (macOS, Windows, a mounted share) makes
 // "alice.json" and "Alice.json" one file: ids are compared ignoring case.
 std::string folded_id(std::string id) {
-  std::transform(id.begin(), id.end(), id.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return id;
+  return ascii_lowercase(std::move(id));
 }
 
 // The first row of each id, by its folded form.

@@ -31,21 +31,6 @@ std::string code_only(std::string_view source) {
   return out;
 }
 
-// Where `word` stands alone in `text` at or after `from` (and before `to`), or npos.
-std::size_t find_word_between(const std::string& text, std::string_view word, std::size_t from,
-                              std::size_t to = npos) {
-  to = std::min(to, text.size());
-  for (std::size_t at = text.find(word, from); at != npos && at + word.size() <= to;
-       at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !is_word_char(text[at - 1]);
-    const bool right = at + word.size() >= text.size() || !is_word_char(text[at + word.size()]);
-    if (left && right) {
-      return at;
-    }
-  }
-  return npos;
-}
-
 // The offset of the bracket that closes the one at `open`, or npos.
 std::size_t matching(const std::string& text, std::size_t open) {
   const char o = text[open];
@@ -108,8 +93,8 @@ std::optional<function_body> definition_at(const std::string& code, std::size_t 
 
 std::vector<function_body> kernels_in(const std::string& code) {
   std::vector<function_body> out;
-  for (std::size_t at = find_word_between(code, "__global__", 0); at != npos;
-       at = find_word_between(code, "__global__", at + 1)) {
+  for (std::size_t at = find_word(code, "__global__"); at != npos;
+       at = find_word(code, "__global__", at + 1)) {
     // The parameter list is the first '(' followed by a body: `__launch_bounds__(256)` or
     // a template's parentheses may come before it.
     const std::size_t stop = code.find_first_of(";{", at);
@@ -142,7 +127,7 @@ std::set<std::string> words_in(std::string_view text) {
 
 bool mentions_any(const std::string& text, const std::set<std::string>& names) {
   return std::any_of(names.begin(), names.end(),
-                     [&](const std::string& n) { return find_word_between(text, n, 0) != npos; });
+                     [&](const std::string& n) { return find_word(text, n) != npos; });
 }
 
 bool is_assignment(const std::string& code, std::size_t i) {
@@ -218,7 +203,7 @@ std::string guard_of(const std::string& code, std::size_t ret, const function_bo
     const std::size_t outer = statement_start(code, start - 1, f.open + 1);
     head = squeezed(code.substr(outer, start - 1 - outer));
   }
-  const std::size_t if_at = find_word_between(head, "if", 0);
+  const std::size_t if_at = find_word(head, "if");
   if (if_at == npos) {
     return "";
   }
@@ -239,8 +224,8 @@ std::size_t next_barrier(const std::string& code, std::size_t from, std::size_t 
 
 void exits_of(const std::string& code, const function_body& f, std::vector<early_exit>& out) {
   const auto names = thread_dependent(code, f);
-  for (std::size_t ret = find_word_between(code, "return", f.open, f.close); ret != npos;
-       ret = find_word_between(code, "return", ret + 1, f.close)) {
+  for (std::size_t ret = find_word(code, "return", f.open); ret != npos && ret < f.close;
+       ret = find_word(code, "return", ret + 1)) {
     const std::size_t barrier = next_barrier(code, ret, f.close);
     if (barrier == npos) {
       break; // no barrier after this return, nor after any later one
@@ -256,8 +241,8 @@ void exits_of(const std::string& code, const function_body& f, std::vector<early
 // is no such definition or it launches nothing by name.
 std::optional<std::set<std::string>> launched_by(const std::string& code,
                                                  std::string_view launcher) {
-  for (std::size_t at = find_word_between(code, launcher, 0); at != npos;
-       at = find_word_between(code, launcher, at + 1)) {
+  for (std::size_t at = find_word(code, launcher); at != npos;
+       at = find_word(code, launcher, at + 1)) {
     const auto body = definition_at(code, at + launcher.size());
     if (!body) {
       continue;

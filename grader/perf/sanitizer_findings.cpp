@@ -1,7 +1,8 @@
 #include "grader/perf/sanitizer_findings.h"
 
+#include "harness/core/words.h"
+
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
@@ -94,8 +95,7 @@ sanitizer_finding race_finding(const xml_node& record, std::string_view tool) {
   const xml_node source = record.child("what").child("source");
   const xml_node destination = record.child("what").child("destination");
   const auto direction = [](const xml_node& e) {
-    std::string d = text_at(e, "direction");
-    std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string d = ascii_lowercase(text_at(e, "direction"));
     return d.empty() ? std::string("access") : d;
   };
   f.what = fmt::format("a race on shared memory between a {} and a {}", direction(source),

@@ -18,8 +18,9 @@ bool is_word_char(char c) noexcept {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
-std::size_t find_word(std::string_view text, std::string_view word) {
-  for (auto at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+std::size_t find_word(std::string_view text, std::string_view word, std::size_t from) {
+  for (auto at = text.find(word, from); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
     const std::size_t end = at + word.size();
     if ((at == 0 || !is_word_char(text[at - 1])) &&
         (end == text.size() || !is_word_char(text[end]))) {

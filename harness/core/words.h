@@ -15,8 +15,10 @@ namespace cugrade {
 /// A letter, digit or underscore: a character of a C identifier.
 [[nodiscard]] bool is_word_char(char c) noexcept;
 
-/// Where `word` stands alone in `text` (no identifier character either side), or npos.
-[[nodiscard]] std::size_t find_word(std::string_view text, std::string_view word);
+/// Where `word` first stands alone in `text` at or after `from` (no identifier character either
+/// side), or npos.
+[[nodiscard]] std::size_t find_word(std::string_view text, std::string_view word,
+                                    std::size_t from = 0);
 
 /// `text` with each run of whitespace one space, none at either end.
 [[nodiscard]] std::string squeezed(std::string_view text);
