@@ -5,6 +5,7 @@
 /// reported, how many worker threads run blocks, and a full reset between kernels.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +58,36 @@ void set_time_limit(double seconds);
 
 /// Number of CPU threads that run blocks (0: one per core; the default, or CUGRADE_EMU_WORKERS).
 void set_worker_count(unsigned count);
+
+/// Warp requests of one kind at one source line of a profiled launch (docs/insight.md).
+struct access_counts {
+  int line = 0;
+  std::string space; ///< "global" or "shared"
+  std::string op;    ///< "load", "store" or "atomic"
+  std::uint64_t requests = 0;    ///< warp requests: the lanes' k-th accesses between barriers
+  std::uint64_t units = 0;       ///< 32-byte sectors (global) or bank wavefronts (shared)
+  std::uint64_t ideal_units = 0; ///< what the same bytes would take, packed
+  std::uint64_t lanes = 0;       ///< lanes taking part, summed over the requests
+  std::uint64_t bytes = 0;       ///< bytes the lanes asked for
+};
+
+/// What one profiled launch did to memory.
+struct launch_profile {
+  std::string kernel; ///< as written at the launch
+  std::string file;   ///< the launch's file (the accesses' lines are in the kernel's)
+  std::array<unsigned, 3> grid{};
+  std::array<unsigned, 3> block{};
+  std::size_t static_shared = 0;  ///< bytes of __shared__ arrays a block declared
+  std::size_t dynamic_shared = 0; ///< the launch's third parameter
+  std::uint64_t left_out = 0;     ///< accesses not counted (past warp_profiler's bound)
+  std::vector<access_counts> accesses;
+};
+
+/// Profiling: launches that start after the call check every block and count their warps'
+/// memory requests (slow; for one small shape). Off by default.
+void set_profiling(bool on);
+/// The profiles of the launches since the last call, oldest first; clears them.
+std::vector<launch_profile> take_profiles();
 
 /// Frees every device allocation and clears errors (sticky ones too), diagnostics and function
 /// attributes: a fresh device.

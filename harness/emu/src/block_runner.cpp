@@ -32,6 +32,11 @@ void block_runner::run_blocks(launch_job& job) {
   m_blocks_run = 0;
   t_ctx.runner = this;
   t_ctx.kernel_name = job.site.kernel_name;
+  m_profiling = job.profile;
+  m_profiler.clear();
+  for (hot_range& r : m_buffers) {
+    r = {};
+  }
   std::uint64_t block = 0;
   // Normally once: the fibers go on from block to block, and come back here when the job has
   // no block left for this worker, or when a block was abandoned.
@@ -56,6 +61,11 @@ void block_runner::run_blocks(launch_job& job) {
   }
   job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
   m_blocks_run = 0;
+  if (m_profiling) {
+    job.profile_counts.add(m_profiler);
+    m_profiling = false;
+    t_ctx.profiling = false;
+  }
   while (m_idle_count > 0) { // parked fibers are abandoned, their stacks given back
     m_stacks.release(m_idle[--m_idle_count].stack);
   }
@@ -158,7 +168,7 @@ void block_runner::setup(std::uint64_t block_linear) {
 // the blocks of a chunk after its first.
 bool block_runner::checked_block(std::uint64_t b) {
   const launch_job& job = *m_job;
-  if (job.total_blocks <= launch_job::all_checked_up_to) {
+  if (job.total_blocks <= launch_job::all_checked_up_to || job.profile) {
     return true;
   }
   if (b != m_sample_block + 1) {
@@ -179,6 +189,10 @@ void block_runner::start_checks(std::uint64_t block_linear) {
   m_checking = t_ctx.check_shared && !m_job->race_reported.load(std::memory_order_relaxed);
   if (m_checking) {
     m_hazards.new_interval();
+  }
+  t_ctx.profiling = m_profiling;
+  if (m_profiling) {
+    m_profiler.begin_block(m_count);
   }
 }
 
@@ -349,6 +363,9 @@ block_runner::fiber_id block_runner::exit_current() {
   m_state[self] = fiber_state::done;
   --m_live;
   --m_ready;
+  if (m_live == 0 && m_profiling) [[unlikely]] {
+    m_profiler.flush();
+  }
   // A barrier waits for the threads that have not exited (the PTX ISA's barrier, what a GPU of
   // compute capability 7.0 and later does): this exit may be the last arrival it waited for.
   if (m_at_barrier > 0 && m_at_barrier == m_live) {
@@ -405,6 +422,9 @@ __attribute__((noinline)) void block_runner::release_barrier() {
   m_pos = 0;
   if (m_checking) {
     m_hazards.new_interval();
+  }
+  if (m_profiling) [[unlikely]] {
+    m_profiler.flush();
   }
   for (unsigned w = 0; w < (m_count + 31) / 32; ++w) {
     m_warps[w].exited_at_sync = m_warps[w].exited;

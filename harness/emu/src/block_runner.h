@@ -25,6 +25,7 @@
 #include "harness/emu/src/launch_job.h"
 #include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
+#include "harness/emu/src/warp_profile.h"
 
 namespace cugrade::emu::detail {
 
@@ -92,7 +93,12 @@ public:
         [[unlikely]] {
       report_hazard(m_hazards.found());
     }
+    if (m_profiling) [[unlikely]] {
+      profile_access(at, bytes, profile_space::shared, use, line);
+    }
   }
+  /// An access outside shared memory while profiling: counted when it is in a device buffer.
+  void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
 
 private:
   using fiber_id = unsigned;
@@ -146,6 +152,8 @@ private:
     }
   }
   void report_hazard(const hazard& h);
+  void profile_access(std::uintptr_t at, std::size_t bytes, profile_space space, shared_use use,
+                      int line);
   bool place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line);
   [[noreturn]] void fail_out_of_bounds(const shared_place& where, shared_use use, int line);
   void try_complete(unsigned warp, unsigned mask);
@@ -237,6 +245,12 @@ private:
   std::size_t m_static_used = 0;    ///< static shared bytes this block declared so far
   shared_slot_record* m_dynamic = nullptr;
   std::uint64_t m_garbage_seed = 0;
+
+  // Profiling (launch_job::profile): the warps' requests, and the device buffers seen lately.
+  bool m_profiling = false;
+  warp_profiler m_profiler;
+  hot_range m_buffers[4];
+  unsigned m_next_buffer = 0;
 };
 
 /// Fills memory with a garbage pattern: large values of both signs, never zero, NaN or Inf.

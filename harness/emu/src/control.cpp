@@ -4,6 +4,7 @@
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/memory.h"
 #include "harness/emu/src/state.h"
+#include "harness/emu/src/warp_profile.h"
 #include "harness/emu/src/watchdog.h"
 #include "harness/emu/src/worker_pool.h"
 
@@ -29,6 +30,14 @@ void set_time_limit(double seconds) {
 
 void set_shared_checks(bool on) {
   detail::emulator_state::instance().set_shared_checks(on);
+}
+
+void set_profiling(bool on) {
+  detail::profile_store::instance().set_enabled(on);
+}
+
+std::vector<launch_profile> take_profiles() {
+  return detail::profile_store::instance().take();
 }
 
 void set_worker_count(unsigned count) {

@@ -88,8 +88,22 @@ void prepare_job(launch_job& job, const launch_site& site, dim3 grid, dim3 block
   job.shared_limit =
       info.max_dynamic_shared >= 0 ? limits::shared_per_block_optin : limits::shared_per_block;
   job.schedule = emulator_state::instance().schedule();
-  job.check_shared = emulator_state::instance().shared_checks();
+  job.profile = profile_store::instance().enabled();
+  job.check_shared = emulator_state::instance().shared_checks() || job.profile;
   job.serial = ++g_launch_serial;
+}
+
+void keep_profile(const launch_job& job) {
+  launch_profile p;
+  p.kernel = job.site.kernel_name != nullptr ? job.site.kernel_name : "";
+  p.file = job.site.file != nullptr ? job.site.file : "";
+  p.grid = {job.grid.x, job.grid.y, job.grid.z};
+  p.block = {job.block.x, job.block.y, job.block.z};
+  p.static_shared = job.static_shared.load();
+  p.dynamic_shared = job.dynamic_shared;
+  p.left_out = job.profile_counts.left_out;
+  p.accesses = access_list(job.profile_counts);
+  profile_store::instance().finish(std::move(p));
 }
 
 } // namespace
@@ -124,6 +138,9 @@ void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shar
   worker_pool::instance().run(job);
   watchdog_launch_ends();
   state.note_static_shared(site.kernel_key, job.static_shared.load());
+  if (job.profile) {
+    keep_profile(job);
+  }
   if (job.aborted.load()) {
     const auto error = static_cast<cudaError_t>(job.error.load());
     if (job.error_sticky.load()) {

@@ -10,6 +10,7 @@
 
 #include "cugrade_emu/launch.h"
 #include "harness/emu/src/state.h"
+#include "harness/emu/src/warp_profile.h"
 
 namespace cugrade::emu::detail {
 
@@ -29,6 +30,9 @@ struct launch_job {
   /// Shared-memory hazard and bounds checks: off, or on for every block of a small launch and a
   /// fixed sample of the blocks of a large one (block_runner::checked_block()).
   bool check_shared = false;
+  /// Profiling (set_profiling): every block is checked, and its warps' requests counted here.
+  bool profile = false;
+  launch_counts profile_counts;
 
   /// Which blocks the checks look at: all of them up to all_checked_up_to blocks; beyond, the
   /// first checked_first, the last checked_last and every sample_stride()-th, at most 32 in

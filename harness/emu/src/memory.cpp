@@ -135,6 +135,18 @@ const device_memory::record* device_memory::find(const void* p) const {
   return addr <= it->first + it->second.size ? &it->second : nullptr;
 }
 
+bool device_memory::buffer_around(const void* p, std::size_t n, std::uintptr_t& begin,
+                                  std::uintptr_t& end) const {
+  const std::lock_guard lock(m_mutex);
+  const record* r = find(p);
+  if (r == nullptr || reinterpret_cast<std::uintptr_t>(p) + n > r->user + r->size) {
+    return false;
+  }
+  begin = r->user;
+  end = r->user + r->size;
+  return true;
+}
+
 bool device_memory::contains(const void* p, std::size_t n) const {
   const std::lock_guard lock(m_mutex);
   const record* r = find(p);

@@ -43,6 +43,9 @@ public:
   cudaError_t release(void* p);
   /// Whether [p, p + n) lies inside one live device buffer.
   [[nodiscard]] bool contains(const void* p, std::size_t n) const;
+  /// The live device buffer holding [p, p + n) as [begin, end); false when none does.
+  [[nodiscard]] bool buffer_around(const void* p, std::size_t n, std::uintptr_t& begin,
+                                   std::uintptr_t& end) const;
   /// Whether p points into a live device buffer.
   [[nodiscard]] bool is_device(const void* p) const { return contains(p, 0); }
   /// Checks the canaries in front of every live buffer, repairs them, and reports the damage.

@@ -23,6 +23,9 @@ struct thread_context {
   unsigned long shared_begin;
   unsigned long shared_bytes;
   bool check_shared;
+  /// The running launch is profiled (cugrade::emu::set_profiling): accesses outside shared
+  /// memory are counted too.
+  bool profiling;
   /// The running block's serial number on this worker, and the __shared__ declarations it
   /// reached lately: each thread reaching one finds its storage here without a call.
   unsigned long block_serial;

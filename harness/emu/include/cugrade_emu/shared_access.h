@@ -25,6 +25,9 @@ enum class shared_use : unsigned { read = 0, write = 1, update = 2, atomic = 3 }
 /// memory already holds changes nothing, as racecheck sees it). May end the block: an access
 /// outside every __shared__ array is out_of_bounds.
 void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line);
+/// Reports one access outside shared memory while the launch is profiled (warp_profile.h);
+/// addresses outside every device buffer (a thread's local array) are not counted.
+void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
 #pragma GCC visibility pop
 
 /// Whether the running block is checked: read once per function by the rewritten code.
@@ -39,6 +42,8 @@ template <class T>
     const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
     if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
       note_shared(__builtin_addressof(element), sizeof(T), use, line);
+    } else if (t_ctx.profiling) {
+      note_global(__builtin_addressof(element), sizeof(T), use, line);
     }
   }
 }
@@ -78,6 +83,8 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
     const auto at = reinterpret_cast<unsigned long>(address);
     if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
       note_shared(address, bytes, shared_use::atomic, line);
+    } else if (t_ctx.profiling) {
+      note_global(address, bytes, shared_use::atomic, line);
     }
   }
 }

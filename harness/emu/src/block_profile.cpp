@@ -1,0 +1,49 @@
+// What a profiled block's threads do to memory, handed to the warp profiler (warp_profile.h).
+#include "harness/emu/src/block_runner.h"
+#include "harness/emu/src/memory.h"
+
+namespace cugrade::emu::detail {
+
+void block_runner::profile_access(std::uintptr_t at, std::size_t bytes, profile_space space,
+                                  shared_use use, int line) {
+  const auto width = static_cast<unsigned>(bytes);
+  switch (use) {
+  case shared_use::read:
+    m_profiler.record(m_current, at, width, space, profile_op::load, line);
+    return;
+  case shared_use::write:
+    m_profiler.record(m_current, at, width, space, profile_op::store, line);
+    return;
+  case shared_use::update: // `a[i] += x`: a load, then a store
+    m_profiler.record(m_current, at, width, space, profile_op::load, line);
+    m_profiler.record(m_current, at, width, space, profile_op::store, line);
+    return;
+  case shared_use::atomic:
+    break;
+  }
+  m_profiler.record(m_current, at, width, space, profile_op::atomic, line);
+}
+
+void block_runner::note_global(const volatile void* address, std::size_t bytes, shared_use use,
+                               int line) {
+  if (!m_profiling || m_current >= k_max) {
+    return;
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  bool known = false;
+  for (const hot_range& r : m_buffers) {
+    known = known || r.holds(at, bytes);
+  }
+  if (!known) {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    if (!device_memory::instance().buffer_around(const_cast<const void*>(address), bytes, begin,
+                                                 end)) {
+      return; // a thread's local array, a __constant__ or host address: not global memory
+    }
+    m_buffers[m_next_buffer++ % 4] = {begin, end};
+  }
+  profile_access(at, bytes, profile_space::global, use, line);
+}
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,189 @@
+// Warp requests from the lanes' recorded accesses (warp_profile.h).
+#include "harness/emu/src/warp_profile.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace cugrade::emu::detail {
+namespace {
+
+constexpr std::uintptr_t sector_bytes = 32;
+constexpr std::uintptr_t word_bytes = 4;
+constexpr std::uintptr_t banks = 32;
+
+// Every 4-byte word the lanes touch, sorted, without repeats.
+std::vector<std::uintptr_t> words_of(const std::vector<const lane_access*>& lanes) {
+  std::vector<std::uintptr_t> words;
+  for (const lane_access* a : lanes) {
+    const std::uintptr_t last = (a->address + (a->bytes == 0 ? 1 : a->bytes) - 1) / word_bytes;
+    for (std::uintptr_t w = a->address / word_bytes; w <= last; ++w) {
+      words.push_back(w);
+    }
+  }
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  return words;
+}
+
+const char* space_name(profile_space s) {
+  return s == profile_space::global ? "global" : "shared";
+}
+
+const char* op_name(profile_op o) {
+  switch (o) {
+  case profile_op::load:
+    return "load";
+  case profile_op::store:
+    return "store";
+  case profile_op::atomic:
+    break;
+  }
+  return "atomic";
+}
+
+void add_counts(request_counts& into, const request_counts& from) {
+  into.requests += from.requests;
+  into.units += from.units;
+  into.ideal_units += from.ideal_units;
+  into.lanes += from.lanes;
+  into.bytes += from.bytes;
+}
+
+} // namespace
+
+std::uint64_t sectors_of(const std::vector<const lane_access*>& lanes) {
+  std::vector<std::uintptr_t> sectors;
+  for (const lane_access* a : lanes) {
+    const std::uintptr_t last = (a->address + (a->bytes == 0 ? 1 : a->bytes) - 1) / sector_bytes;
+    for (std::uintptr_t s = a->address / sector_bytes; s <= last; ++s) {
+      sectors.push_back(s);
+    }
+  }
+  std::sort(sectors.begin(), sectors.end());
+  return static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+}
+
+std::uint64_t wavefronts_of(const std::vector<const lane_access*>& lanes) {
+  unsigned per_bank[banks] = {};
+  unsigned most = 0;
+  for (const std::uintptr_t w : words_of(lanes)) { // distinct words: one served to many lanes
+    most = std::max(most, ++per_bank[w % banks]);
+  }
+  return most == 0 ? 1 : most;
+}
+
+std::uint64_t ideal_units_of(const std::vector<const lane_access*>& lanes, profile_space space) {
+  const std::uint64_t bytes = words_of(lanes).size() * word_bytes;
+  const std::uint64_t unit = space == profile_space::global ? sector_bytes : banks * word_bytes;
+  return std::max<std::uint64_t>(1, (bytes + unit - 1) / unit);
+}
+
+void warp_profiler::begin_block(unsigned threads) {
+  if (m_lanes.size() < threads) {
+    m_lanes.resize(threads);
+  }
+  m_threads = threads;
+  for (unsigned t = 0; t < threads; ++t) {
+    m_lanes[t].clear();
+  }
+}
+
+void warp_profiler::flush() {
+  for (unsigned first = 0; first < m_threads; first += 32) {
+    flush_warp(first, std::min(32u, m_threads - first));
+  }
+}
+
+void warp_profiler::flush_warp(unsigned first, unsigned count) {
+  std::size_t longest = 0;
+  for (unsigned l = 0; l < count; ++l) {
+    longest = std::max(longest, m_lanes[first + l].size());
+  }
+  struct group {
+    request_key key;
+    std::vector<const lane_access*> lanes;
+  };
+  std::vector<group> groups;
+  for (std::size_t k = 0; k < longest; ++k) {
+    groups.clear();
+    for (unsigned l = 0; l < count; ++l) {
+      const std::vector<lane_access>& lane = m_lanes[first + l];
+      if (k >= lane.size()) {
+        continue;
+      }
+      const lane_access& a = lane[k];
+      const request_key key{a.line, a.space, a.op};
+      auto g = std::find_if(groups.begin(), groups.end(),
+                            [&](const group& x) { return x.key == key; });
+      if (g == groups.end()) {
+        groups.push_back({key, {}});
+        g = groups.end() - 1;
+      }
+      g->lanes.push_back(&a);
+    }
+    for (const group& g : groups) {
+      const profile_space space = std::get<1>(g.key);
+      request_counts& c = m_counts[g.key];
+      ++c.requests;
+      c.units += space == profile_space::global ? sectors_of(g.lanes) : wavefronts_of(g.lanes);
+      c.ideal_units += ideal_units_of(g.lanes, space);
+      c.lanes += g.lanes.size();
+      for (const lane_access* a : g.lanes) {
+        c.bytes += a->bytes;
+      }
+    }
+  }
+  for (unsigned l = 0; l < count; ++l) {
+    m_lanes[first + l].clear();
+  }
+}
+
+void warp_profiler::clear() {
+  m_counts.clear();
+  m_left_out = 0;
+}
+
+void launch_counts::add(const warp_profiler& worker) {
+  const std::lock_guard lock(mutex);
+  for (const auto& [key, c] : worker.counts()) {
+    add_counts(counts[key], c);
+  }
+  left_out += worker.left_out();
+}
+
+profile_store& profile_store::instance() {
+  static profile_store store;
+  return store;
+}
+
+void profile_store::set_enabled(bool on) {
+  const std::lock_guard lock(m_mutex);
+  m_enabled = on;
+}
+
+bool profile_store::enabled() const {
+  const std::lock_guard lock(m_mutex);
+  return m_enabled;
+}
+
+void profile_store::finish(launch_profile launch) {
+  const std::lock_guard lock(m_mutex);
+  m_done.push_back(std::move(launch));
+}
+
+std::vector<launch_profile> profile_store::take() {
+  const std::lock_guard lock(m_mutex);
+  return std::exchange(m_done, {});
+}
+
+std::vector<access_counts> access_list(const launch_counts& launch) {
+  std::vector<access_counts> list;
+  for (const auto& [key, c] : launch.counts) {
+    const auto& [line, space, op] = key;
+    list.push_back({line, space_name(space), op_name(op), c.requests, c.units, c.ideal_units,
+                    c.lanes, c.bytes});
+  }
+  return list;
+}
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,118 @@
+// The warp profiler: the requests, sectors and bank wavefronts a GPU's load/store unit would
+// need for accesses whose costs are known, counted per source line while profiling is on, and
+// nothing counted while it is off.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "emu_test_support.h"
+
+namespace {
+
+using emu_test::device_buffer;
+using emu_test::module;
+
+class WarpProfile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    cugrade::emu::reset_device();
+    cugrade::emu::set_profiling(true);
+    (void)cugrade::emu::take_profiles();
+  }
+  void TearDown() override {
+    cugrade::emu::set_profiling(false);
+    (void)cugrade::emu::take_profiles();
+  }
+  static int line(const char* marker) {
+    return emu_test::line_of(emu_test::kernel_source("profile_kernels.cu"), marker);
+  }
+  // The one launch profiled since SetUp, and its counts at `marker`'s line.
+  static cugrade::emu::access_counts at(const char* marker, const std::string& space,
+                                        const std::string& op) {
+    const auto launches = cugrade::emu::take_profiles();
+    EXPECT_EQ(launches.size(), 1u);
+    for (const auto& launch : launches) {
+      for (const auto& a : launch.accesses) {
+        if (a.line == line(marker) && a.space == space && a.op == op) {
+          return a;
+        }
+      }
+    }
+    ADD_FAILURE() << "no " << space << " " << op << " counted at " << marker;
+    return {};
+  }
+  module m_kernels{"emu_test_profile_kernels"};
+};
+
+TEST_F(WarpProfile, ConsecutiveFloatsTakeFourSectorsPerRequest) {
+  const int n = 1000; // 4 blocks; the last warp has 8 lanes
+  device_buffer<float> in(n), out(n);
+  m_kernels.fn<void(const float*, float*, int)>("run_coalesced_copy")(in.get(), out.get(), n);
+  const auto load = at("LINE:coalesced", "global", "load");
+  EXPECT_EQ(load.requests, 32u); // ceil(1000 / 32) warps with work
+  EXPECT_EQ(load.lanes, 1000u);
+  EXPECT_EQ(load.units, 31u * 4 + 1); // the 8-lane warp reads 32 bytes: one sector
+  EXPECT_EQ(load.ideal_units, load.units);
+  EXPECT_EQ(load.bytes, 4000u);
+}
+
+TEST_F(WarpProfile, AStrideOf32FloatsTakesASectorPerLane) {
+  const int n = 256;
+  device_buffer<float> in(n * 32), out(n);
+  m_kernels.fn<void(const float*, float*, int)>("run_strided_read")(in.get(), out.get(), n);
+  const auto load = at("LINE:strided", "global", "load");
+  EXPECT_EQ(load.requests, 8u);
+  EXPECT_EQ(load.units, 8u * 32);
+  EXPECT_EQ(load.ideal_units, 8u * 4);
+}
+
+TEST_F(WarpProfile, AColumnOfA32By32TileIsA32WayBankConflict) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_column_of_tile")(out.get());
+  const auto read = at("LINE:tile_column", "shared", "load");
+  EXPECT_EQ(read.requests, 1u);
+  EXPECT_EQ(read.units, 32u);
+  EXPECT_EQ(read.ideal_units, 1u);
+}
+
+TEST_F(WarpProfile, APaddedTileHasNoConflict) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_column_of_padded_tile")(out.get());
+  const auto read = at("LINE:padded_column", "shared", "load");
+  EXPECT_EQ(read.requests, 1u);
+  EXPECT_EQ(read.units, 1u);
+}
+
+TEST_F(WarpProfile, GlobalAtomicsAreCountedPerLane) {
+  const int n = 512;
+  device_buffer<unsigned> counter(1);
+  counter.fill(0);
+  m_kernels.fn<void(unsigned*, int)>("run_count_all")(counter.get(), n);
+  const auto atomic = at("LINE:global_atomic", "global", "atomic");
+  EXPECT_EQ(atomic.lanes, 512u);
+  EXPECT_EQ(atomic.requests, 16u);
+  EXPECT_EQ(counter.download()[0], 512u);
+}
+
+TEST_F(WarpProfile, AThreadsOwnArrayIsNotGlobalMemory) {
+  device_buffer<float> out(64);
+  m_kernels.fn<void(float*)>("run_local_array")(out.get());
+  const auto launches = cugrade::emu::take_profiles();
+  ASSERT_EQ(launches.size(), 1u);
+  for (const auto& a : launches[0].accesses) {
+    if (a.space == "global" && a.op == "load") {
+      ADD_FAILURE() << "a load from the thread's own array counted as global at line " << a.line;
+    }
+  }
+  EXPECT_EQ(launches[0].block[0], 64u);
+}
+
+TEST_F(WarpProfile, NothingIsCountedWithProfilingOff) {
+  cugrade::emu::set_profiling(false);
+  device_buffer<float> in(256), out(256);
+  m_kernels.fn<void(const float*, float*, int)>("run_coalesced_copy")(in.get(), out.get(), 256);
+  EXPECT_TRUE(cugrade::emu::take_profiles().empty());
+}
+
+} // namespace
