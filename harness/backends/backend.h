@@ -107,6 +107,11 @@ public:
   /// Evicts the L2 cache by writing a buffer twice its size; GPU only. Queued on the stream the
   /// calls use, not waited for: whatever runs next on the device runs after it.
   void flush_cache() { do_flush_cache(); }
+  /// Profiling of the launches after the call (protocol::plan::profile): the emulator counts
+  /// their warps' memory requests; the GPU does nothing (Nsight Compute measures from outside).
+  void set_profiling(bool on) { do_set_profiling(on); }
+  /// The launches profiled since the last call (none on the GPU).
+  [[nodiscard]] std::vector<protocol::launch_record> take_profile() { return do_take_profile(); }
   /// The SM clock now, in MHz, or 0 when unknown.
   [[nodiscard]] double sm_clock_mhz() { return do_sm_clock_mhz(); }
   [[nodiscard]] double max_sm_clock_mhz() { return do_max_sm_clock_mhz(); }
@@ -134,6 +139,8 @@ protected:
   [[nodiscard]] virtual bool do_fingerprint(problems::element_type type, const void* src,
                                             std::size_t count, std::size_t payload_bytes,
                                             std::size_t guard_bytes, output_fingerprint& out);
+  virtual void do_set_profiling(bool /*on*/) {}
+  [[nodiscard]] virtual std::vector<protocol::launch_record> do_take_profile() { return {}; }
   [[nodiscard]] virtual double do_sm_clock_mhz() = 0;
   [[nodiscard]] virtual double do_max_sm_clock_mhz() = 0;
 };

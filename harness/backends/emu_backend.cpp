@@ -92,6 +92,21 @@ protected:
     return t;
   }
   void do_flush_cache() override {}
+  void do_set_profiling(bool on) override { emu::set_profiling(on); }
+  std::vector<protocol::launch_record> do_take_profile() override {
+    std::vector<protocol::launch_record> out;
+    for (const emu::launch_profile& l : emu::take_profiles()) {
+      protocol::launch_record r{l.kernel, l.file, l.grid, l.block, l.static_shared,
+                                l.dynamic_shared, l.left_out, {}};
+      for (const emu::access_counts& a : l.accesses) {
+        r.accesses.push_back(
+            {a.line, a.space, a.op, a.requests, a.units, a.ideal_units, a.lanes, a.bytes,
+             a.packed_requests});
+      }
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
   double do_sm_clock_mhz() override { return 0; }
   double do_max_sm_clock_mhz() override { return 0; }
 };

@@ -129,6 +129,14 @@ public:
     if (event == "fault") {
       return fault(j);
     }
+    if (event == "profile") {
+      profile_record p;
+      std::string why = profile_from_json(j, p);
+      if (why.empty()) {
+        m_log.profiles.push_back(std::move(p));
+      }
+      return why;
+    }
     if (event == "missing") {
       m_log.missing_launcher = capped(j.value("launcher", ""));
       return "";
@@ -250,6 +258,7 @@ void mark_tampered(runner_log& log, const std::string& why) {
   log.tampering = why;
   log.runs.clear();
   log.timings.clear();
+  log.profiles.clear();
   log.started = true;
   log.finished = false;
   log.open_case = 0;

@@ -172,6 +172,10 @@ void event_writer::timing(const timing_record& t) {
   write_line(j.dump());
 }
 
+void event_writer::profile(const profile_record& p) {
+  write_line(profile_json(p).dump());
+}
+
 void event_writer::missing(const std::string& launcher) {
   write_line(json{{"event", "missing"}, {"launcher", launcher}}.dump());
 }

@@ -66,6 +66,7 @@ std::string to_json_text(const plan& p) {
                   {"output_dir", p.output_dir.string()},
                   {"runs", p.runs},
                   {"exact_buffers", p.exact_buffers},
+                  {"profile", p.profile},
                   {"time_limit_seconds", p.time_limit_seconds},
                   {"cases", cases},
                   {"timing", timing_json(p.timing)}};
@@ -87,6 +88,7 @@ result<plan> plan_from_json_text(const std::string& text) {
     p.output_dir = j.at("output_dir").get<std::string>();
     p.runs = j.value("runs", 2);
     p.exact_buffers = j.value("exact_buffers", false);
+    p.profile = j.value("profile", false);
     p.time_limit_seconds = j.value("time_limit_seconds", 0.0);
     for (const auto& c : j.at("cases")) {
       p.cases.push_back({c.at("name").get<std::string>(), shape_from(c.at("shape")),

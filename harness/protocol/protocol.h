@@ -10,6 +10,7 @@
 #include "harness/core/fault_kind.h"
 #include "harness/core/result.h"
 #include "harness/problems/problem.h"
+#include "harness/protocol/profile.h"
 
 #include <chrono>
 #include <cstdint>
@@ -70,6 +71,10 @@ struct plan {
   /// whose blocks keep finishing runs on, up to a cap scaled to its threads, and the grader's
   /// own wall-clock limit is only a backstop.
   double time_limit_seconds = 0;
+  /// Profile each case's first run (docs/insight.md): the emulator counts the warps' memory
+  /// requests and the runner writes a `profile` event after the case; the GPU runner ignores it
+  /// (Nsight Compute measures it from outside).
+  bool profile = false;
   std::vector<planned_case> cases;
   timing_request timing;
 };
@@ -189,6 +194,7 @@ struct runner_log {
   std::map<std::size_t, std::vector<buffer_place>> buffers;
   std::vector<run_record> runs;
   std::vector<timing_record> timings;
+  std::vector<profile_record> profiles;
   std::optional<cugrade::fault_kind> fault_kind; ///< from a fault line (emulator signal handler)
   std::string fault_message;
   std::string fault_pc_offset;
@@ -239,6 +245,7 @@ public:
   void case_begin(std::size_t case_index, int run, const std::vector<buffer_place>& buffers = {});
   void case_end(const run_record& r);
   void timing(const timing_record& t);
+  void profile(const profile_record& p);
   void missing(const std::string& launcher);
   void finished();
   /// Nobody but this writer has written to the file: its size is what this writer wrote. False

@@ -156,9 +156,14 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
       return false;
     }
     b.before_call(run);
+    const bool profiling = plan.profile && run == 0;
+    b.set_profiling(profiling);
     const bool capturing = output.capture.begin(run == 0 ? output.next_share() : 0);
     problem.invoke(launcher, input_pointers(d), d.output->get(), tc.dims);
     const backends::call_outcome outcome = b.after_call();
+    b.set_profiling(false);
+    const protocol::profile_record profile{index, profiling ? b.take_profile()
+                                                            : std::vector<protocol::launch_record>{}};
     if (capturing) {
       keep_output(output, run, rec);
     }
@@ -179,6 +184,9 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     rec.output_file = protocol::output_file_name(index, run);
     write_payload(plan.output_dir / rec.output_file, out, out_bytes);
     events.case_end(rec);
+    if (profiling) {
+      events.profile(profile);
+    }
   }
   return true;
 }

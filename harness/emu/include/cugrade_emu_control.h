@@ -69,6 +69,9 @@ struct access_counts {
   std::uint64_t ideal_units = 0; ///< what the same bytes would take, packed
   std::uint64_t lanes = 0;       ///< lanes taking part, summed over the requests
   std::uint64_t bytes = 0;       ///< bytes the lanes asked for
+  /// The requests the same lanes would need packed into the fewest warps (per line and barrier
+  /// interval): requests well above it mean the working threads are spread over many warps.
+  std::uint64_t packed_requests = 0;
 };
 
 /// What one profiled launch did to memory.

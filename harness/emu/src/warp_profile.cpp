@@ -47,6 +47,7 @@ void add_counts(request_counts& into, const request_counts& from) {
   into.ideal_units += from.ideal_units;
   into.lanes += from.lanes;
   into.bytes += from.bytes;
+  into.packed_requests += from.packed_requests;
 }
 
 } // namespace
@@ -92,6 +93,10 @@ void warp_profiler::flush() {
   for (unsigned first = 0; first < m_threads; first += 32) {
     flush_warp(first, std::min(32u, m_threads - first));
   }
+  for (const auto& [key, lanes] : m_interval_lanes) {
+    m_counts[key].packed_requests += (lanes + 31) / 32;
+  }
+  m_interval_lanes.clear();
 }
 
 void warp_profiler::flush_warp(unsigned first, unsigned count) {
@@ -128,6 +133,7 @@ void warp_profiler::flush_warp(unsigned first, unsigned count) {
       c.units += space == profile_space::global ? sectors_of(g.lanes) : wavefronts_of(g.lanes);
       c.ideal_units += ideal_units_of(g.lanes, space);
       c.lanes += g.lanes.size();
+      m_interval_lanes[g.key] += g.lanes.size();
       for (const lane_access* a : g.lanes) {
         c.bytes += a->bytes;
       }
@@ -181,7 +187,7 @@ std::vector<access_counts> access_list(const launch_counts& launch) {
   for (const auto& [key, c] : launch.counts) {
     const auto& [line, space, op] = key;
     list.push_back({line, space_name(space), op_name(op), c.requests, c.units, c.ideal_units,
-                    c.lanes, c.bytes});
+                    c.lanes, c.bytes, c.packed_requests});
   }
   return list;
 }

@@ -38,6 +38,9 @@ struct request_counts {
   std::uint64_t ideal_units = 0;
   std::uint64_t lanes = 0;
   std::uint64_t bytes = 0;
+  /// The requests the same lanes would make packed into the fewest warps: per line and barrier
+  /// interval, the lanes that took part over 32, rounded up.
+  std::uint64_t packed_requests = 0;
 };
 
 /// The key of request_counts: line, space, operation.
@@ -70,6 +73,7 @@ private:
   void flush_warp(unsigned first, unsigned count);
 
   std::vector<std::vector<lane_access>> m_lanes;
+  std::map<request_key, std::uint64_t> m_interval_lanes; ///< lanes per key since the last flush
   unsigned m_threads = 0;
   std::map<request_key, request_counts> m_counts;
   std::uint64_t m_left_out = 0;
