@@ -69,6 +69,9 @@ std::string kernel_output(const kernel_report& k) {
   if (!k.performance_note.empty()) {
     out += "\nperformance: " + k.performance_note;
   }
+  for (const insight& i : k.insights) {
+    out += "\ninsight: " + i.message;
+  }
   return out;
 }
 

@@ -170,6 +170,38 @@ struct hint {
   bool operator==(const hint&) const = default;
 };
 
+/// One measured number of a kernel's memory behaviour, on one profiled shape (docs/insight.md).
+struct insight_metric {
+  std::string name; ///< e.g. "global_load_sectors_per_request"
+  double value = 0;
+  std::optional<double> ideal; ///< what the lecture's technique achieves, where it is a number
+
+  bool operator==(const insight_metric&) const = default;
+};
+
+/// Why a kernel is slow, in the lectures' terms, at the line that costs it. Never costs points.
+struct insight {
+  std::string kind; ///< uncoalesced_access, bank_conflicts, excess_traffic, global_atomics,
+                    ///< idle_lanes, low_occupancy
+  std::string message;
+  std::string location; ///< the student's source line, e.g. "matmul.cu:41", or ""
+  /// The share of the kernel's modelled memory time this cause wastes (0 to 1): what ranks it.
+  double cost_share = 0;
+
+  bool operator==(const insight&) const = default;
+};
+
+/// Where a kernel's insights come from: the tool, the shape it profiled and what it measured.
+struct kernel_profile {
+  backend_kind backend = backend_kind::emu;
+  std::string tool;  ///< "cugrade emulator (warp profiler)", "ncu 2025.3.1"
+  std::string shape; ///< the profiled shape, e.g. "M=128 N=128 K=128"
+  std::vector<insight_metric> metrics;
+  std::string note; ///< what could not be measured, and why
+
+  bool operator==(const kernel_profile&) const = default;
+};
+
 /// Timing of one benchmark case (milliseconds of device time per call).
 struct performance_entry {
   std::string shape;
@@ -222,6 +254,9 @@ struct kernel_report {
   /// Why there is no performance result, e.g. "not measured in emulation (needs a GPU)"; empty
   /// when performance was measured or the rubric gives it no points.
   std::string performance_note;
+  /// Why it is slow (docs/insight.md): causes ranked by what they cost, from `profile`.
+  std::vector<insight> insights;
+  std::optional<kernel_profile> profile;
 
   bool operator==(const kernel_report&) const = default;
 };

@@ -217,6 +217,38 @@ performance_entry read_performance(const json& j, const std::string& at) {
   return p;
 }
 
+insight read_insight(const json& j, const std::string& at) {
+  insight i;
+  i.kind = str(j, "kind", at);
+  i.message = str(j, "message", at);
+  i.location = str_or_empty(j, "location", at);
+  i.cost_share = opt_real(j, "cost_share", at).value_or(0);
+  return i;
+}
+
+insight_metric read_metric(const json& j, const std::string& at) {
+  insight_metric m;
+  m.name = str(j, "name", at);
+  m.value = real(j, "value", at);
+  m.ideal = opt_real(j, "ideal", at);
+  return m;
+}
+
+std::optional<kernel_profile> read_profile(const json& k, const std::string& at) {
+  if (!maybe(k, "profile")) {
+    return std::nullopt;
+  }
+  const json& j = k.at("profile");
+  const std::string where = at + ".profile";
+  kernel_profile p;
+  p.backend = enumerated<backend_kind>(j, "backend", where, "backend");
+  p.tool = str(j, "tool", where);
+  p.shape = str(j, "shape", where);
+  p.metrics = array<insight_metric>(j, "metrics", where, read_metric);
+  p.note = str_or_empty(j, "note", where);
+  return p;
+}
+
 kernel_report read_kernel(const json& j, const std::string& at) {
   kernel_report k;
   k.name = str(j, "name", at);
@@ -236,6 +268,8 @@ kernel_report read_kernel(const json& j, const std::string& at) {
   k.performance = opt_array<performance_entry>(j, "performance", at, read_performance);
   k.speedup_geomean = opt_real(j, "speedup_geomean", at);
   k.performance_note = str_or_empty(j, "performance_note", at);
+  k.insights = opt_array<insight>(j, "insights", at, read_insight);
+  k.profile = read_profile(j, at);
   return k;
 }
 

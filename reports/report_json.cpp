@@ -114,6 +114,31 @@ ojson hint_json(const hint& h) {
   return j;
 }
 
+ojson insight_json(const insight& i) {
+  ojson j{{"kind", i.kind}, {"message", i.message}};
+  if (!i.location.empty()) {
+    j["location"] = i.location;
+  }
+  put_real(j, "cost_share", i.cost_share);
+  return j;
+}
+
+ojson metric_json(const insight_metric& m) {
+  ojson j{{"name", m.name}};
+  put_real(j, "value", m.value);
+  put_real(j, "ideal", m.ideal);
+  return j;
+}
+
+ojson profile_json(const kernel_profile& p) {
+  ojson j{{"backend", to_string(p.backend)}, {"tool", p.tool}, {"shape", p.shape}};
+  j["metrics"] = array_of(p.metrics, metric_json);
+  if (!p.note.empty()) {
+    j["note"] = p.note;
+  }
+  return j;
+}
+
 ojson kernel_json(const kernel_report& k) {
   ojson j{{"name", k.name}, {"status", to_string(k.status)}};
   if (k.error_kind) {
@@ -134,6 +159,10 @@ ojson kernel_json(const kernel_report& k) {
   put_real(j, "speedup_geomean", k.speedup_geomean);
   if (!k.performance_note.empty()) {
     j["performance_note"] = k.performance_note;
+  }
+  if (k.profile) {
+    j["insights"] = array_of(k.insights, insight_json);
+    j["profile"] = profile_json(*k.profile);
   }
   return j;
 }

@@ -170,6 +170,25 @@ std::string group_line(const kernel_report& k) {
   return out.empty() ? out : "      cases passed: " + out + "\n";
 }
 
+// Why the kernel is slow (docs/insight.md), each cause at its line, costliest first.
+std::string insight_lines(const kernel_report& k, const painter& p) {
+  if (!k.profile) {
+    return "";
+  }
+  std::string out;
+  for (const insight& i : k.insights) {
+    out += fmt::format("      {} {}\n", p.paint("insight:", "1"), shown(i.message));
+  }
+  if (k.insights.empty()) {
+    out += fmt::format("      insight: no memory behaviour that costs time was measured ({} on {})\n",
+                       shown(k.profile->tool), shown(k.profile->shape));
+  }
+  if (!k.profile->note.empty()) {
+    out += "      insight note: " + shown(k.profile->note) + "\n";
+  }
+  return out;
+}
+
 std::string kernel_block(const kernel_report& k, const painter& p, std::size_t listed_failures) {
   std::string out = fmt::format("  {:<24} {} {:>7.2f} / {:.2f}", shown(k.name), p.status(k.status),
                                 k.score, k.max_score);
@@ -227,6 +246,7 @@ std::string kernel_block(const kernel_report& k, const painter& p, std::size_t l
             ? fmt::format(" ({:.2f} points counted in the maximum, not earned)", k.performance_max)
             : std::string());
   }
+  out += insight_lines(k, p);
   return out;
 }
 
