@@ -16,6 +16,7 @@ struct check_args {
   double kernel_timeout = 0;
   std::vector<std::string> kernels;
   bool all = false;
+  bool perf = false;
 };
 
 } // namespace
@@ -39,6 +40,10 @@ command check_command() {
             sub.add_flag("--all", a->all,
                          "List every failing test with its inputs (default: the first 3 per "
                          "kernel)");
+            sub.add_flag("--perf", a->perf,
+                         "Also say why each timed kernel that passes is slow: its memory "
+                         "requests counted in emulation (coalescing, bank conflicts, atomics, "
+                         "idle lanes, occupancy) at the lines that cost time (docs/insight.md)");
             add_no_sandbox_flag(sub);
             return [a, &sub] {
               grader::grade_options o;
@@ -51,6 +56,10 @@ command check_command() {
               o.spec_loading.hidden = spec::hidden_tests::none;
               o.spec_loading.require_reference = false;
               o.kernels = a->kernels;
+              o.insight = a->perf;
+              if (a->perf && a->backend == "auto") {
+                o.backend = "emu"; // the warp profiler is the emulator's (docs/insight.md)
+              }
               if (sub.count("--kernel-timeout") > 0) {
                 o.kernel_timeout_seconds = a->kernel_timeout;
               }

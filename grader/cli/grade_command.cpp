@@ -138,6 +138,10 @@ command grade_command() {
         sub.add_flag("--precise", a->options.precise,
                      "GPU: time against the reference in A B B A rounds (slower; for "
                      "disputes) instead of against its cached time and a control");
+        sub.add_flag("--perf", a->options.insight,
+                     "Emulation: also say why each timed kernel that passes is slow (its memory "
+                     "requests counted by the warp profiler; the report's insights, "
+                     "docs/insight.md)");
         add_hidden_option(sub, a->options.spec_loading);
         add_no_sandbox_flag(sub);
         return [a, &sub] { return run_grade(*a, sub); };

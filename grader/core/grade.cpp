@@ -4,6 +4,7 @@
 #include "grader/core/backend_choice.h"
 #include "grader/core/case_plan.h"
 #include "grader/core/early_exits.h"
+#include "grader/core/kernel_insight.h"
 #include "grader/core/kernel_run.h"
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/one_runner.h"
@@ -341,6 +342,26 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
   return std::nullopt;
 }
 
+// Insights for every kernel that passed: one profiled run each (kernel_insight.h).
+void profile_in_emulation(grading& g, const std::filesystem::path& library,
+                          const std::filesystem::path& work) {
+  const insight_request request{g.spec, library, work / "insight", g.source_text};
+  for (auto& k : g.report.kernels) {
+    if (k.status != reports::kernel_status::passed) {
+      continue;
+    }
+    say(g.options, k.name + ": profiling memory behaviour in emulation");
+    timed_stage(g, "insight", k.name, [&] {
+      add_emulated_insight(request,
+                           [&g](const protocol::plan& p, double seconds) {
+                             return run_kernel_on_device(g, p, seconds);
+                           },
+                           k);
+      return 0;
+    });
+  }
+}
+
 grade_outcome grade_submission(grading& g) {
   say(g.options, "fetching " + g.options.submission);
   auto fetched = timed_stage(g, "fetch", "", [&] { return fetch_for(g); });
@@ -458,6 +479,9 @@ grade_outcome grade_submission(grading& g) {
   }
   for (auto& c : checked) {
     g.report.kernels.push_back(std::move(*c.report));
+  }
+  if (g.options.insight && g.spec.insight && g.backend.kind == reports::backend_kind::emu) {
+    profile_in_emulation(g, built->library, work.path());
   }
   return {grade_exit::report_written, "", g.report, {}, {}};
 }

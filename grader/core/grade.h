@@ -61,6 +61,9 @@ struct grade_options {
   /// Time against the reference in A B B A rounds (for disputes) instead of against its cached
   /// time confirmed by a control measurement (GPU only; docs/timing.md).
   bool precise = false;
+  /// Profile each timed kernel that passes and say why it is slow (docs/insight.md): in
+  /// emulation with the warp profiler (`cugrade check --perf`); off by default.
+  bool insight = false;
   bool write_files = true;
   std::function<void(std::string_view)> progress;
   grade_hooks hooks;

@@ -125,6 +125,8 @@ struct assignment_spec {
   limits lim;
   late_policy late;
   sanitizer_policy sanitizer;
+  /// Profile each timed kernel for insights (docs/insight.md): on unless "insight": false.
+  bool insight = true;
   std::optional<std::string> deadline; ///< normalised to UTC, "YYYY-MM-DDTHH:MM:SSZ"
   std::filesystem::path spec_path;     ///< absolute path of the spec file
   std::string spec_sha256;             ///< SHA-256 of the spec file's bytes, lowercase hex

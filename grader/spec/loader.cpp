@@ -23,7 +23,7 @@ namespace {
 const std::vector<std::string> top_level_keys = {
     "schema",    "name",    "title",       "problem",   "source",
     "reference", "kernels", "tests",       "benchmark", "performance",
-    "tolerance", "limits",  "late_policy", "deadline",  "sanitizer"};
+    "tolerance", "limits",  "late_policy", "deadline",  "sanitizer", "insight"};
 
 // Messages name files relative to the project root when they lie under it.
 std::string shown_name(const fs::path& file, const fs::path& project_root) {
@@ -101,6 +101,7 @@ void read_document(const nlohmann::json& doc, const fs::path& project_root, bool
     detail::read_benchmark(top, *problem, out);
     detail::read_sanitizer(top, *problem, out);
   }
+  out.insight = top.flag("insight", "false", false).value_or(true);
   detail::read_policies(top, out);
   const bool scores_speed =
       std::any_of(out.kernels.begin(), out.kernels.end(),

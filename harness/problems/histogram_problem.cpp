@@ -150,6 +150,10 @@ void histogram_problem::invoke(void* launcher, const std::vector<void*>& device_
                                      static_cast<unsigned int*>(device_output));
 }
 
+shape histogram_problem::profile_shape() const {
+  return {.n = 262144};
+}
+
 std::vector<shape> histogram_problem::sanitizer_shapes() const {
   return {{.n = 4099}, {.n = 65537}};
 }

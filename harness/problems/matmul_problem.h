@@ -17,6 +17,7 @@ public:
   [[nodiscard]] std::vector<shape_param> shape_params() const override;
   [[nodiscard]] std::string shape_words() const override;
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] shape profile_shape() const override;
   [[nodiscard]] boundness bound() const override { return boundness::compute; }
   [[nodiscard]] timed_check timed_output_check() const override {
     return timed_check::sampled_rows;

@@ -184,6 +184,10 @@ public:
   [[nodiscard]] virtual std::string shape_words() const;
   /// Small, awkward shapes a sanitizer (10 to 100 times slower) runs in seconds.
   [[nodiscard]] virtual std::vector<shape> sanitizer_shapes() const = 0;
+  /// The one shape whose memory behaviour is profiled for insights (docs/insight.md): multiples
+  /// of the usual tiles and blocks, so every warp is full, and small enough for the emulator's
+  /// warp profiler to count in seconds.
+  [[nodiscard]] virtual shape profile_shape() const = 0;
   [[nodiscard]] virtual boundness bound() const { return boundness::memory; }
   [[nodiscard]] virtual timed_check timed_output_check() const { return timed_check::whole_output; }
   [[nodiscard]] virtual problem_traits traits() const { return {}; }

@@ -128,6 +128,10 @@ void reduction_problem::invoke(void* launcher, const std::vector<void*>& device_
                                      static_cast<float*>(device_output));
 }
 
+shape reduction_problem::profile_shape() const {
+  return {.n = 1L << 22};
+}
+
 std::vector<shape> reduction_problem::sanitizer_shapes() const {
   return {{.n = 1025}, {.n = 65537}};
 }

@@ -16,6 +16,7 @@ public:
   [[nodiscard]] kind id() const override { return kind::reduction; }
   [[nodiscard]] std::string_view name() const override { return "reduction"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] shape profile_shape() const override;
   [[nodiscard]] timed_check timed_output_check() const override { return timed_check::single_sum; }
   [[nodiscard]] problem_traits traits() const override { return {.single_sum = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;

@@ -54,6 +54,10 @@ std::vector<case_template> scan_problem::benchmark_cases() const {
   return {{.dims = {.n = 1L << 26}, .distribution = "real_offset"}};
 }
 
+shape scan_problem::profile_shape() const {
+  return {.n = 65536};
+}
+
 std::vector<shape> scan_problem::sanitizer_shapes() const {
   return {{.n = 1025}, {.n = 65537}};
 }

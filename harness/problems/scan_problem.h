@@ -18,6 +18,7 @@ public:
   [[nodiscard]] kind id() const override { return kind::scan; }
   [[nodiscard]] std::string_view name() const override { return "scan"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
+  [[nodiscard]] shape profile_shape() const override;
   [[nodiscard]] problem_traits traits() const override { return {.running_totals = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;

@@ -1,0 +1,68 @@
+#include "grader/core/kernel_insight.h"
+
+#include <fmt/format.h>
+#include <sstream>
+
+#include "grader/core/case_plan.h"
+#include "grader/insight/insight_rules.h"
+#include "grader/insight/memory_profile.h"
+
+namespace cugrade::grader {
+namespace {
+
+constexpr const char* emulator_tool = "cugrade emulator (warp profiler)";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// What emulation does not measure, said once in every emulated profile.
+constexpr const char* emulation_limits =
+    "measured by counting every warp's memory requests in emulation; registers per thread, "
+    "achieved occupancy, caches and instruction-level lane activity need a GPU (Nsight Compute)";
+
+} // namespace
+
+void add_emulated_insight(const insight_request& request, const plan_runner& run,
+                          reports::kernel_report& k) {
+  const problems::problem& problem = problems::get(request.spec.problem);
+  const problems::shape shape = problem.profile_shape();
+  const std::string shape_text = problems::describe(request.spec.problem, shape);
+  reports::kernel_profile profile{reports::backend_kind::emu, emulator_tool, shape_text, {}, ""};
+  const graded_case profiled{
+      0, {"profile/" + shape_text, request.spec.problem, shape, problem.distributions().front(), 1}};
+  auto plan = make_plan(request.spec.problem, k.name, request.library,
+                        request.work_dir / k.name / "profile", {profiled}, 1);
+  plan.profile = true;
+  plan.time_limit_seconds = request.spec.lim.kernel_seconds;
+  const auto ran = run(plan, request.spec.lim.kernel_seconds);
+  const bool profiled_ok = ran && ran->log.finished && ran->log.tampering.empty() &&
+                           ran->log.profiles.size() == 1 && !ran->log.runs.empty() &&
+                           !ran->log.runs.front().error_kind;
+  if (!profiled_ok) {
+    profile.note = ran ? std::string(ran->exit.timed_out
+                                         ? "the profiled run took longer than the kernel's limit"
+                                         : "the profiled run did not finish cleanly") +
+                             "; no insight"
+                       : "the profiled run could not start: " + ran.error();
+    k.profile = std::move(profile);
+    return;
+  }
+  const insight::memory_profile m =
+      insight::summarise(problem, shape, ran->log.profiles.front().launches);
+  profile.metrics = insight::metrics_of(m);
+  profile.note = emulation_limits;
+  if (m.left_out > 0) {
+    profile.note += fmt::format("; {} accesses past the profiler's bound were not counted",
+                                m.left_out);
+  }
+  k.insights = insight::insights_of(m, {request.spec.source_file, lines_of(request.source_text)});
+  k.profile = std::move(profile);
+}
+
+} // namespace cugrade::grader
