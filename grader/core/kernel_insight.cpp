@@ -35,7 +35,8 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
   const std::string shape_text = problems::describe(request.spec.problem, shape);
   reports::kernel_profile profile{reports::backend_kind::emu, emulator_tool, shape_text, {}, ""};
   const graded_case profiled{
-      0, {"profile/" + shape_text, request.spec.problem, shape, problem.distributions().front(), 1}};
+      0,
+      {"profile/" + shape_text, request.spec.problem, shape, problem.distributions().front(), 1}};
   auto plan = make_plan(request.spec.problem, k.name, request.library,
                         request.work_dir / k.name / "profile", {profiled}, 1);
   plan.profile = true;
@@ -58,8 +59,8 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
   profile.metrics = insight::metrics_of(m);
   profile.note = emulation_limits;
   if (m.left_out > 0) {
-    profile.note += fmt::format("; {} accesses past the profiler's bound were not counted",
-                                m.left_out);
+    profile.note +=
+        fmt::format("; {} accesses past the profiler's bound were not counted", m.left_out);
   }
   k.insights = insight::insights_of(m, {request.spec.source_file, lines_of(request.source_text)});
   k.profile = std::move(profile);

@@ -145,14 +145,14 @@ void idle_lanes(const memory_profile& m, const source_context& s, double total,
                    "the warps needed issue them; keep the working threads packed in the first "
                    "threads (`t < stride`, not `t % stride == 0`) so whole warps go idle together",
                    at(s, line), shared.lanes_per_request(),
-                   units(shared.requests) / units(std::max<std::uint64_t>(1, shared.packed_requests))),
+                   units(shared.requests) /
+                       units(std::max<std::uint64_t>(1, shared.packed_requests))),
        location(s, line), std::min(1.0, waste / total)});
 }
 
 void low_occupancy(const memory_profile& m, std::vector<reports::insight>& out) {
   const occupancy& o = m.launch;
-  if (o.fraction > 0.25 || o.limit == occupancy_limit::none ||
-      o.limit == occupancy_limit::blocks) {
+  if (o.fraction > 0.25 || o.limit == occupancy_limit::none || o.limit == occupancy_limit::blocks) {
     return;
   }
   const std::string why =
@@ -200,9 +200,9 @@ std::vector<reports::insight_metric> metrics_of(const memory_profile& m) {
   const request_sum shared = shared_requests(m);
   if (shared.requests > 0) {
     out.push_back({"lanes_per_shared_request", shared.lanes_per_request(), 32.0});
-    out.push_back({"shared_requests_per_packed",
-                   units(shared.requests) / units(std::max<std::uint64_t>(1, shared.packed_requests)),
-                   1.0});
+    out.push_back(
+        {"shared_requests_per_packed",
+         units(shared.requests) / units(std::max<std::uint64_t>(1, shared.packed_requests)), 1.0});
   }
   request_sum global = m.global_load;
   global.requests += m.global_store.requests;
@@ -225,9 +225,10 @@ std::vector<reports::insight> insights_of(const memory_profile& m, const source_
   }
   low_occupancy(m, out);
   std::erase_if(out, [](const reports::insight& i) { return i.cost_share < least_reported_share; });
-  std::stable_sort(out.begin(), out.end(), [](const reports::insight& a, const reports::insight& b) {
-    return a.cost_share > b.cost_share;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const reports::insight& a, const reports::insight& b) {
+                     return a.cost_share > b.cost_share;
+                   });
   return out;
 }
 

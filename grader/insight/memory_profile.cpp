@@ -69,8 +69,9 @@ occupancy occupancy_of(std::uint64_t threads, std::uint64_t shared_bytes) {
   o.shared_per_block = shared_bytes;
   const std::uint64_t warps = std::max<std::uint64_t>(1, (threads + 31) / 32);
   const std::uint64_t by_warps = warps_per_sm / warps;
-  const std::uint64_t by_shared =
-      shared_bytes == 0 ? blocks_per_sm : shared_per_sm / (shared_bytes + shared_reserved_per_block);
+  const std::uint64_t by_shared = shared_bytes == 0
+                                      ? blocks_per_sm
+                                      : shared_per_sm / (shared_bytes + shared_reserved_per_block);
   std::uint64_t blocks = blocks_per_sm;
   o.limit = occupancy_limit::blocks;
   if (by_warps < blocks) {

@@ -97,8 +97,7 @@ class ReferenceInsight : public testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceInsight, SaysNothingAgainstTheReference) {
   const auto out = fresh_dir("reference-insight-" + GetParam());
-  const json report =
-      graded_with_insight(GetParam(), source_root() / "reference", out);
+  const json report = graded_with_insight(GetParam(), source_root() / "reference", out);
   ASSERT_TRUE(report.is_object());
   EXPECT_TRUE(schema_errors(report).empty()) << testing::PrintToString(schema_errors(report));
   for (const auto& k : report.at("kernels")) {
@@ -124,9 +123,9 @@ INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInsight,
                          testing::Values("matmul", "histogram", "reduction"));
 
 TEST(CheckPerf, AStudentWithoutAGpuSeesTheInsightAndItsLine) {
-  const auto r = run_cugrade({"check", "matmul",
-                              (fixtures_dir() / "insight_tiled_transposed_tiles").string(),
-                              "--perf", "--kernel", "matmul_tiled"});
+  const auto r =
+      run_cugrade({"check", "matmul", (fixtures_dir() / "insight_tiled_transposed_tiles").string(),
+                   "--perf", "--kernel", "matmul_tiled"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("bank conflicts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("matmul.cu:27"), std::string::npos) << r.out;

@@ -33,13 +33,15 @@ std::vector<std::string> kinds(const std::vector<cugrade::reports::insight>& ins
 }
 
 TEST(InsightRules, CoalescedLoadsAndPackedLanesSayNothing) {
-  const auto m = profile_of({launch({{2, "global", "load", 1000, 4000, 4000, 32000, 128000, 1000},
-                                     {3, "shared", "load", 1000, 1000, 1000, 32000, 128000, 1000}})});
+  const auto m =
+      profile_of({launch({{2, "global", "load", 1000, 4000, 4000, 32000, 128000, 1000},
+                          {3, "shared", "load", 1000, 1000, 1000, 32000, 128000, 1000}})});
   EXPECT_TRUE(cugrade::insight::insights_of(m, source).empty());
 }
 
 TEST(InsightRules, AStridedLoadIsUncoalescedAtItsLineQuotingIt) {
-  const auto m = profile_of({launch({{2, "global", "load", 1000, 32000, 4000, 32000, 128000, 1000}})});
+  const auto m =
+      profile_of({launch({{2, "global", "load", 1000, 32000, 4000, 32000, 128000, 1000}})});
   const auto insights = cugrade::insight::insights_of(m, source);
   ASSERT_EQ(kinds(insights), std::vector<std::string>{"uncoalesced_access"});
   EXPECT_EQ(insights[0].location, "k.cu:2");
@@ -63,18 +65,21 @@ TEST(InsightRules, CausesComeCostliestFirstAndSmallOnesAreNotSaid) {
 }
 
 TEST(InsightRules, SpreadLanesAreIdleLanesPackedOnesAreNot) {
-  const auto spread = profile_of({launch({{3, "shared", "load", 4000, 4000, 4000, 32000, 1, 1000}})});
+  const auto spread =
+      profile_of({launch({{3, "shared", "load", 4000, 4000, 4000, 32000, 1, 1000}})});
   EXPECT_EQ(kinds(cugrade::insight::insights_of(spread, source)),
             std::vector<std::string>{"idle_lanes"});
   // The same few lanes per request, in the fewest warps they fit (a convergent tree's tail).
-  const auto packed = profile_of({launch({{3, "shared", "load", 1000, 1000, 1000, 8000, 1, 1000}})});
+  const auto packed =
+      profile_of({launch({{3, "shared", "load", 1000, 1000, 1000, 8000, 1, 1000}})});
   EXPECT_TRUE(cugrade::insight::insights_of(packed, source).empty());
 }
 
 TEST(InsightRules, GlobalAtomicsWithoutPrivateCopiesAreSaid) {
   // One atomic per element of the 2^20 inputs, none in shared memory.
-  const auto m = profile_of({launch({{2, "global", "atomic", 32768, 32768, 32768, 1 << 20, 1, 32768},
-                                     {2, "global", "load", 32768, 131072, 131072, 1 << 20, 1, 32768}})});
+  const auto m =
+      profile_of({launch({{2, "global", "atomic", 32768, 32768, 32768, 1 << 20, 1, 32768},
+                          {2, "global", "load", 32768, 131072, 131072, 1 << 20, 1, 32768}})});
   EXPECT_EQ(kinds(cugrade::insight::insights_of(m, source)),
             std::vector<std::string>{"global_atomics"});
   // With a shared copy per block, the global merge is no longer the cause.
@@ -97,7 +102,8 @@ TEST(InsightRules, SharedMemoryThatLeavesFewWarpsIsLowOccupancy) {
 }
 
 TEST(InsightRules, MetricsSayTheIdealBesideTheValue) {
-  const auto m = profile_of({launch({{2, "global", "load", 1000, 32000, 4000, 32000, 128000, 1000}})});
+  const auto m =
+      profile_of({launch({{2, "global", "load", 1000, 32000, 4000, 32000, 128000, 1000}})});
   const auto metrics = cugrade::insight::metrics_of(m);
   const auto it = std::find_if(metrics.begin(), metrics.end(), [](const auto& x) {
     return x.name == "global_load_sectors_per_request";

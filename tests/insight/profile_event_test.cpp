@@ -12,7 +12,13 @@ using nlohmann::json;
 
 profile_record sample() {
   return {3,
-          {{"tiled", "matmul.cu", {8, 8, 1}, {16, 16, 1}, 2048, 0, 0,
+          {{"tiled",
+            "matmul.cu",
+            {8, 8, 1},
+            {16, 16, 1},
+            2048,
+            0,
+            0,
             {{41, "shared", "load", 100, 800, 100, 3200, 12800, 100},
              {30, "global", "store", 10, 40, 40, 320, 1280, 10}}}}};
 }

@@ -11,18 +11,20 @@ constexpr std::uintptr_t sector_bytes = 32;
 constexpr std::uintptr_t word_bytes = 4;
 constexpr std::uintptr_t banks = 32;
 
-// Every 4-byte word the lanes touch, sorted, without repeats.
-std::vector<std::uintptr_t> words_of(const std::vector<const lane_access*>& lanes) {
-  std::vector<std::uintptr_t> words;
+// Every `unit`-byte aligned piece of memory the lanes touch (words, sectors), sorted, without
+// repeats.
+std::vector<std::uintptr_t> pieces_of(const std::vector<const lane_access*>& lanes,
+                                      std::uintptr_t unit) {
+  std::vector<std::uintptr_t> pieces;
   for (const lane_access* a : lanes) {
-    const std::uintptr_t last = (a->address + (a->bytes == 0 ? 1 : a->bytes) - 1) / word_bytes;
-    for (std::uintptr_t w = a->address / word_bytes; w <= last; ++w) {
-      words.push_back(w);
+    const std::uintptr_t last = (a->address + (a->bytes == 0 ? 1 : a->bytes) - 1) / unit;
+    for (std::uintptr_t p = a->address / unit; p <= last; ++p) {
+      pieces.push_back(p);
     }
   }
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
-  return words;
+  std::sort(pieces.begin(), pieces.end());
+  pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
+  return pieces;
 }
 
 const char* space_name(profile_space s) {
@@ -53,28 +55,21 @@ void add_counts(request_counts& into, const request_counts& from) {
 } // namespace
 
 std::uint64_t sectors_of(const std::vector<const lane_access*>& lanes) {
-  std::vector<std::uintptr_t> sectors;
-  for (const lane_access* a : lanes) {
-    const std::uintptr_t last = (a->address + (a->bytes == 0 ? 1 : a->bytes) - 1) / sector_bytes;
-    for (std::uintptr_t s = a->address / sector_bytes; s <= last; ++s) {
-      sectors.push_back(s);
-    }
-  }
-  std::sort(sectors.begin(), sectors.end());
-  return static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  return pieces_of(lanes, sector_bytes).size();
 }
 
 std::uint64_t wavefronts_of(const std::vector<const lane_access*>& lanes) {
   unsigned per_bank[banks] = {};
   unsigned most = 0;
-  for (const std::uintptr_t w : words_of(lanes)) { // distinct words: one served to many lanes
+  // Distinct words: one word served to many lanes is a broadcast.
+  for (const std::uintptr_t w : pieces_of(lanes, word_bytes)) {
     most = std::max(most, ++per_bank[w % banks]);
   }
   return most == 0 ? 1 : most;
 }
 
 std::uint64_t ideal_units_of(const std::vector<const lane_access*>& lanes, profile_space space) {
-  const std::uint64_t bytes = words_of(lanes).size() * word_bytes;
+  const std::uint64_t bytes = pieces_of(lanes, word_bytes).size() * word_bytes;
   const std::uint64_t unit = space == profile_space::global ? sector_bytes : banks * word_bytes;
   return std::max<std::uint64_t>(1, (bytes + unit - 1) / unit);
 }
@@ -118,8 +113,8 @@ void warp_profiler::flush_warp(unsigned first, unsigned count) {
       }
       const lane_access& a = lane[k];
       const request_key key{a.line, a.space, a.op};
-      auto g = std::find_if(groups.begin(), groups.end(),
-                            [&](const group& x) { return x.key == key; });
+      auto g =
+          std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.key == key; });
       if (g == groups.end()) {
         groups.push_back({key, {}});
         g = groups.end() - 1;
