@@ -1,25 +1,16 @@
 #include "grader/core/kernel_insight.h"
 
 #include <fmt/format.h>
-#include <sstream>
 
 #include "grader/core/case_plan.h"
 #include "grader/insight/insight_rules.h"
 #include "grader/insight/memory_profile.h"
+#include "harness/core/words.h"
 
 namespace cugrade::grader {
 namespace {
 
 constexpr const char* emulator_tool = "cugrade emulator (warp profiler)";
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 // What emulation does not measure, said once in every emulated profile.
 constexpr const char* emulation_limits =

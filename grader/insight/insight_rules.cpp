@@ -113,17 +113,9 @@ void global_atomics(const memory_profile& m, double total, std::vector<reports::
 
 // Shared requests well above what the same lanes packed into warps would need: the working
 // threads are spread over every warp (`t % stride == 0`) instead of packed (`t < stride`).
-request_sum shared_requests(const memory_profile& m) {
-  request_sum shared = m.shared_load;
-  shared.requests += m.shared_store.requests;
-  shared.lanes += m.shared_store.lanes;
-  shared.packed_requests += m.shared_store.packed_requests;
-  return shared;
-}
-
 void idle_lanes(const memory_profile& m, const source_context& s, double total,
                 std::vector<reports::insight>& out) {
-  const request_sum shared = shared_requests(m);
+  const request_sum shared = m.shared_load + m.shared_store;
   if (shared.requests == 0 || units(shared.requests) < 1.5 * units(shared.packed_requests)) {
     return;
   }
@@ -197,16 +189,14 @@ std::vector<reports::insight_metric> metrics_of(const memory_profile& m) {
     out.push_back({"shared_atomics_per_element", units(m.shared_atomic.lanes) / m.input_elements,
                    std::nullopt});
   }
-  const request_sum shared = shared_requests(m);
+  const request_sum shared = m.shared_load + m.shared_store;
   if (shared.requests > 0) {
     out.push_back({"lanes_per_shared_request", shared.lanes_per_request(), 32.0});
     out.push_back(
         {"shared_requests_per_packed",
          units(shared.requests) / units(std::max<std::uint64_t>(1, shared.packed_requests)), 1.0});
   }
-  request_sum global = m.global_load;
-  global.requests += m.global_store.requests;
-  global.lanes += m.global_store.lanes;
+  const request_sum global = m.global_load + m.global_store;
   if (global.requests > 0) {
     out.push_back({"lanes_per_global_request", global.lanes_per_request(), 32.0});
   }

@@ -25,6 +25,15 @@ struct request_sum {
   [[nodiscard]] double per_request() const;
   [[nodiscard]] double ideal_per_request() const;
   [[nodiscard]] double lanes_per_request() const;
+  /// Loads and stores together, say.
+  friend request_sum operator+(request_sum a, const request_sum& b) {
+    a.requests += b.requests;
+    a.units += b.units;
+    a.ideal_units += b.ideal_units;
+    a.lanes += b.lanes;
+    a.packed_requests += b.packed_requests;
+    return a;
+  }
 };
 
 /// One source line's requests of one kind.

@@ -157,13 +157,17 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     }
     b.before_call(run);
     const bool profiling = plan.profile && run == 0;
-    b.set_profiling(profiling);
+    if (profiling) {
+      b.set_profiling(true);
+    }
     const bool capturing = output.capture.begin(run == 0 ? output.next_share() : 0);
     problem.invoke(launcher, input_pointers(d), d.output->get(), tc.dims);
     const backends::call_outcome outcome = b.after_call();
-    b.set_profiling(false);
-    const protocol::profile_record profile{index, profiling ? b.take_profile()
-                                                            : std::vector<protocol::launch_record>{}};
+    protocol::profile_record profile{index, {}};
+    if (profiling) {
+      b.set_profiling(false);
+      profile.launches = b.take_profile();
+    }
     if (capturing) {
       keep_output(output, run, rec);
     }
