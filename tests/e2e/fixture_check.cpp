@@ -118,6 +118,16 @@ void check_debug_output(const json& kernel, const json& want) {
   }
 }
 
+} // namespace
+
+void expect_message_parts(const std::string& text, const json& parts) {
+  for (const auto& part : parts.is_array() ? parts : json::array({parts})) {
+    EXPECT_NE(text.find(part.get<std::string>()), std::string::npos) << text;
+  }
+}
+
+namespace {
+
 void check_kernel(const json& kernel, const json& want) {
   check_status(kernel, want);
   check_debug_output(kernel, want);
@@ -129,12 +139,8 @@ void check_kernel(const json& kernel, const json& want) {
     EXPECT_TRUE(has_hint(kernel, want.at("hint")))
         << "no hint " << want.at("hint") << " in " << kernel.value("diagnosis", json()).dump(2);
   }
-  if (want.contains("message_contains")) { // a string, or a list of strings all there
-    const json& parts = want.at("message_contains");
-    for (const auto& part : parts.is_array() ? parts : json::array({parts})) {
-      EXPECT_NE(all_messages(kernel).find(part.get<std::string>()), std::string::npos)
-          << all_messages(kernel);
-    }
+  if (want.contains("message_contains")) {
+    expect_message_parts(all_messages(kernel), want.at("message_contains"));
   }
   if (want.contains("forbidden_contains")) {
     EXPECT_NE(kernel.value("forbidden_symbols", json::array())

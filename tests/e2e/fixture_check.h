@@ -31,6 +31,10 @@ void check_fixture(const std::string& fixture, const std::string& backend);
 /// (.emu.cpp), the emulator's namespaces, the GPU backend's source, anonymous namespaces.
 [[nodiscard]] const std::vector<const char*>& internal_names();
 
+/// Fails the test unless `text` holds `parts`: an expect.json's "message_contains", a string or a
+/// list of strings that must all be there.
+void expect_message_parts(const std::string& text, const nlohmann::json& parts);
+
 /// Fails the test when `text` holds any of internal_names(); `where` names the text.
 void expect_no_internal_names(const std::string& text, const std::string& where);
 
