@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// A CSV file as rows of fields (libcsv, RFC 4180 quoting), each row with the line it starts on;
-/// and CSV lines written for cugrade to read back (csv_line) or for a person's spreadsheet
-/// (spreadsheet_csv_line).
+/// A roster read as CSV rows (grader/csv), and CSV lines written for cugrade to read back
+/// (csv_line) or for a person's spreadsheet (spreadsheet_csv_line).
 
+#include "grader/csv/csv_reader.h"
 #include "harness/core/result.h"
 
 #include <cstddef>
@@ -13,13 +13,10 @@
 
 namespace cugrade::batch {
 
-struct csv_row {
-  std::size_t line = 0; ///< 1-based line where the row starts
-  std::vector<std::string> fields;
-};
+using csv::csv_row;
 
-/// Every non-blank row, the header first. Fails on unreadable files and malformed quoting,
-/// naming the file and line.
+/// Every non-blank row of a roster, the header first (csv::read_csv_file): fails on unreadable
+/// files and malformed quoting, naming the file and line.
 [[nodiscard]] result<std::vector<csv_row>> read_csv(const std::filesystem::path& file);
 
 /// One CSV line (quoted where needed by libcsv's rules) ending in "\n", the fields as they are:
