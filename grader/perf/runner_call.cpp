@@ -34,7 +34,7 @@ constexpr std::size_t gpu_runner_memory = std::size_t{16} << 30; // host memory 
 // its output folder, where the plan is read-only and the events file is hidden (the runner
 // writes it through a descriptor the grader opened).
 sandbox::profile runner_view(const std::filesystem::path& runner, const protocol::plan& plan,
-                             bool wrapped) {
+                             bool wrapped, const std::vector<std::filesystem::path>& tool_dirs) {
   const bool gpu = runner.filename().string().find("gpu") != std::string::npos;
   sandbox::profile view;
   view.kind = !gpu ? sandbox::role::runner
@@ -43,6 +43,7 @@ sandbox::profile runner_view(const std::filesystem::path& runner, const protocol
   view.read_only = {bin, bin.parent_path() / "lib",
                     std::filesystem::absolute(plan.library).parent_path(),
                     std::filesystem::absolute(plan.output_dir / "plan.json")};
+  view.read_only.insert(view.read_only.end(), tool_dirs.begin(), tool_dirs.end());
   view.writable = {std::filesystem::absolute(plan.output_dir)};
   view.masked = {std::filesystem::absolute(plan.output_dir / protocol::events_file_name)};
   view.memory_bytes = gpu ? gpu_runner_memory : emu_runner_memory;
@@ -126,10 +127,11 @@ struct gate_setup {
   std::shared_ptr<const process::limit_clock> clock;
 };
 
-result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
-                                          const protocol::plan& plan, double time_limit_seconds,
-                                          const std::vector<std::string>& wrapper,
-                                          std::size_t file_size_bytes, const gate_setup* gate) {
+result<runner_outcome>
+run_runner_process(const std::filesystem::path& runner, const protocol::plan& plan,
+                   double time_limit_seconds, const std::vector<std::string>& wrapper,
+                   std::size_t file_size_bytes, const gate_setup* gate,
+                   const std::vector<std::filesystem::path>& tool_dirs = {}) {
   std::filesystem::create_directories(plan.output_dir);
   const auto plan_path = plan.output_dir / "plan.json";
   if (const auto written = write_file_atomically(plan_path, protocol::to_json_text(plan));
@@ -156,7 +158,7 @@ result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
   opts.env_add = runner_environment();
-  const auto view = runner_view(runner, plan, !wrapper.empty());
+  const auto view = runner_view(runner, plan, !wrapper.empty(), tool_dirs);
   auto box = sandbox::confine(view, opts);
   if (!box) {
     return fail(box.error());
@@ -182,8 +184,10 @@ result<runner_outcome> run_runner_process(const std::filesystem::path& runner,
 result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
                                   double time_limit_seconds,
                                   const std::vector<std::string>& wrapper,
-                                  std::size_t file_size_bytes) {
-  return run_runner_process(runner, plan, time_limit_seconds, wrapper, file_size_bytes, nullptr);
+                                  std::size_t file_size_bytes,
+                                  const std::vector<std::filesystem::path>& tool_dirs) {
+  return run_runner_process(runner, plan, time_limit_seconds, wrapper, file_size_bytes, nullptr,
+                            tool_dirs);
 }
 
 result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem::path& runner,
@@ -201,8 +205,7 @@ result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem:
     const fd_closer child_end{child_fd};
     const pinned_devices pin(devices);
     const gate_setup gate{child_fd, clock};
-    return run_runner_process(runner, plan, time_limit_seconds, {}, runner_file_size_bytes,
-                              &gate);
+    return run_runner_process(runner, plan, time_limit_seconds, {}, runner_file_size_bytes, &gate);
   });
   return g;
 }

@@ -65,13 +65,15 @@ inline constexpr const char* runner_cuda_connections = "1";
 inline constexpr std::size_t runner_file_size_bytes = std::size_t{8} << 30;
 
 /// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`,
-/// letting it write files of at most `file_size_bytes`. Fails only when the program cannot be
-/// started or the plan cannot be written. Used for every runner the grader starts: correctness
-/// (grader/core/kernel_run.cpp), timing and sanitizer runs.
+/// letting it write files of at most `file_size_bytes`; `tool_dirs` are folders the wrapper
+/// needs to read inside the sandbox beside /usr (Nsight Compute under /opt/nvidia). Fails only
+/// when the program cannot be started or the plan cannot be written. Used for every runner the
+/// grader starts: correctness (grader/core/kernel_run.cpp), timing, sanitizer and counter runs.
 [[nodiscard]] result<runner_outcome>
 run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
            double time_limit_seconds, const std::vector<std::string>& wrapper = {},
-           std::size_t file_size_bytes = runner_file_size_bytes);
+           std::size_t file_size_bytes = runner_file_size_bytes,
+           const std::vector<std::filesystem::path>& tool_dirs = {});
 
 /// A timing runner started ahead of its turn on the GPU (harness/runner/gate.h). It makes its CUDA
 /// context (the slow part of a start, which the driver serialises across a machine's GPUs) while
@@ -82,8 +84,7 @@ class gated_runner {
 public:
   /// Starts `runner` on `plan` as run_runner does (sandbox, events descriptor), with a gate.
   [[nodiscard]] static result<std::unique_ptr<gated_runner>>
-  start(const std::filesystem::path& runner, const protocol::plan& plan,
-        double time_limit_seconds);
+  start(const std::filesystem::path& runner, const protocol::plan& plan, double time_limit_seconds);
 
   gated_runner(const gated_runner&) = delete;
   gated_runner& operator=(const gated_runner&) = delete;

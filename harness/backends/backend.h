@@ -108,7 +108,8 @@ public:
   /// calls use, not waited for: whatever runs next on the device runs after it.
   void flush_cache() { do_flush_cache(); }
   /// Profiling of the launches after the call (protocol::plan::profile): the emulator counts
-  /// their warps' memory requests; the GPU does nothing (Nsight Compute measures from outside).
+  /// their warps' memory requests; the GPU marks them as the range Nsight Compute measures from
+  /// outside (cudaProfilerStart/Stop).
   void set_profiling(bool on) { do_set_profiling(on); }
   /// The launches profiled since the last call (none on the GPU).
   [[nodiscard]] std::vector<protocol::launch_record> take_profile() { return do_take_profile(); }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <filesystem>
 #include <stdexcept>
@@ -168,8 +169,7 @@ __global__ void count_differences(const unsigned char* a, const unsigned char* b
     const uint4 y = wb[i];
     mine += (x.x != y.x) + (x.y != y.y) + (x.z != y.z) + (x.w != y.w);
   }
-  for (std::size_t i = 16 * words + blockIdx.x * static_cast<std::size_t>(blockDim.x) +
-                       threadIdx.x;
+  for (std::size_t i = 16 * words + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
        i < bytes; i += stride) {
     mine += a[i] != b[i];
   }
@@ -317,6 +317,10 @@ protected:
   }
 
   void do_set_fault_fd(int) override {}
+  // The profiled call, and only it, is what Nsight Compute measures: the grader starts it with
+  // --profile-from-start off (grader/perf/kernel_counters.cpp), so the harness's own kernels
+  // (input generation, fingerprints) stay out of the student's counts.
+  void do_set_profiling(bool on) override { (void)(on ? cudaProfilerStart() : cudaProfilerStop()); }
 
   bool do_fill_words(void* dst, std::uint32_t word, std::size_t count) override {
     fill_words_kernel<<<grid_for(count), 256>>>(static_cast<std::uint32_t*>(dst), count, word);
@@ -342,8 +346,8 @@ protected:
       return false;
     }
     count_differences<<<grid_for(bytes / 16 + 1), 256>>>(static_cast<const unsigned char*>(a),
-                                                          static_cast<const unsigned char*>(b),
-                                                          bytes, differences);
+                                                         static_cast<const unsigned char*>(b),
+                                                         bytes, differences);
     unsigned long long found = 0;
     if (cudaGetLastError() != cudaSuccess ||
         cudaMemcpy(&found, differences, sizeof found, cudaMemcpyDeviceToHost) != cudaSuccess) {
