@@ -49,6 +49,15 @@ const char* verb(const std::string& op) {
   return op == "load" ? "loads" : op == "store" ? "stores" : "updates";
 }
 
+// "the access at matmul.cu:41 (`...`)", or, from the GPU's counters (line 0), "the kernel's
+// global loads".
+std::string subject(const source_context& s, const line_requests& l) {
+  if (l.line > 0) {
+    return (l.space == "shared" ? "the shared-memory access" : "the access") + at(s, l.line);
+  }
+  return fmt::format("the kernel's {} {}s", l.space, l.op);
+}
+
 void uncoalesced(const memory_profile& m, const source_context& s, double total,
                  std::vector<reports::insight>& out) {
   for (const line_requests& l : m.lines) {
@@ -61,10 +70,13 @@ void uncoalesced(const memory_profile& m, const source_context& s, double total,
     }
     out.push_back(
         {"uncoalesced_access",
-         fmt::format("the access{} {} {:.1f} sectors of 32 bytes per warp request where {:.1f} "
-                     "would do: consecutive threads touch addresses far apart; let consecutive "
-                     "threads (threadIdx.x) access consecutive elements",
-                     at(s, l.line), verb(l.op), l.sum.per_request(), l.sum.ideal_per_request()),
+         fmt::format("{} {} sectors of 32 bytes per warp request where {:.1f} would do: "
+                     "consecutive threads touch addresses far apart; let consecutive threads "
+                     "(threadIdx.x) access consecutive elements",
+                     subject(s, l),
+                     l.line > 0 ? fmt::format("{} {:.1f}", verb(l.op), l.sum.per_request())
+                                : fmt::format("take {:.1f}", l.sum.per_request()),
+                     l.sum.ideal_per_request()),
          location(s, l.line), waste / total});
   }
 }
@@ -82,11 +94,10 @@ void bank_conflicts(const memory_profile& m, const source_context& s, double tot
     const double ways = l.sum.per_request() / std::max(1.0, l.sum.ideal_per_request());
     out.push_back(
         {"bank_conflicts",
-         fmt::format("the shared-memory access{} has {:.1f}-way bank conflicts ({:.0f} extra "
-                     "wavefronts): the threads of a warp reach words in the same bank; index the "
-                     "array so consecutive threads use consecutive words (a tile as [ty][tx], or "
-                     "rows padded by one element)",
-                     at(s, l.line), ways, extra),
+         fmt::format("{} {} {:.1f}-way bank conflicts ({:.0f} extra wavefronts): the threads of "
+                     "a warp reach words in the same bank; index the array so consecutive threads "
+                     "use consecutive words (a tile as [ty][tx], or rows padded by one element)",
+                     subject(s, l), l.line > 0 ? "has" : "have", ways, extra),
          location(s, l.line), extra * shared_wavefront_cost / total});
   }
 }
@@ -116,7 +127,9 @@ void global_atomics(const memory_profile& m, double total, std::vector<reports::
 void idle_lanes(const memory_profile& m, const source_context& s, double total,
                 std::vector<reports::insight>& out) {
   const request_sum shared = m.shared_load + m.shared_store;
-  if (shared.requests == 0 || units(shared.requests) < 1.5 * units(shared.packed_requests)) {
+  // The GPU's counters count instructions, not the lanes in them: no claim without lanes.
+  if (!m.lanes_known || shared.requests == 0 ||
+      units(shared.requests) < 1.5 * units(shared.packed_requests)) {
     return;
   }
   const double waste = units(shared.requests - shared.packed_requests) * shared_wavefront_cost;
@@ -130,13 +143,18 @@ void idle_lanes(const memory_profile& m, const source_context& s, double total,
     }
   }
   const int line = worst != nullptr ? worst->line : 0;
+  const std::string lanes =
+      m.lanes_known ? fmt::format("on average {:.1f} of a warp's 32 lanes take part in each "
+                                  "shared-memory access, and ",
+                                  shared.lanes_per_request())
+                    : std::string();
   out.push_back(
       {"idle_lanes",
-       fmt::format("the working threads are spread over every warp{}: on average {:.1f} of a "
-                   "warp's 32 lanes take part in each shared-memory access, and {:.1f} times "
-                   "the warps needed issue them; keep the working threads packed in the first "
-                   "threads (`t < stride`, not `t % stride == 0`) so whole warps go idle together",
-                   at(s, line), shared.lanes_per_request(),
+       fmt::format("the working threads are spread over every warp{}: {}{:.1f} times the warps "
+                   "needed issue the shared-memory accesses; keep the working threads packed in "
+                   "the first threads (`t < stride`, not `t % stride == 0`) so whole warps go "
+                   "idle together",
+                   at(s, line), lanes,
                    units(shared.requests) /
                        units(std::max<std::uint64_t>(1, shared.packed_requests))),
        location(s, line), std::min(1.0, waste / total)});
@@ -147,14 +165,16 @@ void low_occupancy(const memory_profile& m, std::vector<reports::insight>& out) 
   if (o.fraction > 0.25 || o.limit == occupancy_limit::none || o.limit == occupancy_limit::blocks) {
     return;
   }
-  const std::string why =
-      o.limit == occupancy_limit::shared_memory
-          ? fmt::format("{} bytes of shared memory per block", o.shared_per_block)
-          : fmt::format("blocks of {} threads", o.threads_per_block);
+  std::string why = fmt::format("blocks of {} threads", o.threads_per_block);
+  if (o.limit == occupancy_limit::shared_memory) {
+    why = fmt::format("{} bytes of shared memory per block", o.shared_per_block);
+  } else if (o.limit == occupancy_limit::registers) {
+    why = fmt::format("{} registers per thread", o.registers_per_thread);
+  }
   out.push_back({"low_occupancy",
                  fmt::format("only {} block(s) fit on an SM at once ({:.0f}% of its warps), "
                              "limited by {}: too few warps to hide memory latency; use less "
-                             "shared memory per block or smaller blocks",
+                             "shared memory (or fewer registers) per block, or smaller blocks",
                              o.blocks_per_sm, o.fraction * 100, why),
                  "", std::clamp(1 - o.fraction / 0.5, 0.0, 1.0)});
 }
@@ -190,14 +210,16 @@ std::vector<reports::insight_metric> metrics_of(const memory_profile& m) {
                    std::nullopt});
   }
   const request_sum shared = m.shared_load + m.shared_store;
-  if (shared.requests > 0) {
+  if (shared.requests > 0 && m.lanes_known) {
     out.push_back({"lanes_per_shared_request", shared.lanes_per_request(), 32.0});
+  }
+  if (shared.requests > 0 && m.lanes_known) {
     out.push_back(
         {"shared_requests_per_packed",
          units(shared.requests) / units(std::max<std::uint64_t>(1, shared.packed_requests)), 1.0});
   }
   const request_sum global = m.global_load + m.global_store;
-  if (global.requests > 0) {
+  if (global.requests > 0 && m.lanes_known) {
     out.push_back({"lanes_per_global_request", global.lanes_per_request(), 32.0});
   }
   out.push_back({"theoretical_occupancy", m.launch.fraction, 1.0});

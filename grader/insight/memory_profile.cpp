@@ -5,7 +5,6 @@
 namespace cugrade::insight {
 namespace {
 
-constexpr double sector_bytes = 32;
 constexpr std::uint64_t warps_per_sm = 64;
 constexpr std::uint64_t blocks_per_sm = 32;
 constexpr std::uint64_t shared_per_sm = 228 * 1024;
@@ -98,6 +97,8 @@ const char* limit_name(occupancy_limit l) {
     return "the block size";
   case occupancy_limit::shared_memory:
     return "shared memory";
+  case occupancy_limit::registers:
+    return "registers per thread";
   case occupancy_limit::blocks:
     break;
   }

@@ -14,6 +14,9 @@
 
 namespace cugrade::insight {
 
+/// The unit global memory moves in, between the SMs and the L2 cache.
+inline constexpr double sector_bytes = 32;
+
 /// Requests of one kind, summed (over lines, or at one line).
 struct request_sum {
   std::uint64_t requests = 0;
@@ -45,7 +48,7 @@ struct line_requests {
 };
 
 /// What stops more blocks from running on an SM at once.
-enum class occupancy_limit { none, warps, shared_memory, blocks };
+enum class occupancy_limit { none, warps, shared_memory, blocks, registers };
 
 struct occupancy {
   double fraction = 1; ///< resident warps against the SM's 64
@@ -53,6 +56,7 @@ struct occupancy {
   occupancy_limit limit = occupancy_limit::none;
   std::uint64_t threads_per_block = 0;
   std::uint64_t shared_per_block = 0;
+  std::uint64_t registers_per_thread = 0; ///< 0: not known (the emulator cannot know it)
 };
 
 struct memory_profile {
@@ -64,6 +68,9 @@ struct memory_profile {
   occupancy launch;          ///< of the launch with the most threads
   std::uint64_t left_out = 0;
   std::size_t launches = 0;
+  /// Whether `lanes` of each request are counted (the emulator's profile) or not (the GPU's
+  /// counters count warp instructions).
+  bool lanes_known = true;
   /// Bytes moved between the SMs and memory: every global sector, 32 bytes.
   [[nodiscard]] double global_bytes() const;
 };
