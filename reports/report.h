@@ -198,6 +198,9 @@ struct kernel_profile {
   std::string shape; ///< the profiled shape, e.g. "M=128 N=128 K=128"
   std::vector<insight_metric> metrics;
   std::string note; ///< what could not be measured, and why
+  /// The tool's own names of what it read (Nsight Compute's metrics on the GPU); empty for the
+  /// emulator, whose counts are the metrics themselves.
+  std::vector<std::string> counters;
 
   bool operator==(const kernel_profile&) const = default;
 };

@@ -246,6 +246,7 @@ std::optional<kernel_profile> read_profile(const json& k, const std::string& at)
   p.shape = str(j, "shape", where);
   p.metrics = array<insight_metric>(j, "metrics", where, read_metric);
   p.note = str_or_empty(j, "note", where);
+  p.counters = strings(j, "counters", where);
   return p;
 }
 

@@ -136,6 +136,9 @@ ojson profile_json(const kernel_profile& p) {
   if (!p.note.empty()) {
     j["note"] = p.note;
   }
+  if (!p.counters.empty()) {
+    j["counters"] = p.counters;
+  }
   return j;
 }
 

@@ -139,9 +139,10 @@ command grade_command() {
                      "GPU: time against the reference in A B B A rounds (slower; for "
                      "disputes) instead of against its cached time and a control");
         sub.add_flag("--perf", a->options.insight,
-                     "Emulation: also say why each timed kernel that passes is slow (its memory "
-                     "requests counted by the warp profiler; the report's insights, "
-                     "docs/insight.md)");
+                     "Also say why each kernel that passes is slow (the report's insights, "
+                     "docs/insight.md): in emulation from the warp profiler's counts, on the GPU "
+                     "from Nsight Compute's counters (there every timed kernel gets them without "
+                     "--perf, unless the spec says \"insight\": false)");
         add_hidden_option(sub, a->options.spec_loading);
         add_no_sandbox_flag(sub);
         return [a, &sub] { return run_grade(*a, sub); };

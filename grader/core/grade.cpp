@@ -352,11 +352,100 @@ void profile_in_emulation(grading& g, const std::filesystem::path& library,
     }
     say(g.options, k.name + ": profiling memory behaviour in emulation");
     timed_stage(g, "insight", k.name, [&] {
-      add_emulated_insight(request,
-                           [&g](const protocol::plan& p, double seconds) {
-                             return run_kernel_on_device(g, p, seconds);
-                           },
-                           k);
+      add_emulated_insight(
+          request,
+          [&g](const protocol::plan& p, double seconds) {
+            return run_kernel_on_device(g, p, seconds);
+          },
+          k);
+      return 0;
+    });
+  }
+}
+
+// Whether `k` gets insights (docs/insight.md): asked for (--perf), or on the GPU for every timed
+// kernel; never where the spec turns them off, and only for a kernel that passed.
+bool wants_insight(const grading& g, const reports::kernel_report& k,
+                   const perf::gpu_evaluator* gpu) {
+  if (!g.spec.insight || k.status != reports::kernel_status::passed) {
+    return false;
+  }
+  return g.options.insight || (gpu != nullptr && gpu->times(k));
+}
+
+// A kernel the GPU could not measure, profiled in emulation instead: the submission is built for
+// the emulator once (`emulated` keeps that build), and the note says why.
+void profile_instead(grading& g, reports::kernel_report& k, const std::string& why,
+                     const std::filesystem::path& source, const std::filesystem::path& work,
+                     std::optional<build::build_outcome>& emulated) {
+  if (!emulated) {
+    auto req = build_request_for(g, source, work / "insight-emu");
+    req.target = build::backend::emu;
+    auto built = build::build_submission(req);
+    emulated = built ? std::move(*built) : build::build_outcome{};
+  }
+  if (!emulated->ok) {
+    k.profile = reports::kernel_profile{reports::backend_kind::emu,
+                                        "cugrade emulator",
+                                        "",
+                                        {},
+                                        why + "; the submission did not build for emulation, "
+                                              "so no insight",
+                                        {}};
+    return;
+  }
+  add_emulated_insight(
+      {g.spec, emulated->library, work / "insight", g.source_text},
+      [&g](const protocol::plan& p, double seconds) {
+        return run_kernel(g.paths.runner("emu"), p, seconds);
+      },
+      k);
+  k.profile->note = "the emulator's counts, because " + why + "; " + k.profile->note;
+}
+
+// Insights on the GPU: Nsight Compute, under the GPU's exclusive lock, kernel by kernel. Where
+// this machine cannot read the counters (restricted to administrators, no ncu), the emulator's
+// counts instead, and the report says why (docs/insight.md, "On the GPU").
+void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
+                    const std::vector<reports::kernel_report*>& kernels,
+                    const std::filesystem::path& library, const std::filesystem::path& source,
+                    const std::filesystem::path& work) {
+  std::vector<reports::kernel_report*> wanted;
+  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(wanted),
+               [&](const reports::kernel_report* k) { return wants_insight(g, *k, &gpu); });
+  if (wanted.empty()) {
+    return;
+  }
+  std::optional<std::string> emulate_because;
+  const auto ncu = perf::find_ncu(g.backend.nvcc);
+  if (!ncu) {
+    emulate_because = "Nsight Compute (ncu) is not beside nvcc or on PATH";
+  }
+  std::shared_ptr<process::device_lock> alone;
+  if (!emulate_because) {
+    auto held = gpu.hold_exclusive();
+    emulate_because = held ? std::nullopt
+                           : std::optional<std::string>("the GPU could not be held alone for "
+                                                        "Nsight Compute: " +
+                                                        held.error());
+    alone = held ? *held : nullptr;
+  }
+  const counters_request request{
+      g.spec,
+      {ncu.value_or(""), g.paths.runner("gpu"), work / "insight", g.spec.lim.kernel_seconds + 60},
+      ncu ? perf::ncu_version(*ncu) : "",
+      library};
+  std::optional<build::build_outcome> emulated;
+  for (reports::kernel_report* k : wanted) {
+    timed_stage(g, "insight", k->name, [&] {
+      if (!emulate_because) {
+        say(g.options, k->name + ": measuring memory behaviour with Nsight Compute");
+        emulate_because = add_measured_insight(request, *k);
+      }
+      if (emulate_because) {
+        say(g.options, k->name + ": profiling memory behaviour in emulation");
+        profile_instead(g, *k, *emulate_because, source, work, emulated);
+      }
       return 0;
     });
   }
@@ -471,6 +560,7 @@ grade_outcome grade_submission(grading& g) {
       return not_gradable(g.report, "performance evaluation failed: " + sanitized.error());
     }
     g.report.stages.insert(g.report.stages.end(), sanitized->begin(), sanitized->end());
+    profile_on_gpu(g, *gpu, kernels, built->library, source, work.path());
     auto timed = gpu->time_all(kernels, built->library, g.options.hooks.after_runs);
     if (!timed) {
       return not_gradable(g.report, "performance evaluation failed: " + timed.error());

@@ -61,8 +61,10 @@ struct grade_options {
   /// Time against the reference in A B B A rounds (for disputes) instead of against its cached
   /// time confirmed by a control measurement (GPU only; docs/timing.md).
   bool precise = false;
-  /// Profile each timed kernel that passes and say why it is slow (docs/insight.md): in
-  /// emulation with the warp profiler (`cugrade check --perf`); off by default.
+  /// Profile every kernel that passes and say why it is slow (docs/insight.md): in emulation
+  /// with the warp profiler (`cugrade check --perf`), on the GPU with Nsight Compute. Off by
+  /// default, except that on the GPU every timed kernel is profiled unless the spec says
+  /// "insight": false.
   bool insight = false;
   bool write_files = true;
   std::function<void(std::string_view)> progress;

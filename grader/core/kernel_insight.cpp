@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "grader/core/case_plan.h"
+#include "grader/insight/counter_profile.h"
 #include "grader/insight/insight_rules.h"
 #include "grader/insight/memory_profile.h"
 #include "harness/core/words.h"
@@ -17,14 +18,67 @@ constexpr const char* emulation_limits =
     "measured by counting every warp's memory requests in emulation; registers per thread, "
     "achieved occupancy, caches and instruction-level lane activity need a GPU (Nsight Compute)";
 
+// On the GPU the counters are the kernel's totals: the line is emulation's to say.
+constexpr const char* gpu_limits =
+    "measured by Nsight Compute's hardware counters over every launch of the call; they are "
+    "the kernel's totals, so `cugrade check --perf` (emulation) names the source line of each "
+    "cause";
+
+insight::counter_readings readings_of(const perf::kernel_counters& c) {
+  insight::counter_readings r;
+  for (const std::string& name : perf::counter_metric_names()) {
+    r.sums[name] = c.sum(name);
+  }
+  if (const perf::launch_counters* widest = c.widest()) {
+    r.widest_launch = widest->values;
+  }
+  r.launches = c.launches.size();
+  return r;
+}
+
 } // namespace
+
+std::optional<std::string> add_measured_insight(const counters_request& request,
+                                                reports::kernel_report& k) {
+  const problems::problem& problem = problems::get(request.spec.problem);
+  const problems::shape shape = problem.profile_shape();
+  auto measured = perf::measure_counters(request.spec.problem, shape, request.spec.seed, k.name,
+                                         request.library, request.setup);
+  if (!measured) {
+    return "Nsight Compute could not start: " + measured.error();
+  }
+  if (measured->restricted) {
+    return measured->problem;
+  }
+  reports::kernel_profile profile{reports::backend_kind::gpu,
+                                  request.tool,
+                                  problems::describe(request.spec.problem, shape),
+                                  {},
+                                  "",
+                                  perf::counter_metric_names()};
+  if (!measured->counters) {
+    profile.note = measured->problem + "; no insight";
+    k.profile = std::move(profile);
+    return std::nullopt;
+  }
+  const insight::counter_readings readings = readings_of(*measured->counters);
+  const insight::memory_profile m = insight::profile_from_counters(problem, shape, readings);
+  profile.metrics = insight::metrics_of(m);
+  const auto only_here = insight::measured_only_metrics(problem, shape, readings);
+  profile.metrics.insert(profile.metrics.end(), only_here.begin(), only_here.end());
+  profile.note = gpu_limits;
+  k.insights = insight::insights_of(m, {request.spec.source_file, {}});
+  k.profile = std::move(profile);
+  return std::nullopt;
+}
 
 void add_emulated_insight(const insight_request& request, const plan_runner& run,
                           reports::kernel_report& k) {
   const problems::problem& problem = problems::get(request.spec.problem);
   const problems::shape shape = problem.profile_shape();
   const std::string shape_text = problems::describe(request.spec.problem, shape);
-  reports::kernel_profile profile{reports::backend_kind::emu, emulator_tool, shape_text, {}, ""};
+  reports::kernel_profile profile{
+      reports::backend_kind::emu, emulator_tool, shape_text, {}, "", {}};
   const graded_case profiled{
       0,
       {"profile/" + shape_text, request.spec.problem, shape, problem.distributions().front(), 1}};

@@ -1,15 +1,18 @@
 #pragma once
 /// \file
-/// A timed kernel's insights in emulation (docs/insight.md): its launcher runs once more, on its
-/// problem's profile shape, with the emulator's warp profiler on; the profile becomes the
-/// kernel's metrics and the causes that cost it time. Never costs points, never fails a grading:
-/// a profile that cannot be made leaves a note instead.
+/// A timed kernel's insights (docs/insight.md): its launcher runs once more, on its problem's
+/// profile shape, with the emulator's warp profiler on (add_emulated_insight) or under Nsight
+/// Compute on the GPU (add_measured_insight); the profile becomes the kernel's metrics and the
+/// causes that cost it time. Never costs points, never fails a grading: a profile that cannot be
+/// made leaves a note instead.
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "grader/core/kernel_run.h"
+#include "grader/perf/kernel_counters.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
 #include "reports/report.h"
@@ -29,5 +32,20 @@ struct insight_request {
 /// Profiles `k` (a kernel that passed) and sets its profile and insights.
 void add_emulated_insight(const insight_request& request, const plan_runner& run,
                           reports::kernel_report& k);
+
+/// What measuring a kernel with Nsight Compute needs.
+struct counters_request {
+  const spec::assignment_spec& spec;
+  perf::counters_setup setup;
+  std::string tool;              ///< "Nsight Compute 2025.3.1.0"
+  std::filesystem::path library; ///< the submission built for the GPU
+};
+
+/// Measures `k` (a kernel that passed) with Nsight Compute and sets its profile and insights.
+/// Gives the reason when this machine cannot measure it (the counters restricted to
+/// administrators, ncu failing to start): the caller then profiles it in emulation and says
+/// why. A run the submission spoiled leaves a note and no insight.
+[[nodiscard]] std::optional<std::string> add_measured_insight(const counters_request& request,
+                                                              reports::kernel_report& k);
 
 } // namespace cugrade::grader

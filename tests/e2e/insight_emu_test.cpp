@@ -5,6 +5,7 @@
 // valid, and the references are told nothing.
 
 #include "tests/e2e/e2e_support.h"
+#include "tests/e2e/insight_expect.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -22,18 +23,6 @@ std::vector<std::string> insight_fixtures() {
     }
   }
   return out;
-}
-
-std::vector<std::string> kinds_of(const json& kernel) {
-  std::vector<std::string> kinds;
-  for (const auto& i : kernel.value("insights", json::array())) {
-    kinds.push_back(i.at("kind").get<std::string>());
-  }
-  return kinds;
-}
-
-bool contains(const std::vector<std::string>& list, const std::string& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 json graded_with_insight(const std::string& assignment, const std::filesystem::path& dir,
@@ -58,21 +47,7 @@ TEST_P(InsightInEmulation, NamesTheFixturesCause) {
   for (const auto& [name, wanted] : expect.at("insight").items()) {
     const json kernel = kernel_named(report, name);
     ASSERT_TRUE(kernel.contains("profile")) << name << " has no profile: " << kernel.dump(2);
-    const auto kinds = kinds_of(kernel);
-    const std::string seen = name + " said " + testing::PrintToString(kinds);
-    if (wanted.contains("first")) {
-      ASSERT_FALSE(kinds.empty()) << seen;
-      EXPECT_EQ(kinds.front(), wanted.at("first").get<std::string>()) << seen;
-    }
-    for (const auto& kind : wanted.value("has", json::array())) {
-      EXPECT_TRUE(contains(kinds, kind.get<std::string>())) << seen;
-    }
-    for (const auto& kind : wanted.value("lacks", json::array())) {
-      EXPECT_FALSE(contains(kinds, kind.get<std::string>())) << seen;
-    }
-    if (wanted.value("none", false)) {
-      EXPECT_TRUE(kinds.empty()) << seen;
-    }
+    expect_insights(kernel, wanted);
     for (const auto& i : kernel.value("insights", json::array())) {
       if (i.contains("location")) { // the line is the student's, in their file
         EXPECT_TRUE(i.at("message").get<std::string>().find(i.at("location").get<std::string>()) !=
@@ -104,10 +79,10 @@ TEST_P(ReferenceInsight, SaysNothingAgainstTheReference) {
     ASSERT_TRUE(k.contains("profile")) << k.at("name");
     EXPECT_FALSE(k.at("profile").at("metrics").empty()) << k.at("name");
     const std::string name = k.at("name").get<std::string>();
-    const auto kinds = kinds_of(k);
+    const auto kinds = insight_kinds(k);
     // The lecture's own first forms are slow on purpose, for one reason each.
     if (name == "histogram_sectioned" || name == "histogram_interleaved") {
-      EXPECT_FALSE(contains(kinds, "idle_lanes")) << name << testing::PrintToString(kinds);
+      EXPECT_FALSE(has_kind(kinds, "idle_lanes")) << name << testing::PrintToString(kinds);
       continue;
     }
     if (name == "matmul_naive") {

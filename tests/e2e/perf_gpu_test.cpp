@@ -3,10 +3,11 @@
 // exploit fixture (tests/fixtures/exploit_*) gets the verdict its expect.json predicts, including
 // the "performance" part:
 //   "performance": {launcher: {"timed"?: false, "verified"?: bool, "points"?: number,
-//                              "suspicious"?: bool, "hint"?: code, "message_contains"?: text or [texts],
-//                              "note_contains"?: text}}
+//                              "suspicious"?: bool, "hint"?: code, "message_contains"?: text or
+//                              [texts], "note_contains"?: text}}
 // and every fixture with a "sanitizer" part, graded with compute-sanitizer checks turned on:
-//   "sanitizer": {"kernels": {launcher: {"status", "error_kind"?, "message_contains"?: text or [texts]}}}
+//   "sanitizer": {"kernels": {launcher: {"status", "error_kind"?, "message_contains"?: text or
+//   [texts]}}}
 // Without a usable GPU every test reports SKIPPED.
 //
 // Runs from a device bundle too: programs are taken from the build tree when they are there, else
@@ -16,6 +17,7 @@
 #include "harness/problems/problem.h"
 #include "tests/e2e/e2e_support.h"
 #include "tests/e2e/fixture_check.h"
+#include "tests/e2e/insight_expect.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -68,10 +70,13 @@ cli_result run_grade(const std::vector<std::string>& args) {
   return {r->shell_status(), r->stdout_text, r->stderr_text};
 }
 
-json grade_on_gpu(const std::string& assignment, const std::string& dir, const std::string& name) {
+json grade_on_gpu(const std::string& assignment, const std::string& dir, const std::string& name,
+                  const std::vector<std::string>& more = {}) {
   const auto out = fresh_dir("perf-" + name);
-  const auto r = run_grade({"grade", assignment, dir, "--backend", "gpu", "--out", out.string(),
-                            "--student", name, "--format", "json"});
+  std::vector<std::string> args{"grade",      assignment,  dir,  "--backend", "gpu", "--out",
+                                out.string(), "--student", name, "--format",  "json"};
+  args.insert(args.end(), more.begin(), more.end());
+  const auto r = run_grade(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   json report = read_json(out / (name + ".json"));
   EXPECT_TRUE(report.is_object()) << r.err;
@@ -239,6 +244,49 @@ TEST_P(SanitizerOnGpu, NamesTheKindAndTheLine) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, SanitizerOnGpu, testing::ValuesIn(fixtures_with("sanitizer")),
                          [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Insights on the GPU (docs/insight.md): each insight fixture graded on the GPU gets its causes
+// from Nsight Compute's counters ("insight_gpu" in its expect.json where the GPU's words differ
+// from emulation's, else "insight"), the report names the tool and its metrics, and the stage
+// table has the insight's time per kernel.
+class InsightOnGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(InsightOnGpu, NamesTheFixturesCauseFromTheCounters) {
+  if (const auto why = no_gpu_reason(); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  const auto dir = data_root() / "tests" / "fixtures" / GetParam();
+  const json expect = read_json(dir / "expect.json");
+  // --perf: every kernel that passes, timed or not (the lectures' first forms carry no
+  // performance points, and they are the fixtures' subjects).
+  const json report = grade_on_gpu(expect.at("assignment"), dir.string(), GetParam(), {"--perf"});
+  ASSERT_TRUE(report.is_object());
+  const json wanted =
+      expect.contains("insight_gpu") ? expect.at("insight_gpu") : expect.at("insight");
+  for (const auto& [name, want] : wanted.items()) {
+    SCOPED_TRACE(GetParam() + ": " + name);
+    const json kernel = kernel_named(report, name);
+    ASSERT_TRUE(kernel.contains("profile")) << kernel.dump(2);
+    const json& profile = kernel.at("profile");
+    if (profile.value("note", "").find("ERR_NVGPUCTRPERM") != std::string::npos) {
+      GTEST_SKIP() << "this machine restricts the GPU's counters: " << profile.at("note");
+    }
+    EXPECT_EQ(profile.at("backend"), "gpu") << profile.dump(2);
+    EXPECT_EQ(profile.at("tool").get<std::string>().rfind("Nsight Compute", 0), 0u)
+        << profile.dump(2);
+    EXPECT_FALSE(profile.value("counters", json::array()).empty()) << profile.dump(2);
+    expect_insights(kernel, want);
+    const auto stages = report.at("stages");
+    EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), [&](const json& st) {
+      return st.at("stage") == "insight" && st.value("kernel", "") == name;
+    })) << stages.dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, InsightOnGpu, testing::ValuesIn(fixtures_with("insight")),
+                         [](const testing::TestParamInfo<std::string>& param_info) {
+                           return param_info.param;
+                         });
 
 TEST(SanitizerOnGpu, FindsNothingInTheReference) {
   if (const auto why = no_gpu_reason(); !why.empty()) {
