@@ -129,7 +129,7 @@ void reduction_problem::invoke(void* launcher, const std::vector<void*>& device_
 }
 
 shape reduction_problem::profile_shape() const {
-  return {.n = 1L << 22};
+  return {.n = 1L << 23};
 }
 
 std::vector<shape> reduction_problem::sanitizer_shapes() const {

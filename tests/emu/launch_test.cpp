@@ -114,7 +114,7 @@ TEST_F(Launch, DynamicSharedMemoryAboveTheLimitNeedsTheAttribute) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   launch(out.get(), 100004);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
-  EXPECT_EQ(raise(166912 + 1), cudaErrorInvalidValue) << "above the opt-in maximum";
+  EXPECT_EQ(raise(232448 + 1), cudaErrorInvalidValue) << "above the opt-in maximum";
 }
 
 TEST_F(Launch, StaticSharedMemoryAboveFortyEightKibFails) {

@@ -69,11 +69,12 @@ TEST_F(RuntimeApi, DevicePropertiesDescribeTheEmulatedDevice) {
   EXPECT_EQ(prop.warpSize, 32);
   EXPECT_EQ(prop.maxThreadsPerBlock, 1024);
   EXPECT_EQ(prop.sharedMemPerBlock, 49152u);
-  EXPECT_EQ(prop.sharedMemPerBlockOptin, 166912u);
+  EXPECT_EQ(prop.sharedMemPerBlockOptin, 232448u);
+  EXPECT_EQ(prop.multiProcessorCount, 132); // as an H100 SXM or H200 reports
   EXPECT_EQ(prop.maxThreadsDim[2], 64);
   EXPECT_EQ(prop.maxGridSize[0], 2147483647);
   EXPECT_EQ(prop.maxGridSize[1], 65535);
-  EXPECT_EQ(prop.major, 8);
+  EXPECT_EQ(prop.major, 9);
   EXPECT_EQ(prop.minor, 0);
   int v = 0;
   EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, 0), cudaSuccess);
@@ -81,7 +82,7 @@ TEST_F(RuntimeApi, DevicePropertiesDescribeTheEmulatedDevice) {
   EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   EXPECT_EQ(v, prop.multiProcessorCount);
   EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
-  EXPECT_EQ(v, 166912);
+  EXPECT_EQ(v, 232448);
   EXPECT_EQ(cudaGetDeviceProperties(&prop, 1), cudaErrorInvalidDevice);
   EXPECT_EQ(cudaSetDevice(3), cudaErrorInvalidDevice);
   int count = 0;
@@ -112,7 +113,7 @@ TEST_F(RuntimeApi, OccupancyFollowsThreadAndSharedMemoryLimits) {
   EXPECT_EQ(blocks, 8);
   EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 40 * 1024),
             cudaSuccess);
-  EXPECT_EQ(blocks, 4);
+  EXPECT_EQ(blocks, 5); // 228 KiB per SM over 40 KiB and the 1 KiB reserved per block
   EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 2048, 0), cudaSuccess);
   EXPECT_EQ(blocks, 0);
 }
