@@ -31,7 +31,8 @@ std::string status_reason(const kernel_report& k) {
   if (k.status == kernel_status::passed) {
     return {};
   }
-  std::string why = fmt::format("did not pass every correctness test (status {}", to_string(k.status));
+  std::string why =
+      fmt::format("did not pass every correctness test (status {}", to_string(k.status));
   if (k.error_kind) {
     why += fmt::format(": {}", to_string(*k.error_kind));
   }
@@ -66,9 +67,9 @@ std::string timing_reason(const kernel_report& k) {
 }
 
 case_figure figure_of(const performance_entry& e) {
-  case_figure f{e.shape, e.distribution, *e.speedup, *e.speedup_ci_low, *e.speedup_ci_high,
-                {},      {},             {},         {},                 e.library_name,
-                e.reference_source};
+  case_figure f{
+      e.shape, e.distribution, *e.speedup,        *e.speedup_ci_low, *e.speedup_ci_high, {}, {}, {},
+      {},      e.library_name, e.reference_source};
   if (positive(e.gflops)) {
     f.rate = e.gflops;
     f.unit = "GFLOP/s";
@@ -135,10 +136,25 @@ std::vector<std::string> timed_kernels(const report& r) {
   return out;
 }
 
+const std::vector<std::string>& insight_kinds() {
+  static const std::vector<std::string> kinds{"uncoalesced_access", "bank_conflicts",
+                                              "excess_traffic",     "global_atomics",
+                                              "idle_lanes",         "low_occupancy"};
+  return kinds;
+}
+
 kernel_standing standing_of(const report& r, std::string_view kernel) {
-  kernel_standing out{std::string(kernel), {}, {}};
+  kernel_standing out{std::string(kernel), {}, {}, {}};
   const auto k = std::find_if(r.kernels.begin(), r.kernels.end(),
                               [&](const kernel_report& x) { return x.name == kernel; });
+  if (k != r.kernels.end()) {
+    const auto& known = insight_kinds();
+    for (const auto& i : k->insights) {
+      if (std::find(known.begin(), known.end(), i.kind) != known.end()) {
+        out.insights.push_back(i.kind);
+      }
+    }
+  }
   std::string why = report_reason(r);
   if (why.empty() && k == r.kernels.end()) {
     why = "no result for this kernel in the report";
@@ -187,9 +203,8 @@ nlohmann::ordered_json gradescope_leaderboard(const report& r,
   for (const auto& name : kernels) {
     all.push_back(standing_of(r, name));
     if (all.back().where.ranked()) {
-      board.push_back({{"name", name + " speedup"},
-                       {"value", *all.back().where.metric},
-                       {"order", "desc"}});
+      board.push_back(
+          {{"name", name + " speedup"}, {"value", *all.back().where.metric}, {"order", "desc"}});
     }
   }
   if (const auto overall = overall_standing(all); overall.ranked()) {

@@ -46,7 +46,13 @@ struct kernel_standing {
   std::string kernel;
   standing where;
   std::vector<case_figure> cases; ///< filled when ranked
+  /// The kinds of the kernel's insights, costliest first (docs/insight.md): the causes only,
+  /// never their words, which quote the student's source.
+  std::vector<std::string> insights;
 };
+
+/// The insight kinds the schema knows, in the order docs/insight.md explains them.
+[[nodiscard]] const std::vector<std::string>& insight_kinds();
 
 /// True when `k` is a leaderboard kernel: the rubric gives it performance points, it was timed, or
 /// the report says why it was not (in emulation the points read 0 and the note says why).

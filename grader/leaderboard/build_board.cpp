@@ -21,9 +21,8 @@ std::pair<std::string, std::string> batch_assignment(const std::vector<student_r
       ++votes[{s.report->assignment_name, s.report->spec_sha256}];
     }
   }
-  const auto best = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-    return a.second < b.second;
-  });
+  const auto best = std::max_element(
+      votes.begin(), votes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return best == votes.end() ? std::pair<std::string, std::string>{} : best->first;
 }
 
@@ -70,9 +69,10 @@ student_standings standings_of(const student_report& s, const std::vector<std::s
   const std::string why = student_reason(s, assignment);
   for (const auto& k : kernels) {
     out.kernels.push_back(why.empty() ? reports::standing_of(*s.report, k)
-                                      : kernel_standing{k, {std::nullopt, 0, 0, why}, {}});
+                                      : kernel_standing{k, {std::nullopt, 0, 0, why}, {}, {}});
   }
-  out.overall = why.empty() ? reports::overall_standing(out.kernels) : standing{std::nullopt, 0, 0, why};
+  out.overall =
+      why.empty() ? reports::overall_standing(out.kernels) : standing{std::nullopt, 0, 0, why};
   return out;
 }
 
@@ -117,14 +117,20 @@ leaderboard build_leaderboard(const board_input& in) {
     const auto st = standings_of(s, kernels, assignment);
     const auto& name = in.names.by_student.at(s.student).name;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
-      add_entry(out.boards[i], {name, {}, {}, st.kernels[i].where, st.kernels[i].cases, st.device});
+      add_entry(out.boards[i], {name,
+                                {},
+                                {},
+                                st.kernels[i].where,
+                                st.kernels[i].cases,
+                                st.device,
+                                st.kernels[i].insights});
     }
-    add_entry(out.boards.back(), {name, {}, {}, st.overall, {}, st.device});
+    add_entry(out.boards.back(), {name, {}, {}, st.overall, {}, st.device, {}});
   }
   for (const auto& student : in.not_reported) {
     const standing none{std::nullopt, 0, 0, "no report: not graded by this batch"};
     for (auto& b : out.boards) {
-      add_entry(b, {in.names.by_student.at(student).name, {}, {}, none, {}, {}});
+      add_entry(b, {in.names.by_student.at(student).name, {}, {}, none, {}, {}, {}});
     }
   }
   for (auto& b : out.boards) {

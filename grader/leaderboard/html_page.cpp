@@ -3,7 +3,9 @@
 #include "grader/leaderboard/html_text.h"
 #include "grader/leaderboard/svg_charts.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace cugrade::leaderboard {
 
@@ -63,21 +65,80 @@ std::string header(const leaderboard& b) {
       html_escape(b.created_at), metric_rule, interval_rule, band_rule, timing_protocol);
 }
 
+// What each insight kind means, in the lectures' terms (docs/insight.md): the page's legend.
+const std::vector<std::pair<std::string, std::string>>& insight_meanings() {
+  static const std::vector<std::pair<std::string, std::string>> meanings{
+      {"uncoalesced_access",
+       "a warp's loads or stores touch many 32-byte sectors where consecutive threads reading "
+       "consecutive elements would touch few (coalescing)"},
+      {"bank_conflicts", "the threads of a warp reach different words of one shared-memory bank, "
+                         "so one access takes several wavefronts"},
+      {"excess_traffic", "the kernel moves many times the bytes the problem needs: data is not "
+                         "reused from shared memory (tiling)"},
+      {"global_atomics", "every update is an atomic on global memory; a privatised copy in shared "
+                         "memory takes them off the contended bins"},
+      {"idle_lanes", "the working threads are spread over every warp instead of packed into the "
+                     "first ones, so no warp goes idle early"},
+      {"low_occupancy", "too few warps fit on an SM (shared memory, registers or block size) to "
+                        "hide memory latency"}};
+  return meanings;
+}
+
+std::string kind_words(std::string kind) {
+  std::replace(kind.begin(), kind.end(), '_', ' ');
+  return kind;
+}
+
+// Each kind links to its meaning in the legend at the end of the page.
+std::string insight_links(const entry& e) {
+  std::string out;
+  for (const auto& kind : e.insights) {
+    out += fmt::format("{}<a class=\"insight\" href=\"#insight-{}\">{}</a>",
+                       out.empty() ? "" : ", ", html_escape(kind), html_escape(kind_words(kind)));
+  }
+  return out;
+}
+
 std::string ranked_table(const board& b) {
   if (b.ranked.empty()) {
     return "<p>No ranked entry.</p>\n";
   }
   std::string out = "<table class=\"ranked\">\n<tr><th>rank</th><th>band</th><th>name</th>"
-                    "<th>speedup</th><th>95% interval</th></tr>\n";
+                    "<th>speedup</th><th>95% interval</th>" +
+                    std::string(b.overall ? "" : "<th>why slower</th>") + "</tr>\n";
   for (const auto& e : b.ranked) {
     out += fmt::format("<tr class=\"entry band{}\" data-band=\"{}\"><td class=\"num\">{}</td>"
                        "<td class=\"num\">{}</td><td class=\"name\">{}</td><td "
-                       "class=\"num\">{}</td><td class=\"num\">[{}, {}]</td></tr>\n",
+                       "class=\"num\">{}</td><td class=\"num\">[{}, {}]</td>{}</tr>\n",
                        *e.band % 2, *e.band, *e.rank, *e.band, html_escape(e.name),
                        speedup_text(*e.where.metric), speedup_text(e.where.low),
-                       speedup_text(e.where.high));
+                       speedup_text(e.where.high),
+                       b.overall ? "" : "<td class=\"insights\">" + insight_links(e) + "</td>");
   }
   return out + "</table>\n";
+}
+
+// The meaning of every insight kind an entry on the page links to.
+std::string insight_legend(const leaderboard& board) {
+  std::set<std::string> used;
+  for (const auto& b : board.boards) {
+    for (const auto& e : b.ranked) {
+      used.insert(e.insights.begin(), e.insights.end());
+    }
+  }
+  if (used.empty()) {
+    return {};
+  }
+  std::string out = "<section id=\"insights\">\n<h2>Why slower: what the insights mean</h2>\n"
+                    "<p>Measured per kernel on its profile shape (docs/insight.md); each student's "
+                    "report names the line that costs the time.</p>\n<dl>\n";
+  for (const auto& [kind, meaning] : insight_meanings()) {
+    if (used.contains(kind)) {
+      out += fmt::format("<dt id=\"insight-{}\">{}</dt><dd>{}</dd>\n", html_escape(kind),
+                         html_escape(kind_words(kind)), html_escape(meaning));
+    }
+  }
+  return out + "</dl>\n</section>\n";
 }
 
 std::string unranked_list(const board& b) {
@@ -86,8 +147,9 @@ std::string unranked_list(const board& b) {
   }
   std::string out = "<h3>Unranked</h3>\n<ul class=\"unranked\">\n";
   for (const auto& e : b.unranked) {
-    out += fmt::format("<li><span class=\"name\">{}</span>: <span class=\"reason\">{}</span></li>\n",
-                       html_escape(e.name), html_escape(e.where.reason));
+    out +=
+        fmt::format("<li><span class=\"name\">{}</span>: <span class=\"reason\">{}</span></li>\n",
+                    html_escape(e.name), html_escape(e.where.reason));
   }
   return out + "</ul>\n";
 }
@@ -115,8 +177,9 @@ std::string board_section(const board& b, std::size_t index) {
   const auto heading =
       b.overall ? "Overall (" + list_text(b.kernels, "no kernel") + ")" : html_escape(b.name);
   return fmt::format("<section class=\"board\" id=\"board-{}\">\n<h2>{}</h2>\n{}{}{}{}</section>\n",
-                     html_escape(b.name), heading, ranked_table(b), speedup_chart(b, prefix + "-speedup"),
-                     roofline_section(b, prefix), unranked_list(b));
+                     html_escape(b.name), heading, ranked_table(b),
+                     speedup_chart(b, prefix + "-speedup"), roofline_section(b, prefix),
+                     unranked_list(b));
 }
 
 } // namespace
@@ -126,6 +189,7 @@ std::string render_html(const leaderboard& board) {
   for (std::size_t i = 0; i < board.boards.size(); ++i) {
     body += board_section(board.boards[i], i);
   }
+  body += insight_legend(board);
   return head(board) + "<body>\n" + body + "</body>\n</html>\n";
 }
 

@@ -37,6 +37,9 @@ struct entry {
   reports::standing where;
   std::vector<reports::case_figure> cases; ///< per benchmark shape (kernel boards)
   std::string device;                      ///< the GPU it was timed on
+  /// Why the kernel is slower, as insight kinds, costliest first (kernel boards; the page links
+  /// each to what it means, docs/insight.md).
+  std::vector<std::string> insights;
 };
 
 struct board {

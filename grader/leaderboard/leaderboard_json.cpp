@@ -47,6 +47,9 @@ ojson ranked_json(const entry& e, bool with_cases) {
       j["cases"].push_back(case_json(c));
     }
   }
+  if (!e.insights.empty()) {
+    j["insights"] = e.insights;
+  }
   return j;
 }
 

@@ -107,8 +107,19 @@ inline std::vector<std::pair<std::string, reports::report>> fixture_reports() {
   const kernel_timing slow{1.0, 0.98, 1.02, 1.0, 0.98, 1.02};
   const kernel_timing half{0.5, 0.49, 0.51, 0.5, 0.49, 0.51};
   std::vector<std::pair<std::string, reports::report>> out;
-  out.emplace_back(st[0].id, base_report(st[0], {2.0, 1.95, 2.05, 2.2, 2.15, 2.25},
-                                         {1.5, 1.45, 1.55, 1.5, 1.45, 1.55}));
+  auto alice =
+      base_report(st[0], {2.0, 1.95, 2.05, 2.2, 2.15, 2.25}, {1.5, 1.45, 1.55, 1.5, 1.45, 1.55});
+  // Insights quote the student's line: the leaderboard may carry their kinds, never their words.
+  alice.kernels[2].insights = {
+      {"bank_conflicts",
+       "the shared-memory access at matmul.cu:27 (`Mds[tx][ty] = M[row];`) has "
+       "4.0-way bank conflicts",
+       "matmul.cu:27", 0.5},
+      {"low_occupancy", "only 2 block(s) fit on an SM at once", "", 0.2},
+      {"not_a_kind", "a kind this version does not know", "", 0.1}};
+  alice.kernels[2].profile = reports::kernel_profile{
+      reports::backend_kind::gpu, "Nsight Compute 2025.3.1.0", "128x128x128", {}, "", {}};
+  out.emplace_back(st[0].id, alice);
   out.emplace_back(st[1].id, base_report(st[1], {2.1, 2.0, 2.2, 2.1, 2.05, 2.15},
                                          {1.6, 1.55, 1.65, 1.6, 1.55, 1.65}));
   out.emplace_back(st[2].id, base_report(st[2], slow, slow));

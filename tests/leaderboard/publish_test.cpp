@@ -121,6 +121,13 @@ TEST_F(PublishTest, RanksBandsAndReasons) {
   EXPECT_EQ(reason_of(board_named(p.board, "overall"), "Dave"),
             "not ranked on matmul_tiled: did not pass every correctness test (status failed)");
   EXPECT_EQ(p.board.devices, (std::vector<std::string>{"NVIDIA H100 80GB HBM3"}));
+  // Alice's dynamic kernel says why it is slower: the kinds, costliest first, known ones only.
+  for (const auto& e : board_named(p.board, "matmul_dynamic").ranked) {
+    EXPECT_EQ(e.insights, e.name == "Speedy"
+                              ? (std::vector<std::string>{"bank_conflicts", "low_occupancy"})
+                              : std::vector<std::string>{})
+        << e.name;
+  }
   ASSERT_EQ(p.warnings.size(), 1U); // heidi's nickname holds her id
   EXPECT_NE(p.warnings[0].find("s9008-heidi"), std::string::npos);
 }
@@ -162,6 +169,18 @@ TEST_F(PublishTest, NothingPublishedNamesAStudentRepositoryOrCommit) {
   }
   EXPECT_EQ(files, 2U); // leaderboard.json and index.html, nothing else
   const auto html = testing::read_text(p.html_file);
+  const auto json = testing::read_text(p.json_file);
+  for (const auto* text : {&html, &json}) { // an insight's kind, never its words
+    EXPECT_EQ(text->find("Mds[tx]"), std::string::npos) << "an insight's words were published";
+    EXPECT_EQ(text->find("matmul.cu:27"), std::string::npos) << "an insight's line was published";
+  }
+  EXPECT_NE(json.find("\"insights\": [\n"), std::string::npos);
+  // Each kind links to its meaning at the end of the page.
+  EXPECT_NE(html.find("<a class=\"insight\" href=\"#insight-bank_conflicts\">bank conflicts</a>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<dt id=\"insight-bank_conflicts\">"), std::string::npos);
+  EXPECT_NE(html.find("<dt id=\"insight-low_occupancy\">"), std::string::npos);
+  EXPECT_EQ(html.find("insight-idle_lanes"), std::string::npos) << "a kind no entry has";
   EXPECT_EQ(html.find("<script"), std::string::npos) << "a hostile nickname became markup";
   EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Bobby&#39;"),
             std::string::npos);
