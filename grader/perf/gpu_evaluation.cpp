@@ -733,12 +733,7 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
 }
 
 std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc) {
-  const fs::path beside = nvcc.parent_path() / "compute-sanitizer";
-  std::error_code ec;
-  if (!nvcc.empty() && fs::exists(beside, ec)) {
-    return beside;
-  }
-  return process::find_program("compute-sanitizer");
+  return find_cuda_tool(nvcc, "compute-sanitizer");
 }
 
 reports::hint timing_failure_hint(const launcher_run& run) {

@@ -248,12 +248,7 @@ std::vector<fs::path> nsight_compute_dirs(const fs::path& ncu) {
 }
 
 std::optional<fs::path> find_ncu(const fs::path& nvcc) {
-  const fs::path beside = nvcc.parent_path() / "ncu";
-  std::error_code ec;
-  if (!nvcc.empty() && fs::exists(beside, ec)) {
-    return beside;
-  }
-  return process::find_program("ncu");
+  return find_cuda_tool(nvcc, "ncu");
 }
 
 std::string ncu_version(const fs::path& ncu) {

@@ -181,6 +181,16 @@ run_runner_process(const std::filesystem::path& runner, const protocol::plan& pl
 
 } // namespace
 
+std::optional<std::filesystem::path> find_cuda_tool(const std::filesystem::path& nvcc,
+                                                    const std::string& name) {
+  const std::filesystem::path beside = nvcc.parent_path() / name;
+  std::error_code ec;
+  if (!nvcc.empty() && std::filesystem::exists(beside, ec)) {
+    return beside;
+  }
+  return process::find_program(name);
+}
+
 result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
                                   double time_limit_seconds,
                                   const std::vector<std::string>& wrapper,

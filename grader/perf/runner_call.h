@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,11 @@ run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
            double time_limit_seconds, const std::vector<std::string>& wrapper = {},
            std::size_t file_size_bytes = runner_file_size_bytes,
            const std::vector<std::filesystem::path>& tool_dirs = {});
+
+/// A CUDA toolkit program that wraps a runner (compute-sanitizer, ncu): beside `nvcc`, or on
+/// PATH.
+[[nodiscard]] std::optional<std::filesystem::path> find_cuda_tool(const std::filesystem::path& nvcc,
+                                                                  const std::string& name);
 
 /// A timing runner started ahead of its turn on the GPU (harness/runner/gate.h). It makes its CUDA
 /// context (the slow part of a start, which the driver serialises across a machine's GPUs) while
