@@ -443,6 +443,7 @@ void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
         emulate_because = add_measured_insight(request, *k);
       }
       if (emulate_because) {
+        alone.reset(); // emulation needs no GPU: other gradings may use it meanwhile
         say(g.options, k->name + ": profiling memory behaviour in emulation");
         profile_instead(g, *k, *emulate_because, source, work, emulated);
       }
