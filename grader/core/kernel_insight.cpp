@@ -47,7 +47,7 @@ std::optional<std::string> add_measured_insight(const counters_request& request,
   if (!measured) {
     return "Nsight Compute could not start: " + measured.error();
   }
-  if (measured->restricted) {
+  if (measured->restricted || measured->tool_failed) {
     return measured->problem;
   }
   reports::kernel_profile profile{reports::backend_kind::gpu,

@@ -43,8 +43,9 @@ struct counters_request {
 
 /// Measures `k` (a kernel that passed) with Nsight Compute and sets its profile and insights.
 /// Gives the reason when this machine cannot measure it (the counters restricted to
-/// administrators, ncu failing to start): the caller then profiles it in emulation and says
-/// why. A run the submission spoiled leaves a note and no insight.
+/// administrators, ncu failing to start or failing before the runner started): the caller then
+/// profiles it in emulation and says why. A run the submission spoiled leaves a note and no
+/// insight.
 [[nodiscard]] std::optional<std::string> add_measured_insight(const counters_request& request,
                                                               reports::kernel_report& k);
 

@@ -215,6 +215,7 @@ result<counters_outcome> measure_counters(problems::kind problem, const problems
     return out;
   }
   if (!run->clean()) {
+    out.tool_failed = !run->log.started && !run->timed_out;
     out.problem =
         "Nsight Compute's run of " + launcher + " did not finish cleanly (" + run->ending() + ")";
     return out;

@@ -63,7 +63,10 @@ struct counters_setup {
 struct counters_outcome {
   std::optional<kernel_counters> counters;
   bool restricted = false; ///< ERR_NVGPUCTRPERM: the machine's setting, not the submission
-  std::string problem;     ///< why there are no counters, for the report's note
+  /// ncu itself failed before the runner started (a broken or partial install): the machine's
+  /// fault, not the submission's.
+  bool tool_failed = false;
+  std::string problem; ///< why there are no counters, for the report's note
   double wall_seconds = 0;
 };
 
