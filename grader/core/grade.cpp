@@ -342,12 +342,23 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
   return std::nullopt;
 }
 
-// Insights for every kernel that passed: one profiled run each (kernel_insight.h).
+// Whether `k` gets insights (docs/insight.md): asked for (--perf), or on the GPU for every timed
+// kernel; never where the spec turns them off, and only for a kernel that passed.
+bool wants_insight(const grading& g, const reports::kernel_report& k,
+                   const perf::gpu_evaluator* gpu) {
+  if (!g.spec.insight || k.status != reports::kernel_status::passed) {
+    return false;
+  }
+  return g.options.insight || (gpu != nullptr && gpu->times(k));
+}
+
+// Insights in emulation for every kernel that wants them: one profiled run each
+// (kernel_insight.h).
 void profile_in_emulation(grading& g, const std::filesystem::path& library,
                           const std::filesystem::path& work) {
   const insight_request request{g.spec, library, work / "insight", g.source_text};
   for (auto& k : g.report.kernels) {
-    if (k.status != reports::kernel_status::passed) {
+    if (!wants_insight(g, k, nullptr)) {
       continue;
     }
     say(g.options, k.name + ": profiling memory behaviour in emulation");
@@ -361,16 +372,6 @@ void profile_in_emulation(grading& g, const std::filesystem::path& library,
       return 0;
     });
   }
-}
-
-// Whether `k` gets insights (docs/insight.md): asked for (--perf), or on the GPU for every timed
-// kernel; never where the spec turns them off, and only for a kernel that passed.
-bool wants_insight(const grading& g, const reports::kernel_report& k,
-                   const perf::gpu_evaluator* gpu) {
-  if (!g.spec.insight || k.status != reports::kernel_status::passed) {
-    return false;
-  }
-  return g.options.insight || (gpu != nullptr && gpu->times(k));
 }
 
 // A kernel the GPU could not measure, profiled in emulation instead: the submission is built for
@@ -430,11 +431,12 @@ void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
                                                         held.error());
     alone = held ? *held : nullptr;
   }
-  const counters_request request{
-      g.spec,
-      {ncu.value_or(""), g.paths.runner("gpu"), work / "insight", g.spec.lim.kernel_seconds + 60},
-      ncu ? perf::ncu_version(*ncu) : "",
-      library};
+  const counters_request request{g.spec,
+                                 {ncu.value_or(""), g.paths.runner("gpu"),
+                                  g.spec.lim.kernel_seconds + 60},
+                                 ncu ? perf::ncu_version(*ncu) : "",
+                                 library,
+                                 work / "insight"};
   std::optional<build::build_outcome> emulated;
   for (reports::kernel_report* k : wanted) {
     timed_stage(g, "insight", k->name, [&] {
@@ -571,7 +573,7 @@ grade_outcome grade_submission(grading& g) {
   for (auto& c : checked) {
     g.report.kernels.push_back(std::move(*c.report));
   }
-  if (g.options.insight && g.spec.insight && g.backend.kind == reports::backend_kind::emu) {
+  if (g.backend.kind == reports::backend_kind::emu) {
     profile_in_emulation(g, built->library, work.path());
   }
   return {grade_exit::report_written, "", g.report, {}, {}};

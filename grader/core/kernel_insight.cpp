@@ -24,11 +24,23 @@ constexpr const char* gpu_limits =
     "the kernel's totals, so `cugrade check --perf` (emulation) names the source line of each "
     "cause";
 
+// The profiled case on either backend: the problem's profile shape, its first distribution.
+protocol::plan profile_plan(const spec::assignment_spec& spec, const std::string& launcher,
+                            const std::filesystem::path& library,
+                            const std::filesystem::path& dir) {
+  const problems::problem& problem = problems::get(spec.problem);
+  const problems::shape shape = problem.profile_shape();
+  const graded_case profiled{0,
+                             {"profile/" + problems::describe(spec.problem, shape), spec.problem,
+                              shape, problem.distributions().front(), 1}};
+  auto plan = make_plan(spec.problem, launcher, library, dir, {profiled}, 1);
+  plan.profile = true;
+  return plan;
+}
+
 insight::counter_readings readings_of(const perf::kernel_counters& c) {
   insight::counter_readings r;
-  for (const std::string& name : perf::counter_metric_names()) {
-    r.sums[name] = c.sum(name);
-  }
+  r.sums = c.sums();
   if (const perf::launch_counters* widest = c.widest()) {
     r.widest_launch = widest->values;
   }
@@ -42,8 +54,9 @@ std::optional<std::string> add_measured_insight(const counters_request& request,
                                                 reports::kernel_report& k) {
   const problems::problem& problem = problems::get(request.spec.problem);
   const problems::shape shape = problem.profile_shape();
-  auto measured = perf::measure_counters(request.spec.problem, shape, request.spec.seed, k.name,
-                                         request.library, request.setup);
+  auto measured = perf::measure_counters(
+      profile_plan(request.spec, k.name, request.library, request.work_dir / k.name / "counters"),
+      request.setup);
   if (!measured) {
     return "Nsight Compute could not start: " + measured.error();
   }
@@ -76,15 +89,14 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
                           reports::kernel_report& k) {
   const problems::problem& problem = problems::get(request.spec.problem);
   const problems::shape shape = problem.profile_shape();
-  const std::string shape_text = problems::describe(request.spec.problem, shape);
-  reports::kernel_profile profile{
-      reports::backend_kind::emu, emulator_tool, shape_text, {}, "", {}};
-  const graded_case profiled{
-      0,
-      {"profile/" + shape_text, request.spec.problem, shape, problem.distributions().front(), 1}};
-  auto plan = make_plan(request.spec.problem, k.name, request.library,
-                        request.work_dir / k.name / "profile", {profiled}, 1);
-  plan.profile = true;
+  reports::kernel_profile profile{reports::backend_kind::emu,
+                                  emulator_tool,
+                                  problems::describe(request.spec.problem, shape),
+                                  {},
+                                  "",
+                                  {}};
+  auto plan =
+      profile_plan(request.spec, k.name, request.library, request.work_dir / k.name / "profile");
   plan.time_limit_seconds = request.spec.lim.kernel_seconds;
   const auto ran = run(plan, request.spec.lim.kernel_seconds);
   const bool profiled_ok = ran && ran->log.finished && ran->log.tampering.empty() &&

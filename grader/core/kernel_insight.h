@@ -37,8 +37,9 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
 struct counters_request {
   const spec::assignment_spec& spec;
   perf::counters_setup setup;
-  std::string tool;              ///< "Nsight Compute 2025.3.1.0"
-  std::filesystem::path library; ///< the submission built for the GPU
+  std::string tool;               ///< "Nsight Compute 2025.3.1.0"
+  std::filesystem::path library;  ///< the submission built for the GPU
+  std::filesystem::path work_dir; ///< each kernel's counter run writes under it
 };
 
 /// Measures `k` (a kernel that passed) with Nsight Compute and sets its profile and insights.

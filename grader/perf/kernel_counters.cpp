@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t counters_salt = 0x636f756e74657273ull; // "counters"
 /// At most this many launches of one call are measured (a multi-pass reduction or scan makes a
 /// few; a launcher looping over thousands of launches is cut here, and the note says so).
 constexpr int most_launches = 16;
@@ -45,25 +44,6 @@ std::string joined_metrics() {
     out += (out.empty() ? "" : ",") + m;
   }
   return out;
-}
-
-protocol::plan counters_plan(problems::kind problem, const problems::shape& shape,
-                             std::uint64_t seed, const std::string& launcher,
-                             const fs::path& library, const fs::path& dir) {
-  const problems::problem& p = problems::get(problem);
-  const auto distribution = p.distributions().front();
-  protocol::plan plan;
-  plan.problem = problem;
-  plan.launcher = launcher;
-  plan.library = library;
-  plan.output_dir = dir;
-  plan.runs = 1;
-  plan.profile = true; // the runner marks the call's launches as the range ncu measures
-  for (const auto& c :
-       problems::make_cases(problem, {{shape, distribution}}, seed ^ counters_salt)) {
-    plan.cases.push_back({"profile/" + c.name, c.dims, c.distribution, c.seed});
-  }
-  return plan;
 }
 
 } // namespace
@@ -108,11 +88,11 @@ const std::vector<std::string>& counter_metric_names() {
   return names;
 }
 
-double kernel_counters::sum(const std::string& metric) const {
-  double total = 0;
+std::map<std::string, double> kernel_counters::sums() const {
+  std::map<std::string, double> total;
   for (const auto& l : launches) {
-    if (const auto it = l.values.find(metric); it != l.values.end()) {
-      total += it->second;
+    for (const auto& [metric, value] : l.values) {
+      total[metric] += value;
     }
   }
   return total;
@@ -185,12 +165,9 @@ std::string counters_permission_fix() {
          "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
 }
 
-result<counters_outcome> measure_counters(problems::kind problem, const problems::shape& shape,
-                                          std::uint64_t seed, const std::string& launcher,
-                                          const fs::path& library, const counters_setup& setup) {
-  const fs::path dir = setup.work_dir / (launcher + "-counters");
-  const fs::path log = dir / log_name;
-  const auto plan = counters_plan(problem, shape, seed, launcher, library, dir);
+result<counters_outcome> measure_counters(const protocol::plan& plan, const counters_setup& setup) {
+  const std::string& launcher = plan.launcher;
+  const fs::path log = plan.output_dir / log_name;
   const std::vector<std::string> wrapper{setup.ncu.string(),
                                          "--profile-from-start",
                                          "off",

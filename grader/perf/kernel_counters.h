@@ -9,7 +9,7 @@
 /// grading over it.
 
 #include "harness/core/result.h"
-#include "harness/problems/problem.h"
+#include "harness/protocol/protocol.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -34,8 +34,8 @@ struct launch_counters {
 /// Every launch of the student's call that ncu measured, in order.
 struct kernel_counters {
   std::vector<launch_counters> launches;
-  /// `metric` summed over the launches.
-  [[nodiscard]] double sum(const std::string& metric) const;
+  /// Every metric some launch has, summed over the launches.
+  [[nodiscard]] std::map<std::string, double> sums() const;
   /// The launch with the most threads (block size times grid size), or null when there is none:
   /// its configuration and occupancy stand for the kernel's.
   [[nodiscard]] const launch_counters* widest() const;
@@ -55,7 +55,6 @@ struct kernel_counters {
 struct counters_setup {
   std::filesystem::path ncu;    ///< Nsight Compute's command line
   std::filesystem::path runner; ///< cugrade-runner-gpu
-  std::filesystem::path work_dir;
   double time_limit_seconds = 60;
 };
 
@@ -70,12 +69,11 @@ struct counters_outcome {
   double wall_seconds = 0;
 };
 
-/// Runs `launcher` of `library` once on `shape` of `problem` under ncu. Fails only when a
-/// program cannot be started; a run that measured nothing says why in the outcome.
-[[nodiscard]] result<counters_outcome>
-measure_counters(problems::kind problem, const problems::shape& shape, std::uint64_t seed,
-                 const std::string& launcher, const std::filesystem::path& library,
-                 const counters_setup& setup);
+/// Runs `plan` (the profiled case, `profile` set: the same plan emulation profiles) under ncu,
+/// which writes its table into the plan's output folder. Fails only when a program cannot be
+/// started; a run that measured nothing says why in the outcome.
+[[nodiscard]] result<counters_outcome> measure_counters(const protocol::plan& plan,
+                                                        const counters_setup& setup);
 
 /// The folders Nsight Compute reads from when started as `ncu` (its install folder and
 /// /opt/nvidia, where they exist): the sandbox lets the counter run read them.

@@ -31,7 +31,8 @@ TEST(KernelCounters, ReadsEveryLaunchOfTheCallAndSumsThem) {
   EXPECT_NE(c->launches[0].kernel.find("kogge_stone_section_scan"), std::string::npos);
   EXPECT_NE(c->launches[2].kernel.find("add_earlier_sections"), std::string::npos);
   // "8,192" + "8" + "10,080": ncu groups thousands with commas.
-  EXPECT_DOUBLE_EQ(c->sum("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 8192 + 8 + 10080);
+  EXPECT_DOUBLE_EQ(c->sums().at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   8192 + 8 + 10080);
   // The widest launch (64 blocks of 1,024) stands for the kernel's configuration.
   ASSERT_NE(c->widest(), nullptr);
   EXPECT_EQ(c->widest(), &c->launches[0]);
@@ -42,10 +43,11 @@ TEST(KernelCounters, ReadsTheSectionedHistogramAsMeasured) {
   const auto c = read_counters_csv(data("ncu_histogram_sectioned_h200.csv"));
   ASSERT_TRUE(c) << c.error();
   ASSERT_EQ(c->launches.size(), 1u);
-  EXPECT_DOUBLE_EQ(c->sum("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 8192);
-  EXPECT_DOUBLE_EQ(c->sum("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 16384);
-  EXPECT_DOUBLE_EQ(c->sum("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"), 8192);
-  EXPECT_DOUBLE_EQ(c->sum("no_such_metric.sum"), 0);
+  const auto sums = c->sums();
+  EXPECT_DOUBLE_EQ(sums.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 8192);
+  EXPECT_DOUBLE_EQ(sums.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 16384);
+  EXPECT_DOUBLE_EQ(sums.at("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"), 8192);
+  EXPECT_FALSE(sums.contains("no_such_metric.sum")); // a metric no launch has is not summed
 }
 
 TEST(KernelCounters, LeavesOutValuesThatAreNotNumbers) {
