@@ -4,7 +4,9 @@
 #include "harness/problems/support.h"
 #include "harness/problems/tolerance.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace cugrade::problems {
@@ -141,6 +143,39 @@ emulation_pace histogram_problem::emulated_pace() const {
 work_counts histogram_problem::work(const shape& s) const {
   const auto n = static_cast<double>(s.n);
   return {.flops = n, .bytes = n + 4.0 * histogram_bins};
+}
+
+// The references' global traffic (reference/histogram.cu): the bins change only by atomics, so
+// what moves is the input. The interleaved and privatised kernels read each byte once, a warp's
+// 32 consecutive bytes one sector. The sectioned kernel's lanes read bytes a section apart, so
+// a warp's request spans min(section, 32) sectors: the input moves that many times. Its
+// section is n over its threads, 256 a block and 4 blocks an SM on the course's GPUs (H100 and
+// H200, and the emulated device: 132 SMs), never more blocks than the input fills.
+std::optional<technique_traffic> histogram_problem::expected_traffic(std::string_view launcher,
+                                                                     const shape& s) const {
+  constexpr long block_threads = 256;
+  constexpr long blocks_per_sm = 4;
+  constexpr long course_gpu_sms = 132;
+  const double minimum = work(s).bytes;
+  if (s.n <= 0) {
+    return std::nullopt;
+  }
+  const double input_once = std::ceil(static_cast<double>(s.n) / 32) * 32;
+  const char* advice = "each input byte needs reading once (check that no loop reads the input "
+                       "again, per bin or per pass)";
+  if (launcher == "histogram_interleaved" || launcher == "histogram_privatized") {
+    return technique_traffic{input_once / minimum, "grid-stride loops reading each byte once",
+                             advice};
+  }
+  if (launcher == "histogram_sectioned") {
+    const long blocks =
+        std::min(blocks_per_sm * course_gpu_sms, (s.n + block_threads - 1) / block_threads);
+    const long threads = blocks * block_threads;
+    const long section = (s.n + threads - 1) / threads;
+    return technique_traffic{input_once * static_cast<double>(std::min(section, 32L)) / minimum,
+                             fmt::format("sections of {} bytes a thread", section), advice};
+  }
+  return std::nullopt;
 }
 
 void histogram_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,

@@ -32,6 +32,8 @@ public:
                                    const std::vector<double>& expected,
                                    const buffer& actual) const override;
   [[nodiscard]] work_counts work(const shape& s) const override;
+  [[nodiscard]] std::optional<technique_traffic> expected_traffic(std::string_view launcher,
+                                                                  const shape& s) const override;
   [[nodiscard]] emulation_pace emulated_pace() const override;
   void invoke(void* launcher, const std::vector<void*>& device_inputs, void* device_output,
               const shape& s) const override;

@@ -186,6 +186,46 @@ work_counts matmul_problem::work(const shape& s) const {
   return {.flops = 2 * j * k * l, .bytes = 4 * (j * k + k * l + j * l)};
 }
 
+// The references' global traffic (reference/matmul.cu), every access in whole sectors:
+// - naive, 16x16 blocks: a warp is two rows of 16 threads; per multiply-add step it reads one
+//   sector of M per row (two) and the 16 floats of N both rows share (two), 4 bytes per
+//   element of P per step, then stores P once: 4jkl + 4jl;
+// - tiled, T x T tiles: each of the ceil(l/T) block columns reads all of M once, each of the
+//   ceil(j/T) block rows all of N, and P is stored once: (2N/T + 1) / 3 of the minimum at N^3.
+//   matmul_dynamic's launcher picks T = 32 on the course's GPUs (and the emulated device): two
+//   32x32 float tiles are 8 KiB, 1024 threads a block.
+std::optional<technique_traffic> matmul_problem::expected_traffic(std::string_view launcher,
+                                                                  const shape& s) const {
+  const double j = static_cast<double>(s.j), k = static_cast<double>(s.k),
+               l = static_cast<double>(s.l);
+  const double minimum = work(s).bytes;
+  if (minimum <= 0) {
+    return std::nullopt;
+  }
+  const auto tiled = [&](long tile) {
+    const double block_rows = std::ceil(j / static_cast<double>(tile));
+    const double block_columns = std::ceil(l / static_cast<double>(tile));
+    return technique_traffic{
+        4 * (j * k * block_columns + k * l * block_rows + j * l) / minimum,
+        fmt::format("{0}x{0} tiles", tile),
+        "data loaded into the tiles is not reused (check that the phase loop loads each tile "
+        "once and the inner product reads only the tiles)"};
+  };
+  if (launcher == "matmul_naive") {
+    return technique_traffic{4 * (j * k * l + j * l) / minimum,
+                             "threads computing one element of P each, in 16x16 blocks,",
+                             "sum each element of P in a register and store it once, reading "
+                             "each element of M and N once per multiply-add"};
+  }
+  if (launcher == "matmul_tiled") {
+    return tiled(16);
+  }
+  if (launcher == "matmul_dynamic") {
+    return tiled(32);
+  }
+  return std::nullopt;
+}
+
 void matmul_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
                             void* device_output, const shape& s) const {
   require_pointers(*this, s, device_inputs, device_output);

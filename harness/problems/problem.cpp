@@ -66,6 +66,10 @@ std::optional<std::vector<float_recipe>> problem::float_recipes(const test_case&
   return std::nullopt;
 }
 
+std::optional<technique_traffic> problem::expected_traffic(std::string_view, const shape&) const {
+  return std::nullopt;
+}
+
 std::string problem::shape_words() const {
   return "shapes have n, the number of input elements";
 }

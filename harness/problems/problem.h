@@ -153,6 +153,15 @@ struct work_counts {
   double bytes = 0; ///< bytes that must move to and from device memory at least once
 };
 
+/// What the lecture's technique for one kernel moves through global memory on a shape, derived
+/// from the reference kernel (reference/<name>.cu): the excess_traffic insight compares a
+/// kernel's traffic with it (docs/insight.md, "How causes are ranked").
+struct technique_traffic {
+  double bytes_per_minimum = 0; ///< global bytes, in whole 32-byte sectors, over work().bytes
+  std::string technique;        ///< a plural noun phrase for "... where 16x16 tiles move 5.7x"
+  std::string advice;           ///< what to check in a kernel that moves far more
+};
+
 /// The CPU emulator's pace on a kind's kernels: what spec sanity (grader/spec/emulation_cost.h)
 /// divides a case's work by to estimate, before anything runs, how long it takes in emulation.
 struct emulation_pace {
@@ -226,6 +235,10 @@ public:
                                            const std::vector<double>& expected,
                                            const buffer& actual) const = 0;
   [[nodiscard]] virtual work_counts work(const shape& s) const = 0;
+  /// What the lecture's technique for `launcher` moves at `s`; none (the default) where no
+  /// expectation can be stated, and then no excess_traffic insight is said.
+  [[nodiscard]] virtual std::optional<technique_traffic> expected_traffic(std::string_view launcher,
+                                                                          const shape& s) const;
   /// How fast the CPU emulator gets through this kind's work with one worker: a round figure
   /// below the reference kernels' measured pace (docs/assignments.md, "Shapes emulation cannot
   /// finish").

@@ -121,6 +121,21 @@ work_counts reduction_problem::work(const shape& s) const {
   return {.flops = std::max(n - 1, 0.0), .bytes = 4 * n + 4};
 }
 
+// The references' global traffic (reference/reduction.cu): a grid-stride sum reads each float
+// once, a warp's 32 consecutive floats four sectors; the tree stays in shared memory and the
+// result changes only by an atomic.
+std::optional<technique_traffic> reduction_problem::expected_traffic(std::string_view launcher,
+                                                                     const shape& s) const {
+  const double minimum = work(s).bytes;
+  if (s.n <= 0 || (launcher != "reduce_interleaved" && launcher != "reduce_convergent")) {
+    return std::nullopt;
+  }
+  return technique_traffic{std::ceil(4 * static_cast<double>(s.n) / 32) * 32 / minimum,
+                           "grid-stride sums reading each element once",
+                           "each input element needs reading once (keep the tree's partial sums "
+                           "in a __shared__ array, not in global memory)"};
+}
+
 void reduction_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
                                void* device_output, const shape& s) const {
   require_pointers(*this, s, device_inputs, device_output);

@@ -22,6 +22,23 @@ std::string tolerance_text(bool exact, double allowed) {
                : fmt::format("{} (gamma_(i+1) * sum of |input[0..i]|)", format_number(allowed));
 }
 
+// The global bytes of the references' hierarchical scan (reference/scan.cu) of n elements in
+// sections of `section`, `threads` a block: each section is read and written once, its sum stored
+// by one lane (a sector); the sums are scanned the same way; then every section after the first
+// reads its carry (a sector per warp) and is read and written again.
+double hierarchical_scan_bytes(long n, long section, long threads) {
+  double bytes = 2 * std::ceil(4 * static_cast<double>(n) / 32) * 32;
+  const long sections = (n + section - 1) / section;
+  if (sections <= 1) {
+    return bytes;
+  }
+  bytes += 32.0 * static_cast<double>(sections);
+  bytes += hierarchical_scan_bytes(sections, section, threads);
+  bytes += static_cast<double>(sections - 1) * static_cast<double>((threads + 31) / 32) * 32;
+  bytes += 8.0 * static_cast<double>(n - section);
+  return bytes;
+}
+
 } // namespace
 
 std::vector<std::string> scan_problem::launchers() const {
@@ -165,6 +182,29 @@ emulation_pace scan_problem::emulated_pace() const {
 work_counts scan_problem::work(const shape& s) const {
   const auto n = static_cast<double>(s.n);
   return {.flops = std::max(n - 1, 0.0), .bytes = 8 * n};
+}
+
+std::optional<technique_traffic> scan_problem::expected_traffic(std::string_view launcher,
+                                                                const shape& s) const {
+  const double minimum = work(s).bytes;
+  if (s.n <= 0) {
+    return std::nullopt;
+  }
+  // Kogge-Stone: a thread per element, 1024 a block; Brent-Kung: two elements a thread, 512.
+  const long section = 1024;
+  long threads = 0;
+  if (launcher == "scan_kogge_stone") {
+    threads = 1024;
+  } else if (launcher == "scan_brent_kung") {
+    threads = 512;
+  } else {
+    return std::nullopt;
+  }
+  return technique_traffic{hierarchical_scan_bytes(s.n, section, threads) / minimum,
+                           "1024-element sections scanned in shared memory, their sums scanned "
+                           "and added back,",
+                           "each section needs reading and writing once per pass (keep the "
+                           "steps of the scan in a __shared__ array, not in global memory)"};
 }
 
 void scan_problem::invoke(void* launcher, const std::vector<void*>& device_inputs,
