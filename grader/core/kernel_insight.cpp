@@ -75,7 +75,8 @@ std::optional<std::string> add_measured_insight(const counters_request& request,
     return std::nullopt;
   }
   const insight::counter_readings readings = readings_of(*measured->counters);
-  const insight::memory_profile m = insight::profile_from_counters(problem, shape, readings);
+  const insight::memory_profile m =
+      insight::profile_from_counters(problem, shape, k.name, readings);
   profile.metrics = insight::metrics_of(m);
   const auto only_here = insight::measured_only_metrics(problem, shape, readings);
   profile.metrics.insert(profile.metrics.end(), only_here.begin(), only_here.end());
@@ -112,7 +113,7 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
     return;
   }
   const insight::memory_profile m =
-      insight::summarise(problem, shape, ran->log.profiles.front().launches);
+      insight::summarise(problem, shape, k.name, ran->log.profiles.front().launches);
   profile.metrics = insight::metrics_of(m);
   profile.note = emulation_limits;
   if (m.left_out > 0) {

@@ -68,11 +68,8 @@ occupancy launch_occupancy(const counter_readings& c) {
 } // namespace
 
 memory_profile profile_from_counters(const problems::problem& problem, const problems::shape& s,
-                                     const counter_readings& c) {
-  memory_profile m;
-  m.minimum_bytes = problem.work(s).bytes;
-  const auto inputs = problem.inputs(s);
-  m.input_elements = inputs.empty() ? 0 : static_cast<double>(inputs.front().count);
+                                     std::string_view kernel, const counter_readings& c) {
+  memory_profile m = profile_basis(problem, s, kernel);
   m.launches = c.launches;
   m.global_load = global_sum(c, "ld");
   m.global_store = global_sum(c, "st");

@@ -35,9 +35,11 @@ struct counter_readings {
   std::size_t launches = 0;
 };
 
-/// The profile the rules read (insights_of): one "line" 0 per kind of access.
+/// The profile the rules read (insights_of) of the launcher `kernel`: one "line" 0 per kind of
+/// access.
 [[nodiscard]] memory_profile profile_from_counters(const problems::problem& problem,
                                                    const problems::shape& s,
+                                                   std::string_view kernel,
                                                    const counter_readings& c);
 
 /// What only the GPU measures: achieved occupancy, registers per thread, lanes per executed

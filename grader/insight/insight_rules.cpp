@@ -122,6 +122,44 @@ void global_atomics(const memory_profile& m, double total, std::vector<reports::
        "", std::min(1.0, waste / total)});
 }
 
+// The global line whose lanes asked for the most bytes: where most of the traffic is.
+const line_requests* busiest_global_line(const memory_profile& m) {
+  const line_requests* busiest = nullptr;
+  for (const line_requests& l : m.lines) {
+    if (l.space == "global" && l.op != "atomic" && l.line > 0 &&
+        (busiest == nullptr || l.sum.ideal_units > busiest->sum.ideal_units)) {
+      busiest = &l;
+    }
+  }
+  return busiest;
+}
+
+// Global traffic at least twice what the lecture's technique moves, counting as waste only the
+// bytes the threads asked for beyond the technique's: sectors lost to scattered addresses are
+// uncoalesced_access's, not blamed twice.
+void excess_traffic(const memory_profile& m, const source_context& s, double total,
+                    std::vector<reports::insight>& out) {
+  if (!m.expected || m.minimum_bytes <= 0 || m.expected->bytes_per_minimum <= 0) {
+    return;
+  }
+  const double moved = m.global_bytes() / m.minimum_bytes;
+  const double technique = m.expected->bytes_per_minimum;
+  const double asked = units(m.global_load.ideal_units + m.global_store.ideal_units) * sector_bytes;
+  const double excess = (asked - technique * m.minimum_bytes) / sector_bytes;
+  if (moved < 2 * technique || excess <= 0) {
+    return;
+  }
+  const line_requests* busiest = busiest_global_line(m);
+  const int line = busiest != nullptr ? busiest->line : 0;
+  const std::string where = line > 0 ? ", the most by the access" + at(s, line) : std::string();
+  out.push_back(
+      {"excess_traffic",
+       fmt::format("{} moves {:.1f}x the minimum global bytes where {} move {:.1f}x{}: "
+                   "{}",
+                   m.kernel, moved, m.expected->technique, technique, where, m.expected->advice),
+       location(s, line), std::min(1.0, excess / total)});
+}
+
 // Shared requests well above what the same lanes packed into warps would need: the working
 // threads are spread over every warp (`t % stride == 0`) instead of packed (`t < stride`).
 void idle_lanes(const memory_profile& m, const source_context& s, double total,
@@ -231,6 +269,7 @@ std::vector<reports::insight> insights_of(const memory_profile& m, const source_
   const double total = modelled_cost(m);
   if (total > 0) {
     uncoalesced(m, source, total, out);
+    excess_traffic(m, source, total, out);
     bank_conflicts(m, source, total, out);
     global_atomics(m, total, out);
     idle_lanes(m, source, total, out);

@@ -105,12 +105,21 @@ const char* limit_name(occupancy_limit l) {
   return "the limit of 32 blocks per SM";
 }
 
-memory_profile summarise(const problems::problem& problem, const problems::shape& s,
-                         const std::vector<protocol::launch_record>& launches) {
+memory_profile profile_basis(const problems::problem& problem, const problems::shape& s,
+                             std::string_view kernel) {
   memory_profile m;
+  m.kernel = std::string(kernel);
   m.minimum_bytes = problem.work(s).bytes;
   const auto inputs = problem.inputs(s);
   m.input_elements = inputs.empty() ? 0 : static_cast<double>(inputs.front().count);
+  m.expected = problem.expected_traffic(kernel, s);
+  return m;
+}
+
+memory_profile summarise(const problems::problem& problem, const problems::shape& s,
+                         std::string_view kernel,
+                         const std::vector<protocol::launch_record>& launches) {
+  memory_profile m = profile_basis(problem, s, kernel);
   m.launches = launches.size();
   std::uint64_t most_threads = 0;
   for (const protocol::launch_record& l : launches) {

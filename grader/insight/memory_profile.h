@@ -6,7 +6,9 @@
 /// per input element, lanes per request and the occupancy the launch allows (docs/insight.md).
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/problems/problem.h"
@@ -60,12 +62,16 @@ struct occupancy {
 };
 
 struct memory_profile {
+  std::string kernel; ///< the launcher's name, as the report names the kernel
   request_sum global_load, global_store, global_atomic;
   request_sum shared_load, shared_store, shared_atomic;
   std::vector<line_requests> lines;
   double minimum_bytes = 0;  ///< what the problem must move at least (problem::work)
   double input_elements = 0; ///< elements of the first input
-  occupancy launch;          ///< of the launch with the most threads
+  /// What the lecture's technique for this kernel moves on the profiled shape
+  /// (problem::expected_traffic); none where the problem cannot say.
+  std::optional<problems::technique_traffic> expected;
+  occupancy launch; ///< of the launch with the most threads
   std::uint64_t left_out = 0;
   std::size_t launches = 0;
   /// Whether `lanes` of each request are counted (the emulator's profile) or not (the GPU's
@@ -75,9 +81,16 @@ struct memory_profile {
   [[nodiscard]] double global_bytes() const;
 };
 
-/// Sums the profiled launches of one case of `problem` at shape `s`.
+/// Sums the profiled launches of one case of `problem` at shape `s`, made by the launcher
+/// `kernel`.
 [[nodiscard]] memory_profile summarise(const problems::problem& problem, const problems::shape& s,
+                                       std::string_view kernel,
                                        const std::vector<protocol::launch_record>& launches);
+
+/// What every profile of `kernel` at `s` starts from, whichever backend measured it: the
+/// kernel's name, the problem's minimum traffic, its input elements and the technique's traffic.
+[[nodiscard]] memory_profile profile_basis(const problems::problem& problem,
+                                           const problems::shape& s, std::string_view kernel);
 
 /// The occupancy an H100 allows a block of `threads` threads using `shared_bytes` of shared
 /// memory, registers aside (the emulator cannot know them): 64 warps, 32 blocks and 228 KiB of

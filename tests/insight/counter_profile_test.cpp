@@ -27,10 +27,12 @@ counter_readings readings(std::map<std::string, double> sums,
   return {std::move(sums), std::move(widest), 1};
 }
 
-std::vector<cugrade::reports::insight> insights_for(const counter_readings& r) {
+std::vector<cugrade::reports::insight> insights_for(const counter_readings& r,
+                                                    const problems::shape& s = reduction_shape) {
   const auto& problem = problems::get(problems::kind::reduction);
   return cugrade::insight::insights_of(
-      cugrade::insight::profile_from_counters(problem, reduction_shape, r), {"reduction.cu", {}});
+      cugrade::insight::profile_from_counters(problem, s, "reduce_convergent", r),
+      {"reduction.cu", {}});
 }
 
 double metric(const std::vector<cugrade::reports::insight_metric>& ms, const std::string& name) {
@@ -80,7 +82,8 @@ TEST(CounterProfile, SaysNothingOfIdleLanesItCannotCount) {
                            {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 4000},
                            {"sm__sass_data_bytes_mem_shared_op_ld.sum", 32000}});
   const auto& problem = problems::get(problems::kind::reduction);
-  const auto m = cugrade::insight::profile_from_counters(problem, reduction_shape, r);
+  const auto m =
+      cugrade::insight::profile_from_counters(problem, reduction_shape, "reduce_convergent", r);
   for (const auto& mm : cugrade::insight::metrics_of(m)) {
     EXPECT_NE(mm.name, "lanes_per_shared_request");
     EXPECT_NE(mm.name, "shared_requests_per_packed");
@@ -98,7 +101,8 @@ TEST(CounterProfile, GlobalAtomicsPerElementFromTheBytesAtomicsAsked) {
                            {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", n / 32},
                            {"sm__sass_data_bytes_mem_global_op_red.sum", n * 4}});
   const auto& problem = problems::get(problems::kind::reduction);
-  const auto m = cugrade::insight::profile_from_counters(problem, reduction_shape, r);
+  const auto m =
+      cugrade::insight::profile_from_counters(problem, reduction_shape, "reduce_convergent", r);
   EXPECT_DOUBLE_EQ(metric(cugrade::insight::metrics_of(m), "global_atomics_per_element"), 1.0);
   const auto insights = insights_for(r);
   ASSERT_FALSE(insights.empty());
@@ -134,7 +138,37 @@ TEST(CounterProfile, CoalescedAndFullyOccupiedSaysNothing) {
                            {"sm__sass_data_bytes_mem_shared_op_ld.sum", 21648 * 128 * 0.8},
                            {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 528},
                            {"sm__sass_data_bytes_mem_global_op_red.sum", 528 * 4}});
-  EXPECT_TRUE(insights_for(r).empty());
+  EXPECT_TRUE(insights_for(r, {.n = 1 << 22}).empty());
+}
+
+TEST(CounterProfile, TilesNotReusedAreExcessTrafficOfTheKernelsGlobalAccesses) {
+  // matmul_tiled at 128^3 with every tile reloaded for each of its 16 steps: 16x the 34,816
+  // sectors 16x16 tiles move, every load coalesced.
+  const double sectors = 16 * 34816;
+  const auto r = readings({{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", sectors / 4},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sectors},
+                           {"sm__sass_data_bytes_mem_global_op_ld.sum", sectors * 32}});
+  const auto& matmul = problems::get(problems::kind::matmul);
+  const problems::shape shape{.j = 128, .k = 128, .l = 128};
+  const auto insights = cugrade::insight::insights_of(
+      cugrade::insight::profile_from_counters(matmul, shape, "matmul_tiled", r), {"matmul.cu", {}});
+  ASSERT_EQ(insights.size(), 1u);
+  EXPECT_EQ(insights.front().kind, "excess_traffic");
+  EXPECT_TRUE(insights.front().location.empty());
+  EXPECT_EQ(insights.front().message.find("matmul_tiled moves 90.7x the minimum global bytes "
+                                          "where 16x16 tiles move 5.7x: data loaded"),
+            0u)
+      << insights.front().message;
+  // The same sectors from scattered addresses, the bytes asked for no more than the tiles':
+  // uncoalesced, not excess.
+  const auto scattered = readings({{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 8704},
+                                   {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sectors},
+                                   {"sm__sass_data_bytes_mem_global_op_ld.sum", 34816 * 32}});
+  const auto told = cugrade::insight::insights_of(
+      cugrade::insight::profile_from_counters(matmul, shape, "matmul_tiled", scattered),
+      {"matmul.cu", {}});
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told.front().kind, "uncoalesced_access");
 }
 
 TEST(CounterProfile, MeasuredOnlyMetricsComeFromTheWidestLaunchAndTheSums) {

@@ -18,7 +18,7 @@ launch_record launch(std::vector<access_record> accesses, unsigned threads = 256
 
 memory_profile profile_of(const std::vector<launch_record>& launches) {
   const auto& problem = cugrade::problems::get(cugrade::problems::kind::reduction);
-  return cugrade::insight::summarise(problem, {.n = 1 << 20}, launches);
+  return cugrade::insight::summarise(problem, {.n = 1 << 20}, "k", launches);
 }
 
 const cugrade::insight::source_context source{
@@ -99,6 +99,53 @@ TEST(InsightRules, SharedMemoryThatLeavesFewWarpsIsLowOccupancy) {
   EXPECT_EQ(kinds(cugrade::insight::insights_of(m, source)),
             std::vector<std::string>{"low_occupancy"});
   EXPECT_EQ(cugrade::insight::occupancy_of(256, 0).fraction, 1.0);
+}
+
+// matmul at 128^3 moves at least 196,608 bytes (6,144 sectors); 16x16 tiles move 17/3 of it.
+memory_profile matmul_profile(const std::string& kernel, std::uint64_t sectors,
+                              std::uint64_t ideal_sectors) {
+  const auto& problem = cugrade::problems::get(cugrade::problems::kind::matmul);
+  const std::uint64_t requests = ideal_sectors / 4;
+  return cugrade::insight::summarise(
+      problem, {.j = 128, .k = 128, .l = 128}, kernel,
+      {launch({{2, "global", "load", requests, sectors, ideal_sectors, requests * 32, 1, 1}})});
+}
+
+constexpr std::uint64_t tiled_sectors = 6144 * 17 / 3; // 34,816
+
+TEST(InsightRules, TilesReloadedForEveryStepAreExcessTraffic) {
+  // Every tile loaded 16 times over, each load coalesced: 16x what the tiles move.
+  const auto m = matmul_profile("matmul_tiled", 16 * tiled_sectors, 16 * tiled_sectors);
+  const auto insights = cugrade::insight::insights_of(m, source);
+  ASSERT_EQ(kinds(insights), std::vector<std::string>{"excess_traffic"});
+  EXPECT_EQ(insights[0].message.find("matmul_tiled moves 90.7x the minimum global bytes where "
+                                     "16x16 tiles move 5.7x, the most by the access at k.cu:2 "
+                                     "(`out[i] = in[i * 32];`): data loaded into the tiles is "
+                                     "not reused"),
+            0u)
+      << insights[0].message;
+  EXPECT_EQ(insights[0].location, "k.cu:2");
+  EXPECT_NEAR(insights[0].cost_share, 15.0 / 16.0, 1e-9);
+}
+
+TEST(InsightRules, TrafficUnderTwiceTheTechniquesIsNotExcess) {
+  const auto m = matmul_profile("matmul_tiled", tiled_sectors * 19 / 10, tiled_sectors * 19 / 10);
+  EXPECT_TRUE(cugrade::insight::insights_of(m, source).empty());
+}
+
+TEST(InsightRules, SectorsLostToScatteredAddressesAreNotExcessTraffic) {
+  // 16x the tiles' sectors, but the threads asked for no more bytes than the tiles need: the
+  // waste is uncoalesced access, said once.
+  const auto m = matmul_profile("matmul_tiled", 16 * tiled_sectors, tiled_sectors);
+  EXPECT_EQ(kinds(cugrade::insight::insights_of(m, source)),
+            std::vector<std::string>{"uncoalesced_access"});
+}
+
+TEST(InsightRules, NoExcessTrafficWithoutTheTechniquesTraffic) {
+  // A kernel the problem knows nothing of: no expectation, nothing said of its traffic.
+  const auto m = matmul_profile("my_matmul", 16 * tiled_sectors, 16 * tiled_sectors);
+  EXPECT_FALSE(m.expected);
+  EXPECT_TRUE(cugrade::insight::insights_of(m, source).empty());
 }
 
 TEST(InsightRules, MetricsSayTheIdealBesideTheValue) {
