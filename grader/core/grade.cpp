@@ -14,6 +14,7 @@
 #include "grader/core/submission_limits.h"
 #include "grader/fetch/fetch.h"
 #include "grader/fetch/submission_copy.h"
+#include "grader/insight/kernel_comparison.h"
 #include "grader/perf/gpu_evaluation.h"
 #include "grader/perf/runner_call.h"
 #include "grader/process/device_lock.h"
@@ -357,6 +358,8 @@ bool wants_insight(const grading& g, const reports::kernel_report& k,
 void profile_in_emulation(grading& g, const std::filesystem::path& library,
                           const std::filesystem::path& work) {
   const insight_request request{g.spec, library, work / "insight", g.source_text};
+  std::vector<insight::kernel_time> profiled;
+  std::vector<reports::kernel_report*> kernels;
   for (auto& k : g.report.kernels) {
     if (!wants_insight(g, k, nullptr)) {
       continue;
@@ -368,17 +371,20 @@ void profile_in_emulation(grading& g, const std::filesystem::path& library,
           [&g](const protocol::plan& p, double seconds) {
             return run_kernel_on_device(g, p, seconds);
           },
-          k);
+          k, profiled);
       return 0;
     });
+    kernels.push_back(&k);
   }
+  insight::lead_with_comparisons(profiled, kernels);
 }
 
 // A kernel the GPU could not measure, profiled in emulation instead: the submission is built for
 // the emulator once (`emulated` keeps that build), and the note says why.
 void profile_instead(grading& g, reports::kernel_report& k, const std::string& why,
                      const std::filesystem::path& source, const std::filesystem::path& work,
-                     std::optional<build::build_outcome>& emulated) {
+                     std::optional<build::build_outcome>& emulated,
+                     std::vector<insight::kernel_time>& profiled) {
   if (!emulated) {
     auto req = build_request_for(g, source, work / "insight-emu");
     req.target = build::backend::emu;
@@ -400,7 +406,7 @@ void profile_instead(grading& g, reports::kernel_report& k, const std::string& w
       [&g](const protocol::plan& p, double seconds) {
         return run_kernel(g.paths.runner("emu"), p, seconds);
       },
-      k);
+      k, profiled);
   k.profile->note = "the emulator's counts, because " + why + "; " + k.profile->note;
 }
 
@@ -438,20 +444,22 @@ void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
                                  library,
                                  work / "insight"};
   std::optional<build::build_outcome> emulated;
+  std::vector<insight::kernel_time> profiled;
   for (reports::kernel_report* k : wanted) {
     timed_stage(g, "insight", k->name, [&] {
       if (!emulate_because) {
         say(g.options, k->name + ": measuring memory behaviour with Nsight Compute");
-        emulate_because = add_measured_insight(request, *k);
+        emulate_because = add_measured_insight(request, *k, profiled);
       }
       if (emulate_because) {
         alone.reset(); // emulation needs no GPU: other gradings may use it meanwhile
         say(g.options, k->name + ": profiling memory behaviour in emulation");
-        profile_instead(g, *k, *emulate_because, source, work, emulated);
+        profile_instead(g, *k, *emulate_because, source, work, emulated, profiled);
       }
       return 0;
     });
   }
+  insight::lead_with_comparisons(profiled, wanted);
 }
 
 grade_outcome grade_submission(grading& g) {

@@ -51,7 +51,8 @@ insight::counter_readings readings_of(const perf::kernel_counters& c) {
 } // namespace
 
 std::optional<std::string> add_measured_insight(const counters_request& request,
-                                                reports::kernel_report& k) {
+                                                reports::kernel_report& k,
+                                                std::vector<insight::kernel_time>& profiled) {
   const problems::problem& problem = problems::get(request.spec.problem);
   const problems::shape shape = problem.profile_shape();
   auto measured = perf::measure_counters(
@@ -80,6 +81,11 @@ std::optional<std::string> add_measured_insight(const counters_request& request,
   profile.metrics = insight::metrics_of(m);
   const auto only_here = insight::measured_only_metrics(problem, shape, readings);
   profile.metrics.insert(profile.metrics.end(), only_here.begin(), only_here.end());
+  for (const reports::insight_metric& metric : only_here) {
+    if (metric.name == "kernel_microseconds") {
+      profiled.push_back({k.name, reports::backend_kind::gpu, profile.shape, metric.value});
+    }
+  }
   profile.note = gpu_limits;
   k.insights = insight::insights_of(m, {request.spec.source_file, {}});
   k.profile = std::move(profile);
@@ -87,7 +93,7 @@ std::optional<std::string> add_measured_insight(const counters_request& request,
 }
 
 void add_emulated_insight(const insight_request& request, const plan_runner& run,
-                          reports::kernel_report& k) {
+                          reports::kernel_report& k, std::vector<insight::kernel_time>& profiled) {
   const problems::problem& problem = problems::get(request.spec.problem);
   const problems::shape shape = problem.profile_shape();
   reports::kernel_profile profile{reports::backend_kind::emu,
@@ -121,6 +127,8 @@ void add_emulated_insight(const insight_request& request, const plan_runner& run
         fmt::format("; {} accesses past the profiler's bound were not counted", m.left_out);
   }
   k.insights = insight::insights_of(m, {request.spec.source_file, lines_of(request.source_text)});
+  profiled.push_back(
+      {k.name, reports::backend_kind::emu, profile.shape, insight::modelled_cost(m)});
   k.profile = std::move(profile);
 }
 

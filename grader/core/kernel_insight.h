@@ -10,8 +10,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "grader/core/kernel_run.h"
+#include "grader/insight/kernel_comparison.h"
 #include "grader/perf/kernel_counters.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
@@ -29,9 +31,11 @@ struct insight_request {
   std::string source_text;        ///< the student's file, to quote the lines
 };
 
-/// Profiles `k` (a kernel that passed) and sets its profile and insights.
+/// Profiles `k` (a kernel that passed) and sets its profile and insights; its modelled memory
+/// time goes into `profiled`, for comparisons between the grading's kernels
+/// (insight::lead_with_comparisons).
 void add_emulated_insight(const insight_request& request, const plan_runner& run,
-                          reports::kernel_report& k);
+                          reports::kernel_report& k, std::vector<insight::kernel_time>& profiled);
 
 /// What measuring a kernel with Nsight Compute needs.
 struct counters_request {
@@ -42,12 +46,13 @@ struct counters_request {
   std::filesystem::path work_dir; ///< each kernel's counter run writes under it
 };
 
-/// Measures `k` (a kernel that passed) with Nsight Compute and sets its profile and insights.
-/// Gives the reason when this machine cannot measure it (the counters restricted to
-/// administrators, ncu failing to start or failing before the runner started): the caller then
-/// profiles it in emulation and says why. A run the submission spoiled leaves a note and no
-/// insight.
-[[nodiscard]] std::optional<std::string> add_measured_insight(const counters_request& request,
-                                                              reports::kernel_report& k);
+/// Measures `k` (a kernel that passed) with Nsight Compute and sets its profile and insights;
+/// the kernel's measured duration goes into `profiled`, for comparisons. Gives the reason when this
+/// machine cannot measure it (the counters restricted to administrators, ncu failing to start or
+/// failing before the runner started): the caller then profiles it in emulation and says why. A run
+/// the submission spoiled leaves a note and no insight.
+[[nodiscard]] std::optional<std::string>
+add_measured_insight(const counters_request& request, reports::kernel_report& k,
+                     std::vector<insight::kernel_time>& profiled);
 
 } // namespace cugrade::grader

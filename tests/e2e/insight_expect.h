@@ -1,6 +1,7 @@
 #pragma once
 // What an insight fixture's expect.json asks of a graded kernel's insights, on either backend:
-// "first" (the costliest cause), "has" and "lacks" (among them or not), "none" (nothing said).
+// "first" (the costliest cause), "has" and "lacks" (among them or not), "none" (nothing said),
+// "compared_with" (the first insight leads with a comparison with that kernel).
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -36,6 +37,15 @@ inline void expect_insights(const nlohmann::json& kernel, const nlohmann::json& 
   }
   for (const auto& kind : wanted.value("lacks", nlohmann::json::array())) {
     EXPECT_FALSE(has_kind(kinds, kind.get<std::string>())) << seen;
+  }
+  if (wanted.contains("compared_with")) {
+    ASSERT_FALSE(kinds.empty()) << seen;
+    const std::string other = wanted.at("compared_with").get<std::string>();
+    const std::string first = kernel.at("insights").at(0).at("message").get<std::string>();
+    EXPECT_EQ(first.rfind(kernel.value("name", "?"), 0), 0u) << seen;
+    EXPECT_TRUE(first.find(" " + other + " on the same input") != std::string::npos ||
+                first.find(" " + other + "'s on the same input") != std::string::npos)
+        << seen;
   }
   if (wanted.value("none", false)) {
     EXPECT_TRUE(kinds.empty()) << seen;
