@@ -73,8 +73,9 @@ const std::vector<std::pair<std::string, std::string>>& insight_meanings() {
        "consecutive elements would touch few (coalescing)"},
       {"bank_conflicts", "the threads of a warp reach different words of one shared-memory bank, "
                          "so one access takes several wavefronts"},
-      {"excess_traffic", "the kernel moves many times the bytes the problem needs: data is not "
-                         "reused from shared memory (tiling)"},
+      {"excess_traffic", "the kernel moves at least twice the global bytes the lecture's "
+                         "technique moves: data is read again instead of reused (from shared "
+                         "memory, in tiling)"},
       {"global_atomics", "every update is an atomic on global memory; a privatised copy in shared "
                          "memory takes them off the contended bins"},
       {"idle_lanes", "the working threads are spread over every warp instead of packed into the "
