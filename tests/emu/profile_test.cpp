@@ -76,6 +76,23 @@ TEST_F(WarpProfile, AColumnOfA32By32TileIsA32WayBankConflict) {
   EXPECT_EQ(read.ideal_units, 1u);
 }
 
+TEST_F(WarpProfile, SixteenByteReadsAreServedAHalfWarpAtATime) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_float4_halves")(out.get());
+  const auto read = at("LINE:float4_halves", "shared", "load");
+  EXPECT_EQ(read.requests, 1u);
+  EXPECT_EQ(read.lanes, 32u);
+  EXPECT_EQ(read.units, 2u); // one wavefront per half-warp, as the H200 counts LDS.128
+}
+
+TEST_F(WarpProfile, ATransposedTileOfSixteenBytePiecesTakesSixteenWavefronts) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_float4_column")(out.get());
+  const auto read = at("LINE:float4_column", "shared", "load");
+  EXPECT_EQ(read.requests, 1u);
+  EXPECT_EQ(read.units, 16u); // 8 a half-warp, twice
+}
+
 TEST_F(WarpProfile, APaddedTileHasNoConflict) {
   device_buffer<float> out(32);
   m_kernels.fn<void(float*)>("run_column_of_padded_tile")(out.get());

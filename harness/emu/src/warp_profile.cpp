@@ -58,14 +58,40 @@ std::uint64_t sectors_of(const std::vector<const lane_access*>& lanes) {
   return pieces_of(lanes, sector_bytes).size();
 }
 
-std::uint64_t wavefronts_of(const std::vector<const lane_access*>& lanes) {
+namespace {
+
+// The most distinct words any one bank serves to these lanes: one word read by many lanes is a
+// broadcast.
+std::uint64_t bank_passes(const std::vector<const lane_access*>& lanes) {
   unsigned per_bank[banks] = {};
   unsigned most = 0;
-  // Distinct words: one word served to many lanes is a broadcast.
   for (const std::uintptr_t w : pieces_of(lanes, word_bytes)) {
     most = std::max(most, ++per_bank[w % banks]);
   }
   return most == 0 ? 1 : most;
+}
+
+} // namespace
+
+std::uint64_t wavefronts_of(const std::vector<const lane_access*>& lanes) {
+  const bool wide =
+      std::any_of(lanes.begin(), lanes.end(), [](const lane_access* a) { return a->bytes > 8; });
+  if (!wide) {
+    return bank_passes(lanes);
+  }
+  // 16-byte accesses are served a half-warp at a time (an H200's LDS.128: two half-warps that
+  // read one 16-byte piece each take 2 wavefronts, not 1; docs/insight.md).
+  std::vector<const lane_access*> halves[2];
+  for (const lane_access* a : lanes) {
+    halves[a->lane < 16 ? 0 : 1].push_back(a);
+  }
+  std::uint64_t wavefronts = 0;
+  for (const auto& half : halves) {
+    if (!half.empty()) {
+      wavefronts += bank_passes(half);
+    }
+  }
+  return wavefronts;
 }
 
 std::uint64_t ideal_units_of(const std::vector<const lane_access*>& lanes, profile_space space) {

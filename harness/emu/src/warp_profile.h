@@ -6,7 +6,8 @@
 /// with the other lanes' k-th accesses at the same line, one warp request. A global request
 /// costs the distinct 32-byte sectors its lanes touch; a shared request the wavefronts the 32
 /// banks of 4 bytes need (the most distinct words any one bank serves; one word read by many
-/// lanes is a broadcast). docs/insight.md compares these counts with Nsight Compute's.
+/// lanes is a broadcast; a request of 16-byte accesses is served a half-warp at a time, as an
+/// H200's LDS.128 is). docs/insight.md compares these counts with Nsight Compute's.
 
 #include <cstdint>
 #include <map>
@@ -27,6 +28,7 @@ struct lane_access {
   std::uintptr_t address = 0;
   int line = 0;
   std::uint8_t bytes = 0;
+  std::uint8_t lane = 0; ///< its lane in the warp (thread % 32)
   profile_space space = profile_space::global;
   profile_op op = profile_op::load;
 };
@@ -58,7 +60,8 @@ public:
               profile_op op, int line) {
     std::vector<lane_access>& lane = m_lanes[thread];
     if (lane.size() < max_per_lane) [[likely]] {
-      lane.push_back({address, line, static_cast<std::uint8_t>(bytes), space, op});
+      lane.push_back({address, line, static_cast<std::uint8_t>(bytes),
+                      static_cast<std::uint8_t>(thread % 32), space, op});
     } else {
       ++m_left_out;
     }

@@ -57,6 +57,42 @@ __global__ void local_array(float* out) {
   out[threadIdx.x] = own[threadIdx.x % 4]; // LINE:local_array
 }
 
+// 16-byte reads, served a half-warp at a time (an H200's LDS.128): lanes 0-15 read one piece
+// and lanes 16-31 another, in different banks: 2 wavefronts (one per half-warp), where 4-byte
+// reads of the same words would take 1.
+__global__ void float4_halves(float* out) {
+  __shared__ float4 rows[2][4];
+  const unsigned t = threadIdx.x;
+  if (t < 8) {
+    rows[t / 4][t % 4] = make_float4(t, t, t, t);
+  }
+  __syncthreads();
+  const float4 v = rows[t / 16][0]; // LINE:float4_halves
+  out[t] = v.x + v.w;
+}
+
+// Lane t reads the first piece of row t % 16 of a 16 x 64-byte tile (a transposed tile read
+// with LDS.128): in each half-warp 8 pieces share each bank group, 8 wavefronts, and the second
+// half-warp reads the same pieces again: 16.
+__global__ void float4_column(float* out) {
+  __shared__ float4 tile[16][4];
+  const unsigned t = threadIdx.x;
+  if (t < 16) {
+    for (int c = 0; c < 4; ++c) {
+      tile[t][c] = make_float4(t, c, t, c);
+    }
+  }
+  __syncthreads();
+  const float4 v = tile[t % 16][0]; // LINE:float4_column
+  out[t] = v.x + v.y;
+}
+
+extern "C" void run_float4_halves(float* out) {
+  float4_halves<<<1, 32>>>(out);
+}
+extern "C" void run_float4_column(float* out) {
+  float4_column<<<1, 32>>>(out);
+}
 extern "C" void run_coalesced_copy(const float* in, float* out, int n) {
   coalesced_copy<<<(n + 255) / 256, 256>>>(in, out, n);
 }
