@@ -7,7 +7,7 @@
 #include "grader/batch/slurm/slurm_batch.h"
 #include "grader/batch/stop_signals.h"
 #include "grader/core/backend_choice.h"
-#include "grader/perf/runner_call.h"
+#include "grader/runners/run_context.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/elapsed.h"
 
@@ -103,8 +103,7 @@ std::vector<std::optional<protocol::device_identity>>
 probe_each(const grader::layout& l, const std::vector<std::string>& gpus) {
   std::vector<std::optional<protocol::device_identity>> out;
   for (const auto& gpu : gpus) {
-    const perf::pinned_devices pin(gpu);
-    auto id = grader::probe_gpu(l);
+    auto id = grader::probe_gpu(l, runners::run_context{gpu});
     out.push_back(id ? std::optional(*id) : std::nullopt);
   }
   return out;

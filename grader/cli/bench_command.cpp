@@ -57,7 +57,7 @@ int run_bench(const bench_args& a) {
     std::cerr << "cugrade: " << spec.error() << "\n";
     return exit_usage;
   }
-  const auto gpu = grader::probe_gpu(*layout);
+  const auto gpu = grader::probe_gpu(*layout, {});
   if (!gpu) {
     std::cerr << "cugrade: bench needs a GPU: " << gpu.error() << "\n";
     return exit_infrastructure;

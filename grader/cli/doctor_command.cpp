@@ -55,7 +55,7 @@ check_line nvcc_line() {
 }
 
 check_line gpu_line(const grader::layout& l) {
-  const auto gpu = grader::probe_gpu(l);
+  const auto gpu = grader::probe_gpu(l, {});
   if (!gpu) {
     return {false, "GPU", gpu.error(),
             "grading still works in CPU emulation; for GPU timing use a machine with an NVIDIA "

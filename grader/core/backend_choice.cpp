@@ -1,7 +1,7 @@
 #include "grader/core/backend_choice.h"
 
-#include "grader/perf/runner_call.h"
 #include "grader/process/process.h"
+#include "grader/runners/run_context.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -36,7 +36,7 @@ std::optional<std::filesystem::path> find_nvcc() {
   return process::find_program("nvcc");
 }
 
-result<protocol::device_identity> probe_gpu(const layout& l) {
+result<protocol::device_identity> probe_gpu(const layout& l, const runners::run_context& context) {
   const auto runner = l.runner("gpu");
   if (!std::filesystem::exists(runner)) {
     return fail("this cugrade was built without the GPU backend (no nvcc at build time, or "
@@ -45,7 +45,7 @@ result<protocol::device_identity> probe_gpu(const layout& l) {
   process::spawn_options opts;
   opts.argv = {runner.string(), "--probe"};
   opts.time_limit_seconds = 60;
-  opts.env_add = perf::runner_environment(); // the device a batch pinned, one work queue
+  opts.env_add = runners::runner_environment(context); // the device a batch pinned, one queue
   const auto r = process::run_process(opts);
   if (!r) {
     return fail(r.error());
@@ -75,7 +75,7 @@ result<backend_choice> choose_backend(const layout& l, std::string_view requeste
   if (requested == "emu") {
     return emulation(l, "emulation requested");
   }
-  auto gpu = probe_gpu(l);
+  auto gpu = probe_gpu(l, {}); // before any pin: the GPUs the environment gives
   const auto nvcc = find_nvcc();
   if (gpu && nvcc) {
     backend_choice c;

@@ -4,6 +4,7 @@
 /// process: the grader never initialises CUDA itself), else the CPU emulator.
 
 #include "grader/layout/layout.h"
+#include "grader/runners/run_context.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 #include "reports/report.h"
@@ -21,8 +22,9 @@ struct backend_choice {
   std::string note;           ///< why this backend, e.g. "no usable GPU: ..."
 };
 
-/// What the GPU runner says about the device, or why there is none.
-[[nodiscard]] result<protocol::device_identity> probe_gpu(const layout& l);
+/// What the GPU runner says about the device (the one `context` pins it to), or why there is none.
+[[nodiscard]] result<protocol::device_identity> probe_gpu(const layout& l,
+                                                          const runners::run_context& context);
 
 /// The nvcc to build with: $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, or nvcc on PATH.
 [[nodiscard]] std::optional<std::filesystem::path> find_nvcc();

@@ -16,9 +16,9 @@
 #include "grader/fetch/submission_copy.h"
 #include "grader/insight/kernel_comparison.h"
 #include "grader/perf/gpu_evaluation.h"
-#include "grader/perf/runner_call.h"
 #include "grader/process/device_lock.h"
 #include "grader/process/temp_dir.h"
+#include "grader/runners/run_context.h"
 #include "grader/sandbox/sandbox.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/elapsed.h"
@@ -65,6 +65,8 @@ struct grading {
   std::optional<std::string> newest_commit{};
   /// The grading's copy of the source, for what diagnosis reads in the text (early_exits.h).
   std::string source_text{};
+  /// Where every runner of this grading runs (the GPU a batch pinned it to), set once it built.
+  runners::run_context context{};
 };
 
 // Runs `work` and records how long it took as a stage of the report (the profile of where a
@@ -162,7 +164,7 @@ result<kernel_run> run_kernel_on_device(const grading& g, const protocol::plan& 
     }
     lock.emplace(std::move(*held));
   }
-  return run_kernel(g.paths.runner(backend_name), plan, time_limit);
+  return run_kernel(g.context, g.paths.runner(backend_name), plan, time_limit);
 }
 
 // Runs and judges one kernel; an infrastructure failure comes back as a failure. A fault that
@@ -302,12 +304,8 @@ std::vector<checked_kernel> run_all(const std::vector<std::function<checked_kern
     return out;
   }
   std::vector<std::future<checked_kernel>> running;
-  const std::string devices = perf::pinned_devices::current(); // a batch's GPU, thread by thread
   for (const auto& job : jobs) {
-    running.push_back(std::async(std::launch::async, [&job, devices] {
-      const perf::pinned_devices pin(devices);
-      return job();
-    }));
+    running.push_back(std::async(std::launch::async, [&job] { return job(); }));
   }
   for (auto& r : running) {
     out.push_back(r.get());
@@ -404,7 +402,7 @@ void profile_instead(grading& g, reports::kernel_report& k, const std::string& w
   add_emulated_insight(
       {g.spec, emulated->library, work / "insight", g.source_text},
       [&g](const protocol::plan& p, double seconds) {
-        return run_kernel(g.paths.runner("emu"), p, seconds);
+        return run_kernel(g.context, g.paths.runner("emu"), p, seconds);
       },
       k, profiled);
   k.profile->note = "the emulator's counts, because " + why + "; " + k.profile->note;
@@ -437,12 +435,12 @@ void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
                                                         held.error());
     alone = held ? *held : nullptr;
   }
-  const counters_request request{g.spec,
-                                 {ncu.value_or(""), g.paths.runner("gpu"),
-                                  g.spec.lim.kernel_seconds + 60},
-                                 ncu ? perf::ncu_version(*ncu) : "",
-                                 library,
-                                 work / "insight"};
+  const counters_request request{
+      g.spec,
+      {ncu.value_or(""), g.paths.runner("gpu"), g.context, g.spec.lim.kernel_seconds + 60},
+      ncu ? perf::ncu_version(*ncu) : "",
+      library,
+      work / "insight"};
   std::optional<build::build_outcome> emulated;
   std::vector<insight::kernel_time> profiled;
   for (reports::kernel_report* k : wanted) {
@@ -507,7 +505,7 @@ grade_outcome grade_submission(grading& g) {
   }
   record_build(g.report, *built);
   reached(g.options, grade_stage::built);
-  const perf::pinned_devices pin(built->ok ? devices_for_runs(g) : std::string());
+  g.context.cuda_visible_devices = built->ok ? devices_for_runs(g) : std::string();
   // On the GPU, kernels that pass are then timed against the reference (verified, A B B A) and
   // checked under compute-sanitizer where the spec asks for it (docs/timing.md).
   std::optional<perf::gpu_evaluator> gpu;
@@ -518,8 +516,8 @@ grade_outcome grade_submission(grading& g) {
     std::error_code ec;
     evaluation.timing =
         std::filesystem::is_regular_file(g.spec.reference_dir / g.spec.source_file, ec);
-    gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, work.path() / "perf",
-                g.options.progress, evaluation);
+    gpu.emplace(g.spec, g.paths, g.backend.nvcc, g.backend.identity, g.context,
+                work.path() / "perf", g.options.progress, evaluation);
   }
   // Correctness of every kernel first. On the GPU the kernels first share one runner
   // (run_together); those it leaves to run alone then run at once, each in its own runners,

@@ -1,17 +1,18 @@
 #include "grader/core/kernel_run.h"
 
 #include "grader/core/source_lines.h"
-#include "grader/perf/runner_call.h"
+#include "grader/runners/runner_call.h"
 
 namespace cugrade::grader {
 
-result<kernel_run> run_kernel(const std::filesystem::path& runner, const protocol::plan& plan,
+result<kernel_run> run_kernel(const runners::run_context& context,
+                              const std::filesystem::path& runner, const protocol::plan& plan,
                               double time_limit_seconds) {
   // A correctness run writes one small output per case: 4 GiB is plenty. A runner that enforces
   // the limit itself (the emulator's watchdog) is stopped here only as a backstop.
   const double kill_after =
       plan.time_limit_seconds > 0 ? backstop_seconds(plan.time_limit_seconds) : time_limit_seconds;
-  auto proc = perf::run_runner(runner, plan, kill_after, {}, std::size_t{4} << 30);
+  auto proc = runners::run_runner(context, runner, plan, kill_after, {}, std::size_t{4} << 30);
   if (!proc) {
     return fail(proc.error());
   }

@@ -4,6 +4,7 @@
 /// runner's whole process group. A crash, a hang or a sticky CUDA error stays in that process.
 
 #include "grader/core/case_evaluation.h"
+#include "grader/runners/run_context.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 
@@ -17,7 +18,8 @@ struct kernel_run {
   double wall_seconds = 0;
 };
 
-/// Writes the plan into plan.output_dir, runs `runner` on it and reads its events back.
+/// Writes the plan into plan.output_dir, runs `runner` on it (on `context`'s GPU) and reads its
+/// events back.
 /// Fails only when the runner cannot be started (infrastructure). A plan with a time limit of
 /// its own (the emulator's watchdog, plan::time_limit_seconds) is killed only at
 /// backstop_seconds() of it; its own "timeout" fault event reads as a timeout.
@@ -29,7 +31,8 @@ struct kernel_run {
   return limit * 10 > limit + 300 ? limit * 10 : limit + 300;
 }
 
-[[nodiscard]] result<kernel_run> run_kernel(const std::filesystem::path& runner,
+[[nodiscard]] result<kernel_run> run_kernel(const runners::run_context& context,
+                                            const std::filesystem::path& runner,
                                             const protocol::plan& plan, double time_limit_seconds);
 
 } // namespace cugrade::grader

@@ -208,7 +208,10 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
                                const fs::path& nvcc, const protocol::device_identity& device,
                                const fs::path& work_dir, const bench_options& options,
                                const std::function<void(std::string_view)>& progress) {
-  gpu_evaluator evaluator(spec, layout, nvcc, device, work_dir, progress, options.evaluation);
+  // Pinned to no GPU: bench runs where its environment's CUDA_VISIBLE_DEVICES says.
+  const runners::run_context context;
+  gpu_evaluator evaluator(spec, layout, nvcc, device, context, work_dir, progress,
+                          options.evaluation);
   auto reference = evaluator.reference();
   if (!reference) {
     return fail(reference.error());
@@ -231,6 +234,7 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
   comparison_setup setup;
   setup.problem = spec.problem;
   setup.runner = layout.runner("gpu");
+  setup.context = context;
   setup.work_dir = work_dir / "bench";
   setup.cases = benchmark_cases(spec);
   setup.request = options.evaluation.request;
@@ -251,6 +255,7 @@ result<bench_result> run_bench(const spec::assignment_spec& spec, const grader::
     }
     timing_target target;
     target.runner = setup.runner;
+    target.context = setup.context;
     target.library = *reference;
     target.launcher = k.name;
     target.output_dir = setup.work_dir / k.name;

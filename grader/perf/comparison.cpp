@@ -48,6 +48,7 @@ result<comparison_result> compare_launchers(const comparison_setup& setup,
     }
     timing_target target;
     target.runner = setup.runner;
+    target.context = setup.context;
     target.library = side.library;
     target.launcher = launcher;
     target.output_dir =

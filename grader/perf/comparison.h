@@ -18,6 +18,7 @@ namespace cugrade::perf {
 struct comparison_setup {
   problems::kind problem = problems::kind::matmul;
   std::filesystem::path runner;
+  runners::run_context context;   ///< the GPU its grading is pinned to
   std::filesystem::path work_dir; ///< each round gets a folder under it
   std::vector<problems::test_case> cases;
   protocol::timing_request request;

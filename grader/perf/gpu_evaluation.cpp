@@ -68,12 +68,13 @@ gpu_evaluation_options::gpu_evaluation_options()
     : request(default_timing_request()), control(default_control_request()) {}
 
 gpu_evaluator::gpu_evaluator(const spec::assignment_spec& spec, const grader::layout& layout,
-                             fs::path nvcc, protocol::device_identity device, fs::path work_dir,
+                             fs::path nvcc, protocol::device_identity device,
+                             runners::run_context context, fs::path work_dir,
                              std::function<void(std::string_view)> progress,
                              gpu_evaluation_options options)
     : m_spec(spec), m_layout(layout), m_nvcc(std::move(nvcc)), m_device(std::move(device)),
-      m_work_dir(std::move(work_dir)), m_progress(std::move(progress)),
-      m_options(std::move(options)) {
+      m_context(std::move(context)), m_work_dir(std::move(work_dir)),
+      m_progress(std::move(progress)), m_options(std::move(options)) {
   // Drawn per grading: the runner cannot know which matmul rows will be checked.
   m_policy.row_seed = std::random_device{}();
   // Every round of this grading checks its outputs against the same input sets: their expected
@@ -118,9 +119,10 @@ const roofline::device_roofline* gpu_evaluator::roof() {
     }
     // Measuring the roofline times the device: nothing else of cugrade may run on it meanwhile.
     auto lock = hold_exclusive();
-    auto r = lock ? load_roofline(m_layout.bin_dir / "cugrade-roofline", m_layout.cache_dir,
-                                  m_device.device, case_keys(m_spec), roofline_time_limit)
-                  : result<roofline::device_roofline>(fail(lock.error()));
+    auto r = lock
+                 ? load_roofline(m_layout.bin_dir / "cugrade-roofline", m_layout.cache_dir,
+                                 m_device.device, case_keys(m_spec), roofline_time_limit, m_context)
+                 : result<roofline::device_roofline>(fail(lock.error()));
     if (r) {
       m_roof = std::move(*r);
     } else {
@@ -161,6 +163,7 @@ comparison_setup gpu_evaluator::setup() const {
   comparison_setup s;
   s.problem = m_spec.problem;
   s.runner = m_layout.runner("gpu");
+  s.context = m_context;
   s.work_dir = m_work_dir / "timing";
   s.cases = benchmark_cases(m_spec);
   s.request = m_options.request;
@@ -213,8 +216,9 @@ result<gpu_evaluator::sanitizer_turn> gpu_evaluator::take_sanitizer_turn() const
   if (!lock) {
     return fail(lock.error());
   }
-  return sanitizer_turn{{*sanitizer, m_layout.runner("gpu"), m_work_dir / "sanitizer", 300},
-                        std::move(*lock)};
+  return sanitizer_turn{
+      {*sanitizer, m_layout.runner("gpu"), m_context, m_work_dir / "sanitizer", 300},
+      std::move(*lock)};
 }
 
 result<void> gpu_evaluator::run_sanitizer_checks(reports::kernel_report& k, const fs::path& library,
@@ -696,10 +700,8 @@ gpu_evaluator::sanitize_all(const std::vector<reports::kernel_report*>& kernels,
   }
   // Kernel by kernel, at once (each in its own runners, sharing the GPU as correctness runs do).
   std::vector<std::future<std::pair<result<void>, double>>> runs;
-  const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
   for (auto* k : checked) {
-    runs.push_back(std::async(std::launch::async, [this, k, &student_library, &left, devices] {
-      const pinned_devices pin(devices);
+    runs.push_back(std::async(std::launch::async, [this, k, &student_library, &left] {
       const auto started = std::chrono::steady_clock::now();
       auto r = run_sanitizer_checks(*k, student_library, left);
       return std::pair{std::move(r), seconds_since(started)};
@@ -733,7 +735,7 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
 }
 
 std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc) {
-  return find_cuda_tool(nvcc, "compute-sanitizer");
+  return runners::find_cuda_tool(nvcc, "compute-sanitizer");
 }
 
 reports::hint timing_failure_hint(const launcher_run& run) {

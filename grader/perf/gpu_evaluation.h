@@ -12,9 +12,10 @@
 #include "grader/perf/reference_comparison.h"
 #include "grader/perf/sanitizer_check.h"
 #include "grader/process/device_lock.h"
-#include "harness/protocol/protocol.h"
+#include "grader/runners/run_context.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
+#include "harness/protocol/protocol.h"
 #include "harness/roofline/roofline.h"
 #include "reports/report.h"
 
@@ -51,10 +52,11 @@ class gpu_evaluator {
 public:
   /// `nvcc` builds the reference and locates compute-sanitizer; `device` is the GPU as the probe
   /// saw it (its name keys the roofline cache, its UUID the lock and the reference timings, its
-  /// architecture the reference build); `work_dir` receives plans, events and outputs.
+  /// architecture the reference build); `context` pins every runner it starts to that GPU;
+  /// `work_dir` receives plans, events and outputs.
   gpu_evaluator(const spec::assignment_spec& spec, const grader::layout& layout,
                 std::filesystem::path nvcc, protocol::device_identity device,
-                std::filesystem::path work_dir,
+                runners::run_context context, std::filesystem::path work_dir,
                 std::function<void(std::string_view)> progress = {},
                 gpu_evaluation_options options = {});
 
@@ -189,6 +191,7 @@ private:
   grader::layout m_layout;
   std::filesystem::path m_nvcc;
   protocol::device_identity m_device;
+  runners::run_context m_context;
   std::filesystem::path m_work_dir;
   std::function<void(std::string_view)> m_progress;
   gpu_evaluation_options m_options;

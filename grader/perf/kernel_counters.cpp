@@ -1,8 +1,8 @@
 #include "grader/perf/kernel_counters.h"
 
 #include "grader/csv/csv_reader.h"
-#include "grader/perf/runner_call.h"
 #include "grader/process/process.h"
+#include "grader/runners/runner_call.h"
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 
@@ -178,8 +178,9 @@ result<counters_outcome> measure_counters(const protocol::plan& plan, const coun
                                          "--csv",
                                          "--log-file",
                                          log.string()};
-  auto run = run_runner(setup.runner, plan, setup.time_limit_seconds, wrapper,
-                        runner_file_size_bytes, nsight_compute_dirs(setup.ncu));
+  auto run =
+      runners::run_runner(setup.context, setup.runner, plan, setup.time_limit_seconds, wrapper,
+                          runners::runner_file_size_bytes, nsight_compute_dirs(setup.ncu));
   if (!run) {
     return fail(run.error());
   }
@@ -226,7 +227,7 @@ std::vector<fs::path> nsight_compute_dirs(const fs::path& ncu) {
 }
 
 std::optional<fs::path> find_ncu(const fs::path& nvcc) {
-  return find_cuda_tool(nvcc, "ncu");
+  return runners::find_cuda_tool(nvcc, "ncu");
 }
 
 std::string ncu_version(const fs::path& ncu) {

@@ -8,6 +8,7 @@
 /// administrators (ERR_NVGPUCTRPERM) the outcome says so with the fix; nothing here fails a
 /// grading over it.
 
+#include "grader/runners/run_context.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 
@@ -55,6 +56,7 @@ struct kernel_counters {
 struct counters_setup {
   std::filesystem::path ncu;    ///< Nsight Compute's command line
   std::filesystem::path runner; ///< cugrade-runner-gpu
+  runners::run_context context; ///< the GPU its grading is pinned to
   double time_limit_seconds = 60;
 };
 

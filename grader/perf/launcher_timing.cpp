@@ -65,7 +65,7 @@ namespace {
 
 // The run's cases, each with what the runner reported of it: every launcher's, numbered on.
 launcher_run collect_run(const timing_target& target, const std::vector<problems::test_case>& cases,
-                         runner_outcome outcome, double seconds) {
+                         runners::runner_outcome outcome, double seconds) {
   launcher_run run;
   run.runner_seconds = seconds;
   run.outcome = std::move(outcome);
@@ -140,8 +140,9 @@ result<launcher_run> run_timed_launcher(problems::kind problem, const timing_tar
                                         const std::vector<problems::test_case>& cases,
                                         const protocol::timing_request& request) {
   const auto started = std::chrono::steady_clock::now();
-  auto outcome = run_runner(target.runner, plan_of(problem, target, cases, request),
-                            time_limit_of(target, request, cases.size()));
+  auto outcome =
+      runners::run_runner(target.context, target.runner, plan_of(problem, target, cases, request),
+                          time_limit_of(target, request, cases.size()));
   if (!outcome) {
     return fail(outcome.error());
   }
@@ -151,8 +152,9 @@ result<launcher_run> run_timed_launcher(problems::kind problem, const timing_tar
 result<started_launcher> start_timed_launcher(problems::kind problem, const timing_target& target,
                                               const std::vector<problems::test_case>& cases,
                                               const protocol::timing_request& request) {
-  auto runner = gated_runner::start(target.runner, plan_of(problem, target, cases, request),
-                                    time_limit_of(target, request, cases.size()));
+  auto runner = runners::gated_runner::start(target.context, target.runner,
+                                             plan_of(problem, target, cases, request),
+                                             time_limit_of(target, request, cases.size()));
   if (!runner) {
     return fail(runner.error());
   }

@@ -7,8 +7,8 @@
 /// launcher its part, as a run of that launcher alone would have.
 
 #include "grader/perf/output_check.h"
-#include "grader/perf/runner_call.h"
 #include "grader/perf/timed_verification.h"
+#include "grader/runners/runner_call.h"
 #include "harness/problems/problem.h"
 #include "harness/protocol/protocol.h"
 
@@ -23,6 +23,7 @@ namespace cugrade::perf {
 /// What to time and where.
 struct timing_target {
   std::filesystem::path runner; ///< cugrade-runner-gpu
+  runners::run_context context; ///< the GPU its grading is pinned to
   std::filesystem::path library;
   std::string launcher;
   /// Launchers timed after `launcher` by the same runner over the same cases, their cases
@@ -44,7 +45,7 @@ struct case_run {
 struct launcher_run {
   /// Every launcher's cases in order (with more_launchers, launcher j's case i is j * n + i).
   std::vector<case_run> cases;
-  runner_outcome outcome;
+  runners::runner_outcome outcome;
   timing_target target;        ///< what was timed, and where its saved outputs lie
   bool checked = false;        ///< check_timed_launcher ran (the cases' checks are meaningful)
   double runner_seconds = 0;   ///< wall time of the runner process (the GPU's share)
@@ -65,13 +66,13 @@ struct launcher_run {
                                                       const std::vector<problems::test_case>& cases,
                                                       const protocol::timing_request& request);
 
-/// run_timed_launcher's runner, started ahead of its turn (runner_call.h, gated_runner): it makes
-/// its device context while the GPU is shared and waits, with nothing of the submission loaded,
-/// until run_started_launcher lets it go under the exclusive hold.
+/// run_timed_launcher's runner, started ahead of its turn (grader/runners/runner_call.h,
+/// gated_runner): it makes its device context while the GPU is shared and waits, with nothing of
+/// the submission loaded, until run_started_launcher lets it go under the exclusive hold.
 struct started_launcher {
   timing_target target;
   std::vector<problems::test_case> cases;
-  std::unique_ptr<gated_runner> runner;
+  std::unique_ptr<runners::gated_runner> runner;
 };
 
 /// Starts the runner of run_timed_launcher(problem, target, cases, request) behind its gate.

@@ -18,6 +18,7 @@ timing_target target_of(const comparison_setup& setup, const std::string& launch
                         const timed_side& side, const std::string& folder) {
   timing_target target;
   target.runner = setup.runner;
+  target.context = setup.context;
   target.library = side.library;
   target.launcher = launcher;
   target.output_dir = setup.work_dir / folder;

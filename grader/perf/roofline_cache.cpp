@@ -1,7 +1,7 @@
 #include "grader/perf/roofline_cache.h"
 
-#include "grader/perf/runner_call.h"
 #include "grader/process/process.h"
+#include "grader/runners/run_context.h"
 #include "harness/core/file_io.h"
 
 namespace cugrade::perf {
@@ -31,7 +31,8 @@ std::vector<std::string> missing_keys(const std::optional<roofline::device_roofl
 }
 
 result<roofline::device_roofline> measure(const fs::path& program,
-                                          const std::vector<std::string>& keys, double limit) {
+                                          const std::vector<std::string>& keys, double limit,
+                                          const runners::run_context& context) {
   process::spawn_options opts;
   opts.argv = {program.string()};
   for (const auto& k : keys) {
@@ -39,7 +40,7 @@ result<roofline::device_roofline> measure(const fs::path& program,
     opts.argv.push_back(k);
   }
   opts.time_limit_seconds = limit;
-  opts.env_add = runner_environment(); // the GPU this thread's grading is pinned to
+  opts.env_add = runners::runner_environment(context); // the grading's GPU, one work queue
   const auto run = process::run_process(opts);
   if (!run) {
     return fail("cannot start " + program.string() + ": " + run.error());
@@ -76,7 +77,8 @@ std::optional<roofline::device_roofline> cached_roofline(const fs::path& cache_d
 result<roofline::device_roofline> load_roofline(const fs::path& program, const fs::path& cache_dir,
                                                 std::string_view device,
                                                 const std::vector<std::string>& keys,
-                                                double time_limit_seconds) {
+                                                double time_limit_seconds,
+                                                const runners::run_context& context) {
   const auto path = roofline_cache_path(cache_dir, device);
   auto cached = read_cache(path);
   if (cached && cached->device != device) {
@@ -86,7 +88,7 @@ result<roofline::device_roofline> load_roofline(const fs::path& program, const f
   if (cached && missing.empty()) {
     return std::move(*cached);
   }
-  auto fresh = measure(program, missing, time_limit_seconds);
+  auto fresh = measure(program, missing, time_limit_seconds, context);
   if (!fresh) {
     return fail(fresh.error());
   }

@@ -5,6 +5,7 @@
 /// <cache_dir>/roofline/<sanitised device name>.json. A case the cache lacks is measured and
 /// merged in.
 
+#include "grader/runners/run_context.h"
 #include "harness/core/result.h"
 #include "harness/roofline/roofline.h"
 
@@ -28,10 +29,11 @@ cached_roofline(const std::filesystem::path& cache_dir, std::string_view device,
 
 /// The roofline of `device` with a library figure for every case key in `keys`: from the cache
 /// when it has them all, else measured by `program` (cases missing only) and cached. Fails when
-/// the program cannot start, fails or prints something that is not a roofline.
+/// the program cannot start, fails or prints something that is not a roofline. The program runs
+/// on `context`'s GPU.
 [[nodiscard]] result<roofline::device_roofline>
 load_roofline(const std::filesystem::path& program, const std::filesystem::path& cache_dir,
               std::string_view device, const std::vector<std::string>& keys,
-              double time_limit_seconds);
+              double time_limit_seconds, const runners::run_context& context);
 
 } // namespace cugrade::perf

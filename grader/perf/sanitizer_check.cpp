@@ -1,7 +1,6 @@
 #include "grader/perf/sanitizer_check.h"
 
 #include "grader/perf/fault_address.h"
-#include "grader/perf/runner_call.h"
 #include "harness/core/file_io.h"
 
 #include <algorithm>
@@ -42,17 +41,16 @@ fs::path report_file(const fs::path& dir, const std::string& tool) {
   return dir / (tool + ".xml");
 }
 
-// One runner of `plan` under `tool`, its report saved in `dir`, on this thread's GPU.
-std::future<result<runner_outcome>> start_tool(const std::string& tool, protocol::plan plan,
-                                               const fs::path& dir, const sanitizer_setup& setup) {
+// One runner of `plan` under `tool`, its report saved in `dir`, on the setup's GPU.
+std::future<result<runners::runner_outcome>> start_tool(const std::string& tool,
+                                                        protocol::plan plan, const fs::path& dir,
+                                                        const sanitizer_setup& setup) {
   const std::vector<std::string> wrapper{setup.sanitizer.string(), "--tool", tool, "--xml",
                                          "--save", report_file(dir, tool).string()};
-  const std::string devices = pinned_devices::current(); // a batch's GPU, thread by thread
-  return std::async(std::launch::async,
-                    [&setup, plan = std::move(plan), wrapper, devices] {
-                      const pinned_devices pin(devices);
-                      return run_runner(setup.runner, plan, setup.time_limit_seconds, wrapper);
-                    });
+  return std::async(std::launch::async, [&setup, plan = std::move(plan), wrapper] {
+    return runners::run_runner(setup.context, setup.runner, plan, setup.time_limit_seconds,
+                               wrapper);
+  });
 }
 
 using reports::fault_kind;
@@ -115,7 +113,7 @@ void name_buffers(std::vector<sanitizer_finding>& findings, const protocol::runn
 // Inside the sandbox only the runner (the submission's code) can signal the tool, its parent; the
 // grader's own time limit is told apart. A tool that never launched the runner (a machine
 // problem, e.g. compute-sanitizer's exit 13) has no start event.
-bool killed_by_submission(const runner_outcome& run) {
+bool killed_by_submission(const runners::runner_outcome& run) {
   constexpr int signal_exit = 128; // bwrap and shells report a child killed by signal N as 128+N
   return !run.timed_out && run.log.started && (run.term_signal != 0 || run.exit_code > signal_exit);
 }
@@ -139,7 +137,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
     return setup.work_dir / (launcher + "-sanitizer-" + tool);
   };
   std::vector<protocol::plan> plans;
-  std::vector<std::future<result<runner_outcome>>> runs;
+  std::vector<std::future<result<runners::runner_outcome>>> runs;
   for (const auto& tool : tools) {
     plans.push_back(sanitizer_plan(spec, {launcher}, library, dir(tool)));
     runs.push_back(start_tool(tool, plans.back(), dir(tool), setup));
@@ -178,7 +176,7 @@ result<sanitizer_outcome> run_sanitizer(const spec::assignment_spec& spec,
   return out;
 }
 
-bool pass_found_nothing(const runner_outcome& run, std::size_t expected_runs,
+bool pass_found_nothing(const runners::runner_outcome& run, std::size_t expected_runs,
                         const result<std::vector<sanitizer_finding>>& findings) {
   const auto& log = run.log;
   const bool whole = run.clean() && log.tampering.empty() && log.missing_launcher.empty() &&
@@ -197,7 +195,7 @@ result<std::vector<std::string>> run_sanitizer_pass(const spec::assignment_spec&
   const auto dir = [&](const std::string& tool) {
     return setup.work_dir / ("every-kernel.sanitizer-" + tool);
   };
-  std::vector<std::future<result<runner_outcome>>> runs;
+  std::vector<std::future<result<runners::runner_outcome>>> runs;
   for (const auto& tool : spec.sanitizer.tools) {
     runs.push_back(
         start_tool(tool, sanitizer_plan(spec, launchers, library, dir(tool)), dir(tool), setup));

@@ -5,8 +5,8 @@
 /// (`--xml --save`), and what they find becomes an `error` with its `error_kind` and the
 /// student's source line. Only when the spec enables it; never in emulation.
 
-#include "grader/perf/runner_call.h"
 #include "grader/perf/sanitizer_findings.h"
+#include "grader/runners/runner_call.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/result.h"
 #include "reports/report.h"
@@ -20,6 +20,7 @@ namespace cugrade::perf {
 struct sanitizer_setup {
   std::filesystem::path sanitizer; ///< compute-sanitizer
   std::filesystem::path runner;    ///< cugrade-runner-gpu
+  runners::run_context context;    ///< the GPU its grading is pinned to
   std::filesystem::path work_dir;
   double time_limit_seconds = 300; ///< per tool
 };
@@ -57,7 +58,7 @@ run_sanitizer_pass(const spec::assignment_spec& spec, const std::vector<std::str
 /// Whether a pass over `launchers` x `cases` cases (`runs` each) checked everything and found
 /// nothing: the run ended cleanly, its log is whole (no tampering, no missing launcher, no
 /// fault, every run of every case completed) and the tool's report reads with no finding.
-[[nodiscard]] bool pass_found_nothing(const runner_outcome& run, std::size_t expected_runs,
+[[nodiscard]] bool pass_found_nothing(const runners::runner_outcome& run, std::size_t expected_runs,
                                       const result<std::vector<sanitizer_finding>>& findings);
 
 /// Turns findings into the kernel's verdict: status `error`, the first finding's error_kind, and

@@ -15,7 +15,7 @@ namespace {
 
 using table = std::vector<std::vector<std::string>>;
 
-table read_back(const std::string& text) {
+table read_table_back(const std::string& text) {
   const process::temp_dir tmp("cugrade-lms-test");
   std::ofstream(tmp.path() / "g.csv", std::ios::binary) << text;
   const auto rows = read_csv(tmp.path() / "g.csv");
@@ -56,7 +56,7 @@ struct two_students {
 
 TEST(Gradebook, AStudentWithoutAScoreHasTheAssignmentsMaxScoreAndAnEmptyScore) {
   const two_students c;
-  const auto t = read_back(render_gradebook(c.rows, {"matmul_naive"}, 50));
+  const auto t = read_table_back(render_gradebook(c.rows, {"matmul_naive"}, 50));
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t[0], (std::vector<std::string>{"student", "score", "max_score", "matmul_naive_score",
                                             "late_days", "late_penalty", "gradable", "commit",
@@ -68,7 +68,8 @@ TEST(Gradebook, AStudentWithoutAScoreHasTheAssignmentsMaxScoreAndAnEmptyScore) {
 
 TEST(LmsGradebook, CanvasHasItsSixColumnsAPointsPossibleRowAndEmptyCellsWithoutAScore) {
   const two_students c;
-  const auto t = read_back(render_lms_gradebook(gradebook_format::canvas, c.rows, c.assignment));
+  const auto t =
+      read_table_back(render_lms_gradebook(gradebook_format::canvas, c.rows, c.assignment));
   ASSERT_EQ(t.size(), 4u);
   EXPECT_EQ(t[0], (std::vector<std::string>{"Student", "ID", "SIS User ID", "SIS Login ID",
                                             "Section", "Matmul (731)"}));
@@ -81,7 +82,8 @@ TEST(LmsGradebook, CanvasHasItsSixColumnsAPointsPossibleRowAndEmptyCellsWithoutA
 
 TEST(LmsGradebook, MoodleHasTheIdentifierFirstAndOneGradeColumn) {
   const two_students c;
-  const auto t = read_back(render_lms_gradebook(gradebook_format::moodle, c.rows, c.assignment));
+  const auto t =
+      read_table_back(render_lms_gradebook(gradebook_format::moodle, c.rows, c.assignment));
   EXPECT_EQ(t, (table{{"lms_id", "Matmul"}, {"4021", "29.59"}, {"4022", ""}}));
 }
 

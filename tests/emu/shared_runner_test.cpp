@@ -39,7 +39,7 @@ protected:
                                 const std::string& folder, double limit = 300) {
     auto plan = make_plan(m_spec.problem, names.front(), library, m_dir / folder, m_cases, 2);
     plan.more_launchers.assign(names.begin() + 1, names.end());
-    auto r = run_kernel(EMU_RUNNER, plan, limit);
+    auto r = run_kernel({}, EMU_RUNNER, plan, limit);
     EXPECT_TRUE(r.ok()) << r.error();
     return r ? std::optional<kernel_run>(std::move(*r)) : std::nullopt;
   }

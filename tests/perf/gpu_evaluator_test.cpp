@@ -116,7 +116,7 @@ protected:
     k.score = 15;
     k.max_score = 20;
     k.performance_max = 5;
-    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
     const auto r = e.evaluate(k, fakes / library);
     EXPECT_TRUE(r.ok()) << r.error();
     return k;
@@ -208,7 +208,7 @@ TEST_F(GpuEvaluator, LeavesKernelsWithoutPerformancePointsUntimedByDefault) {
   m_options.sanitizer = false;
   reports::kernel_report k;
   k.name = "histogram_sectioned"; // 0 performance points in the shipped spec
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
   EXPECT_TRUE(k.performance.empty());
 }
@@ -225,7 +225,7 @@ TEST_F(GpuEvaluator, ABrokenReferenceIsAnInfrastructureFailure) {
                 fs::copy_options::overwrite_existing);
   reports::kernel_report k;
   k.name = "histogram_privatized";
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   const auto r = e.evaluate(k, fakes / "libperf_fake_fast.so");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("reference"), std::string::npos) << r.error();
@@ -321,7 +321,7 @@ protected:
     k.name = "histogram_privatized";
     k.status = reports::kernel_status::passed;
     k.score = 15;
-    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
     return e.sanitize(k, fakes / "libperf_fake_fast.so");
   }
 };
@@ -351,7 +351,7 @@ protected:
     }
     m_private.name = "histogram_privatized";
     m_interleaved.name = "histogram_interleaved";
-    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
     return e.sanitize_all({&m_private, &m_interleaved}, fakes / "libperf_fake_fast.so");
   }
   // The runs' folders under the sanitizer's work folder, sorted.
@@ -435,7 +435,7 @@ TEST_F(GpuEvaluatorSanitizerPass, OneKernelIsCheckedAloneWithoutAPass) {
   m_private.name = "histogram_privatized";
   m_private.status = reports::kernel_status::passed;
   m_interleaved.name = "histogram_interleaved";
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   const auto stages = e.sanitize_all({&m_private, &m_interleaved}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(stages.ok()) << stages.error();
   EXPECT_EQ(runs(), (std::vector<std::string>{"histogram_privatized-sanitizer-memcheck"}));
@@ -481,7 +481,7 @@ TEST_F(GpuEvaluator, RecordsHowLongSanitizerAndTimingTook) {
   reports::kernel_report k;
   k.name = "histogram_privatized";
   k.status = reports::kernel_status::passed;
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
   const auto stages = e.take_stages();
   ASSERT_EQ(stages.size(), 1u); // the sanitizer is off in these tests
@@ -506,7 +506,7 @@ TEST_F(GpuEvaluator, SaysWhereTheTimingStageSpentItsTime) {
     reports::kernel_report k;
     k.name = "histogram_privatized";
     k.status = reports::kernel_status::passed;
-    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+    gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
     EXPECT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
     auto stages = e.take_stages();
     EXPECT_EQ(stages.size(), 1u);
@@ -536,7 +536,7 @@ TEST_F(GpuEvaluator, LetsTheGpuGoWhileItChecksTheTimedCalls) {
   reports::kernel_report k;
   k.name = "histogram_privatized";
   k.status = reports::kernel_status::passed;
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", progress, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", progress, m_options);
   ASSERT_TRUE(e.evaluate(k, fakes / "libperf_fake_fast.so").ok());
   ASSERT_EQ(tries.size(), 1u);
   EXPECT_TRUE(tries[0].get());
@@ -567,7 +567,7 @@ TEST_F(GpuEvaluator, SaysWhenItsRunsOnTheGpuEndedBeforeItChecksThem) {
     free_then = tries.back().wait_for(std::chrono::seconds(20)) == std::future_status::ready &&
                 tries.back().get();
   };
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   ASSERT_TRUE(e.time_all({&timed}, fakes / "libperf_fake_fast.so", runs_ended).ok());
   EXPECT_EQ(ended, 1);
   EXPECT_TRUE(free_then) << "the GPU was still held when the runs were said to be over";
@@ -604,7 +604,7 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   auto privatized = passed_kernel("histogram_privatized");
   auto failed = passed_kernel("histogram_sectioned");
   failed.status = reports::kernel_status::failed; // not timed
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", progress, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", progress, m_options);
   const auto stages =
       e.time_all({&interleaved, &failed, &privatized}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(stages.ok()) << stages.error();
@@ -630,7 +630,7 @@ TEST_F(GpuEvaluator, TimesEveryKernelOfAGradingUnderOneHold) {
   // A second grading: both kernels cached, so each has a control beside its runs.
   auto again = passed_kernel("histogram_privatized");
   auto again2 = passed_kernel("histogram_interleaved");
-  gpu_evaluator second(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  gpu_evaluator second(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work2", {}, m_options);
   const auto cached = second.time_all({&again, &again2}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(cached.ok()) << cached.error();
   ASSERT_EQ(cached->size(), 3u);
@@ -665,11 +665,11 @@ std::vector<std::size_t> timed_cases(const fs::path& folder) {
 TEST_F(GpuEvaluator, OneRunnerTimesEveryKernelAndOneTheirControls) {
   evaluate("libperf_fake_fast.so"); // caches histogram_privatized's reference time
   auto cache_other = passed_kernel("histogram_interleaved");
-  gpu_evaluator first(m_spec, m_layout, m_nvcc, m_device, m_dir / "work1", {}, m_options);
+  gpu_evaluator first(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work1", {}, m_options);
   ASSERT_TRUE(first.time_all({&cache_other}, fakes / "libperf_fake_fast.so").ok());
   auto privatized = passed_kernel("histogram_privatized");
   auto interleaved = passed_kernel("histogram_interleaved");
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work2", {}, m_options);
   const auto stages = e.time_all({&privatized, &interleaved}, fakes / "libperf_fake_fast.so");
   ASSERT_TRUE(stages.ok()) << stages.error();
   EXPECT_EQ(runner_folders(m_dir / "work2"),
@@ -694,7 +694,7 @@ TEST_F(GpuEvaluator, OneRunnerTimesEveryKernelAndOneTheirControls) {
 TEST_F(GpuEvaluator, AKernelThatCrashesInTheSharedRunnerCostsNoOtherKernelItsPoints) {
   auto privatized = passed_kernel("histogram_privatized");
   auto interleaved = passed_kernel("histogram_interleaved");
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   ASSERT_TRUE(
       e.time_all({&privatized, &interleaved}, fakes / "libperf_fake_crashing.so").ok());
   EXPECT_EQ(runner_folders(m_dir / "work"),
@@ -710,7 +710,7 @@ TEST_F(GpuEvaluator, AKernelThatCrashesInTheSharedRunnerCostsNoOtherKernelItsPoi
   // control: its reference time is cached now, interleaved's is not).
   auto privatized2 = passed_kernel("histogram_privatized");
   auto interleaved2 = passed_kernel("histogram_interleaved");
-  gpu_evaluator again(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  gpu_evaluator again(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work2", {}, m_options);
   ASSERT_TRUE(
       again.time_all({&interleaved2, &privatized2}, fakes / "libperf_fake_crashing.so").ok());
   EXPECT_EQ(runner_folders(m_dir / "work2"),
@@ -726,12 +726,12 @@ TEST_F(GpuEvaluator, AKernelThatCrashesInTheSharedRunnerCostsNoOtherKernelItsPoi
 // A cached roofline is read without the GPU: the grading does not wait for it alone (in a batch
 // that wait drains every other grading's runs from the GPU) to read a file.
 TEST_F(GpuEvaluator, ReadsACachedRooflineWithoutWaitingForTheGpu) {
-  gpu_evaluator measuring(m_spec, m_layout, m_nvcc, m_device, m_dir / "work", {}, m_options);
+  gpu_evaluator measuring(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work", {}, m_options);
   ASSERT_NE(measuring.roof(), nullptr); // measured by the stand-in and cached
   auto held = process::device_lock::acquire(m_device.uuid, process::lock_mode::shared);
   ASSERT_TRUE(held.ok()) << held.error();
   std::optional<process::device_lock> other(std::move(*held));
-  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2", {}, m_options);
+  gpu_evaluator e(m_spec, m_layout, m_nvcc, m_device, {}, m_dir / "work2", {}, m_options);
   auto read = std::async(std::launch::async, [&] { return e.roof() != nullptr; });
   const auto status = read.wait_for(std::chrono::seconds(20));
   other.reset(); // lets a grading that waits for the GPU go, so the test ends either way
@@ -779,8 +779,8 @@ protected:
     }
     auto t = std::make_unique<timing_beside>();
     t->other.emplace(std::move(*held));
-    t->evaluator.emplace(m_spec, m_layout, m_nvcc, m_device, m_dir / "work2",
-                         std::function<void(std::string_view)>{}, m_options);
+    t->evaluator.emplace(m_spec, m_layout, m_nvcc, m_device, runners::run_context{},
+                         m_dir / "work2", std::function<void(std::string_view)>{}, m_options);
     t->timing = std::async(std::launch::async, [t = t.get()] {
       return t->evaluator->time_all({&t->k}, fakes / "libperf_fake_fast.so");
     });

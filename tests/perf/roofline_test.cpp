@@ -141,21 +141,22 @@ printf '{"schema": "cugrade.roofline/1", "device": "%s", "copy_bandwidth_gbps": 
 
 TEST_F(RooflineCache, MeasuresOnceAndThenReadsTheCache) {
   const std::vector<std::string> keys{"reduction/n=1000/real_offset"};
-  const auto first = load_roofline(m_program, m_dir / "cache", "Fake GPU", keys, 30);
+  const auto first = load_roofline(m_program, m_dir / "cache", "Fake GPU", keys, 30, {});
   ASSERT_TRUE(first.ok()) << first.error();
   EXPECT_EQ(first->find(keys[0])->median_ms, 1.5);
   EXPECT_TRUE(fs::exists(m_dir / "cache" / "roofline" / "Fake_GPU.json"));
-  const auto second = load_roofline(m_program, m_dir / "cache", "Fake GPU", keys, 30);
+  const auto second = load_roofline(m_program, m_dir / "cache", "Fake GPU", keys, 30, {});
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(calls(), 1);
 }
 
 TEST_F(RooflineCache, MeasuresOnlyTheCasesItLacks) {
-  ASSERT_TRUE(
-      load_roofline(m_program, m_dir / "cache", "Fake GPU", {"reduction/n=1000/real_offset"}, 30)
-          .ok());
-  const auto both = load_roofline(m_program, m_dir / "cache", "Fake GPU",
-                                  {"reduction/n=1000/real_offset", "histogram/n=77/uniform"}, 30);
+  ASSERT_TRUE(load_roofline(m_program, m_dir / "cache", "Fake GPU",
+                            {"reduction/n=1000/real_offset"}, 30, {})
+                  .ok());
+  const auto both =
+      load_roofline(m_program, m_dir / "cache", "Fake GPU",
+                    {"reduction/n=1000/real_offset", "histogram/n=77/uniform"}, 30, {});
   ASSERT_TRUE(both.ok()) << both.error();
   EXPECT_EQ(calls(), 2);
   EXPECT_EQ(last_call(), "--case histogram/n=77/uniform");
@@ -165,7 +166,7 @@ TEST_F(RooflineCache, MeasuresOnlyTheCasesItLacks) {
 
 TEST_F(RooflineCache, SaysWhyWhenTheProgramFails) {
   std::ofstream(m_program) << "#!/bin/sh\necho 'no CUDA device' >&2\nexit 3\n";
-  const auto r = load_roofline(m_program, m_dir / "cache", "Fake GPU", {}, 30);
+  const auto r = load_roofline(m_program, m_dir / "cache", "Fake GPU", {}, 30, {});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("no CUDA device"), std::string::npos) << r.error();
 }

@@ -1,12 +1,12 @@
-// Timing runners started ahead of their turn (grader/perf/runner_call.h, gated_runner; the
+// Timing runners started ahead of their turn (grader/runners/runner_call.h, gated_runner; the
 // runner's side is harness/runner/gate.h): the real runner program over the fake backend makes
 // its "device", says it is ready and runs nothing until it is let go; cancelled, it runs nothing
 // at all; its time limit counts from the go, not from its start.
 
 #include "grader/perf/benchmark_plan.h"
 #include "grader/perf/launcher_timing.h"
-#include "grader/perf/runner_call.h"
 #include "grader/process/temp_dir.h"
+#include "grader/runners/runner_call.h"
 #include "harness/core/file_io.h"
 #include "harness/protocol/protocol.h"
 #include "harness/runner/gate.h"
@@ -75,7 +75,7 @@ TEST_F(RunnerGate, ARunnerWaitsAtItsGateUntilItIsLetGo) {
 }
 
 TEST_F(RunnerGate, ACancelledRunnerRunsNothingAndExits) {
-  auto runner = gated_runner::start(fakes / "perf_fake_runner", plan(), 60);
+  auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 60);
   ASSERT_TRUE(runner.ok()) << runner.error();
   ASSERT_TRUE((*runner)->wait_ready(60));
   const auto asked = std::chrono::steady_clock::now();
@@ -87,7 +87,7 @@ TEST_F(RunnerGate, ACancelledRunnerRunsNothingAndExits) {
 
 TEST_F(RunnerGate, DroppingARunnerThatWasNotLetGoCancelsIt) {
   {
-    auto runner = gated_runner::start(fakes / "perf_fake_runner", plan(), 60);
+    auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 60);
     ASSERT_TRUE(runner.ok()) << runner.error();
   } // dropped at once, perhaps before it was ready
   EXPECT_EQ(events(), "");
@@ -95,7 +95,7 @@ TEST_F(RunnerGate, DroppingARunnerThatWasNotLetGoCancelsIt) {
 
 TEST_F(RunnerGate, ItsTimeLimitCountsFromTheGo) {
   // A 1.5 s limit, and 2.5 s at the gate first: the run still has its whole limit.
-  auto runner = gated_runner::start(fakes / "perf_fake_runner", plan(), 1.5);
+  auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 1.5);
   ASSERT_TRUE(runner.ok()) << runner.error();
   ASSERT_TRUE((*runner)->wait_ready(60));
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
@@ -106,7 +106,7 @@ TEST_F(RunnerGate, ItsTimeLimitCountsFromTheGo) {
 }
 
 TEST_F(RunnerGate, ARunnerThatCannotStartIsNeverReady) {
-  auto runner = gated_runner::start(m_dir / "no-such-runner", plan(), 60);
+  auto runner = runners::gated_runner::start({}, m_dir / "no-such-runner", plan(), 60);
   if (!runner.ok()) {
     SUCCEED() << "refused at once: " << runner.error();
     return;

@@ -9,8 +9,8 @@ namespace cugrade::perf {
 namespace {
 
 // A pass that ran `n` runs to their end.
-runner_outcome whole_pass(std::size_t n) {
-  runner_outcome run;
+runners::runner_outcome whole_pass(std::size_t n) {
+  runners::runner_outcome run;
   run.log.started = true;
   run.log.finished = true;
   run.exit_code = 0;

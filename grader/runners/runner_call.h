@@ -4,6 +4,7 @@
 /// optionally under a wrapper program such as compute-sanitizer or ncu, and reading its events.
 
 #include "grader/process/process.h"
+#include "grader/runners/run_context.h"
 #include "harness/core/result.h"
 #include "harness/protocol/protocol.h"
 
@@ -16,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace cugrade::perf {
+namespace cugrade::runners {
 
 /// How a runner process ended and what its event log says.
 struct runner_outcome {
@@ -32,47 +33,20 @@ struct runner_outcome {
   [[nodiscard]] std::string ending() const;
 };
 
-/// Pins the runners this thread starts to the devices in `cuda_visible_devices` (their
-/// CUDA_VISIBLE_DEVICES) while it lives; empty keeps the inherited setting. `cugrade batch`
-/// pins each grading to one GPU this way (grader/core/grade.cpp sets it for one grading).
-class pinned_devices {
-public:
-  explicit pinned_devices(std::string cuda_visible_devices);
-  ~pinned_devices();
-  pinned_devices(const pinned_devices&) = delete;
-  pinned_devices& operator=(const pinned_devices&) = delete;
-  /// The devices this thread's runners are pinned to, or empty.
-  [[nodiscard]] static const std::string& current();
-
-private:
-  std::string m_previous;
-};
-
-/// The host-to-device work queues a runner's CUDA context asks for (CUDA_DEVICE_MAX_CONNECTIONS;
-/// the driver's default is 8). A runner launches on the default stream only (the contract), so
-/// one queue loses nothing, and each queue is a channel the driver sets up when the context is
-/// made and tears down when it ends, under a lock the whole machine shares: on the lent virtual
-/// machines one queue halved a start's cost to the machine (0.170 to 0.083 s per start, 8
-/// starting at once on an H100; 0.205 to 0.094 under compute-sanitizer). docs/batch.md,
-/// "Throughput".
-inline constexpr const char* runner_cuda_connections = "1";
-
-/// The variables every runner the grader starts gets beside its sandbox's: this thread's pinned
-/// GPU (CUDA_VISIBLE_DEVICES, when one is pinned) and CUDA_DEVICE_MAX_CONNECTIONS.
-[[nodiscard]] std::vector<std::pair<std::string, std::string>> runner_environment();
-
 /// The largest file a runner may write unless told otherwise (RLIMIT_FSIZE): a timing run saves
 /// outputs of hundreds of megabytes.
 inline constexpr std::size_t runner_file_size_bytes = std::size_t{8} << 30;
 
-/// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`,
+/// Writes `plan` to <plan.output_dir>/plan.json and runs `wrapper... runner --plan plan.json`
+/// with `context`'s environment (runner_environment),
 /// letting it write files of at most `file_size_bytes`; `tool_dirs` are folders the wrapper
 /// needs to read inside the sandbox beside /usr (Nsight Compute under /opt/nvidia). Fails only
 /// when the program cannot be started or the plan cannot be written. Used for every runner the
 /// grader starts: correctness (grader/core/kernel_run.cpp), timing, sanitizer and counter runs.
 [[nodiscard]] result<runner_outcome>
-run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
-           double time_limit_seconds, const std::vector<std::string>& wrapper = {},
+run_runner(const run_context& context, const std::filesystem::path& runner,
+           const protocol::plan& plan, double time_limit_seconds,
+           const std::vector<std::string>& wrapper = {},
            std::size_t file_size_bytes = runner_file_size_bytes,
            const std::vector<std::filesystem::path>& tool_dirs = {});
 
@@ -88,9 +62,11 @@ run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
 /// Dropped without go(), it is cancelled: it exits without running anything.
 class gated_runner {
 public:
-  /// Starts `runner` on `plan` as run_runner does (sandbox, events descriptor), with a gate.
+  /// Starts `runner` on `plan` as run_runner does (sandbox, events descriptor, `context`), with a
+  /// gate.
   [[nodiscard]] static result<std::unique_ptr<gated_runner>>
-  start(const std::filesystem::path& runner, const protocol::plan& plan, double time_limit_seconds);
+  start(const run_context& context, const std::filesystem::path& runner, const protocol::plan& plan,
+        double time_limit_seconds);
 
   gated_runner(const gated_runner&) = delete;
   gated_runner& operator=(const gated_runner&) = delete;
@@ -112,4 +88,4 @@ private:
   std::future<result<runner_outcome>> m_run;
 };
 
-} // namespace cugrade::perf
+} // namespace cugrade::runners

@@ -1,4 +1,4 @@
-#include "grader/perf/runner_call.h"
+#include "grader/runners/runner_call.h"
 
 #include "grader/process/process.h"
 #include "grader/sandbox/sandbox.h"
@@ -17,11 +17,9 @@
 #include <memory>
 #include <utility>
 
-namespace cugrade::perf {
+namespace cugrade::runners {
 
 namespace {
-
-thread_local std::string t_pinned_devices;
 
 std::string tail(const std::string& text, std::size_t max_bytes) {
   return text.size() <= max_bytes ? text : "..." + text.substr(text.size() - max_bytes);
@@ -69,33 +67,13 @@ result<int> open_events_file(const std::filesystem::path& path) {
 void note_memory_ceiling(runner_outcome& out, const sandbox::confinement& box,
                          std::size_t ceiling) {
   if (box.memory_exhausted() && !out.log.fault_kind && !out.log.finished) {
-    out.log.fault_kind = reports::fault_kind::out_of_memory;
+    out.log.fault_kind = fault_kind::out_of_memory;
     out.log.fault_message = "the runner reached its memory ceiling of " +
                             std::to_string(ceiling >> 20) + " MiB and was stopped";
   }
 }
 
 } // namespace
-
-pinned_devices::pinned_devices(std::string cuda_visible_devices)
-    : m_previous(std::exchange(t_pinned_devices, std::move(cuda_visible_devices))) {}
-
-pinned_devices::~pinned_devices() {
-  t_pinned_devices = std::move(m_previous);
-}
-
-const std::string& pinned_devices::current() {
-  return t_pinned_devices;
-}
-
-std::vector<std::pair<std::string, std::string>> runner_environment() {
-  std::vector<std::pair<std::string, std::string>> env{
-      {"CUDA_DEVICE_MAX_CONNECTIONS", runner_cuda_connections}};
-  if (!t_pinned_devices.empty()) {
-    env.emplace_back("CUDA_VISIBLE_DEVICES", t_pinned_devices);
-  }
-  return env;
-}
 
 bool runner_outcome::clean() const {
   return log.started && log.finished && !timed_out && term_signal == 0 && exit_code == 0;
@@ -109,7 +87,7 @@ std::string runner_outcome::ending() const {
     return std::string("the runner died with signal ") + sigabbrev_np(term_signal);
   }
   if (log.fault_kind) {
-    return "the runner stopped on a fault (" + std::string(reports::to_string(*log.fault_kind)) +
+    return "the runner stopped on a fault (" + std::string(to_string(*log.fault_kind)) +
            "): " + log.fault_message;
   }
   if (exit_code != 0) {
@@ -127,11 +105,10 @@ struct gate_setup {
   std::shared_ptr<const process::limit_clock> clock;
 };
 
-result<runner_outcome>
-run_runner_process(const std::filesystem::path& runner, const protocol::plan& plan,
-                   double time_limit_seconds, const std::vector<std::string>& wrapper,
-                   std::size_t file_size_bytes, const gate_setup* gate,
-                   const std::vector<std::filesystem::path>& tool_dirs = {}) {
+result<runner_outcome> run_runner_process(
+    const run_context& context, const std::filesystem::path& runner, const protocol::plan& plan,
+    double time_limit_seconds, const std::vector<std::string>& wrapper, std::size_t file_size_bytes,
+    const gate_setup* gate, const std::vector<std::filesystem::path>& tool_dirs = {}) {
   std::filesystem::create_directories(plan.output_dir);
   const auto plan_path = plan.output_dir / "plan.json";
   if (const auto written = write_file_atomically(plan_path, protocol::to_json_text(plan));
@@ -157,7 +134,7 @@ run_runner_process(const std::filesystem::path& runner, const protocol::plan& pl
   opts.stop_grace_seconds = 1; // the emulator reports where a stopped kernel's threads were
   opts.file_size_bytes = file_size_bytes;
   opts.capture_limit_bytes = std::size_t{256} << 10;
-  opts.env_add = runner_environment();
+  opts.env_add = runner_environment(context);
   const auto view = runner_view(runner, plan, !wrapper.empty(), tool_dirs);
   auto box = sandbox::confine(view, opts);
   if (!box) {
@@ -191,16 +168,17 @@ std::optional<std::filesystem::path> find_cuda_tool(const std::filesystem::path&
   return process::find_program(name);
 }
 
-result<runner_outcome> run_runner(const std::filesystem::path& runner, const protocol::plan& plan,
-                                  double time_limit_seconds,
+result<runner_outcome> run_runner(const run_context& context, const std::filesystem::path& runner,
+                                  const protocol::plan& plan, double time_limit_seconds,
                                   const std::vector<std::string>& wrapper,
                                   std::size_t file_size_bytes,
                                   const std::vector<std::filesystem::path>& tool_dirs) {
-  return run_runner_process(runner, plan, time_limit_seconds, wrapper, file_size_bytes, nullptr,
-                            tool_dirs);
+  return run_runner_process(context, runner, plan, time_limit_seconds, wrapper, file_size_bytes,
+                            nullptr, tool_dirs);
 }
 
-result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem::path& runner,
+result<std::unique_ptr<gated_runner>> gated_runner::start(const run_context& context,
+                                                          const std::filesystem::path& runner,
                                                           const protocol::plan& plan,
                                                           double time_limit_seconds) {
   int ends[2] = {-1, -1};
@@ -210,13 +188,13 @@ result<std::unique_ptr<gated_runner>> gated_runner::start(const std::filesystem:
   std::unique_ptr<gated_runner> g(new gated_runner(ends[0]));
   const int child_fd = ends[1];
   auto clock = g->m_clock;
-  g->m_run = std::async(std::launch::async, [runner, plan, time_limit_seconds, child_fd, clock,
-                                             devices = pinned_devices::current()] {
-    const fd_closer child_end{child_fd};
-    const pinned_devices pin(devices);
-    const gate_setup gate{child_fd, clock};
-    return run_runner_process(runner, plan, time_limit_seconds, {}, runner_file_size_bytes, &gate);
-  });
+  g->m_run =
+      std::async(std::launch::async, [context, runner, plan, time_limit_seconds, child_fd, clock] {
+        const fd_closer child_end{child_fd};
+        const gate_setup gate{child_fd, clock};
+        return run_runner_process(context, runner, plan, time_limit_seconds, {},
+                                  runner_file_size_bytes, &gate);
+      });
   return g;
 }
 
@@ -269,4 +247,4 @@ void gated_runner::cancel() {
   }
 }
 
-} // namespace cugrade::perf
+} // namespace cugrade::runners
