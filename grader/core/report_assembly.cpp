@@ -59,17 +59,13 @@ void record_backend(reports::report& r, const backend_choice& b) {
 }
 
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
-                       const fetch::fetched_submission& fetched, const grade_options& options) {
+                       const fetch::fetched_submission& fetched,
+                       const std::optional<std::chrono::system_clock::time_point>& deadline) {
   r.submission.commit = fetched.commit;
   r.submission.notes = fetched.notes;
   if (fetched.commit_time) {
     r.submission.commit_time = format_iso8601_utc(*fetched.commit_time);
   }
-  const auto deadline_text = options.deadline ? options.deadline : spec.deadline;
-  if (!deadline_text) {
-    return;
-  }
-  const auto deadline = fetch::parse_deadline(*deadline_text);
   if (!deadline) {
     return;
   }

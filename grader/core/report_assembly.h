@@ -11,7 +11,9 @@
 #include "harness/protocol/protocol.h"
 #include "reports/report.h"
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace cugrade::grader {
@@ -22,8 +24,11 @@ namespace cugrade::grader {
 /// Marks the report not gradable (no score: a broken machine never gives a zero).
 [[nodiscard]] grade_outcome not_gradable(reports::report& r, const std::string& why);
 void record_backend(reports::report& r, const backend_choice& b);
+/// The fetched commit and, against the grading's `deadline` (read once, grader/core/grade.cpp),
+/// its late days.
 void record_submission(reports::report& r, const spec::assignment_spec& spec,
-                       const fetch::fetched_submission& fetched, const grade_options& options);
+                       const fetch::fetched_submission& fetched,
+                       const std::optional<std::chrono::system_clock::time_point>& deadline);
 /// Nothing could be built (the contract file is absent, the repository is empty): every kernel
 /// wanted gets build_error with `why`, which the build log and summary say too.
 void record_nothing_built(reports::report& r, const spec::assignment_spec& spec,
