@@ -1,6 +1,7 @@
 #include "harness/problems/problem.h"
 
 #include "harness/core/error.h"
+#include "harness/problems/convolution_problem.h"
 #include "harness/problems/histogram_problem.h"
 #include "harness/problems/matmul_problem.h"
 #include "harness/problems/reduction_problem.h"
@@ -21,7 +22,9 @@ const std::vector<const problem*>& all() {
   static const histogram_problem histogram;
   static const reduction_problem reduction;
   static const scan_problem scan;
-  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction, &scan};
+  static const convolution_problem convolution;
+  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction, &scan,
+                                                    &convolution};
   return registry;
 }
 
@@ -127,7 +130,7 @@ std::optional<shape> parse_description(kind k, std::string_view text) {
 bool all_multiples_of(kind k, const shape& s, long m) {
   const auto params = get(k).shape_params();
   return std::all_of(params.begin(), params.end(),
-                     [&](const shape_param& p) { return s.*p.field % m == 0; });
+                     [&](const shape_param& p) { return !p.tiled || s.*p.field % m == 0; });
 }
 
 std::size_t element_size(element_type t) {

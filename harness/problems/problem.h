@@ -28,7 +28,7 @@
 
 namespace cugrade::problems {
 
-enum class kind { matmul, histogram, reduction, scan };
+enum class kind { matmul, histogram, reduction, scan, convolution };
 
 [[nodiscard]] std::string_view to_string(kind k);
 [[nodiscard]] std::optional<kind> kind_from_string(std::string_view name);
@@ -51,6 +51,8 @@ struct shape_param {
   size_field field = nullptr;
   long largest = 0;
   long example = 0;
+  bool tiled =
+      true; ///< a size tiles or blocks cover (not a mask radius): all_multiples_of reads it
 };
 
 /// Which roofline ceiling a kind's performance is measured against.
@@ -80,7 +82,7 @@ struct problem_traits {
 [[nodiscard]] std::string describe(kind k, const shape& s);
 /// The inverse of describe(); nullopt unless every size is a whole number from 1.
 [[nodiscard]] std::optional<shape> parse_description(kind k, std::string_view text);
-/// Whether every size of the shape is a multiple of m.
+/// Whether every size of the shape that tiles cover (shape_param::tiled) is a multiple of m.
 [[nodiscard]] bool all_multiples_of(kind k, const shape& s, long m);
 
 enum class element_type { f32, u8, u32 };
