@@ -56,8 +56,15 @@ __global__ void convolution_naive_kernel(const float* N, const float* F, float* 
 // The one barrier sits between loading and computing (every element a thread reads was loaded
 // by some other thread), outside any branch, so every thread of the block reaches it; a block
 // computes one tile, so no second barrier is needed before the tile is overwritten.
+// Lesson: shared-memory banks. A warp is two rows of 16 threads, which read two rows of N_ds at
+// once. Rows 22 floats apart would put six of the second row's words in the banks of the
+// first's (2-way conflicts); rows 48 floats apart (16 more than a multiple of the 32 banks) put
+// the two halves of the warp in the two halves of the banks.
+constexpr int tile_row_stride = 3 * tile_width;
+static_assert(tile_row_stride >= tile_width + 2 * max_radius && tile_row_stride % 32 == 16);
+
 __global__ void convolution_tiled_kernel(const float* N, float* P, int height, int width, int r) {
-  __shared__ float N_ds[tile_width + 2 * max_radius][tile_width + 2 * max_radius];
+  __shared__ float N_ds[tile_width + 2 * max_radius][tile_row_stride];
   const int in_tile = tile_width + 2 * r;
   const int tile_row = blockIdx.y * tile_width - r; // the input tile's first row and column
   const int tile_col = blockIdx.x * tile_width - r;

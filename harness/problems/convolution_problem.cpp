@@ -63,26 +63,36 @@ window_sums convolve_at(const image_shape& im, const float* n, const float* f, l
 }
 
 // The warp requests of the reference kernels (reference/convolution.cu) as the emulator's warp
-// profiler and a GPU's load/store unit count them: the k-th access of each lane at one source
-// line is one request, costing the distinct 32-byte sectors its lanes touch (buffers start on
-// a 256-byte boundary, as cudaMalloc's do). A warp is two rows of a 16 x 16 block.
+// profiler counts them (harness/emu/src/warp_profile.h): a warp is 32 consecutive threads (two
+// rows of a 16 x 16 block); between two barriers the k-th accesses of its lanes that come from
+// one source line form one request, costing the distinct 32-byte sectors they touch. Where lanes
+// skip a load (a ghost cell), their later accesses pair with other lanes' earlier ones, as they
+// do there. Buffers start on a 32-byte boundary (cudaMalloc's are 256-byte aligned).
 constexpr long block_width = 16;
-constexpr double sector_bytes = 32;
+constexpr long sector_bytes = 32;
 
-using lane_addresses = std::vector<std::vector<long>>; // per lane, the byte offsets it accesses
+// One access of a lane: the source line it comes from (a site of the kernel) and, for a global
+// access, its buffer's number and byte offset; shared-memory accesses take their turn but cost
+// no global traffic.
+struct access {
+  int site = 0;
+  int buffer = -1; ///< -1: not global memory
+  long offset = 0;
+};
+using lane_program = std::vector<std::vector<access>>; // per lane of one warp
 
-double warp_sectors(const lane_addresses& lanes) {
+double warp_sectors(const lane_program& lanes) {
   std::size_t longest = 0;
   for (const auto& l : lanes) {
     longest = std::max(longest, l.size());
   }
   double sectors = 0;
-  std::set<long> touched;
+  std::set<std::pair<int, std::pair<int, long>>> touched; // site, buffer, sector
   for (std::size_t k = 0; k < longest; ++k) {
     touched.clear();
     for (const auto& l : lanes) {
-      if (k < l.size()) {
-        touched.insert(l[k] / static_cast<long>(sector_bytes));
+      if (k < l.size() && l[k].buffer >= 0) {
+        touched.insert({l[k].site, {l[k].buffer, l[k].offset / sector_bytes}});
       }
     }
     sectors += static_cast<double>(touched.size());
@@ -90,108 +100,80 @@ double warp_sectors(const lane_addresses& lanes) {
   return sectors;
 }
 
-// Calls visit(lane, row, col) for the 32 threads of each warp of each 16 x 16 block, then
-// done() after each warp.
-template <class Visit, class Done> void each_warp(const image_shape& im, Visit visit, Done done) {
+// The global bytes of every warp of every 16 x 16 block, each lane's accesses from
+// program(lane accesses, row, col, block row, block column, ty, tx).
+template <class Program> double kernel_bytes(const image_shape& im, Program program) {
   const long block_rows = (im.height + block_width - 1) / block_width;
   const long block_cols = (im.width + block_width - 1) / block_width;
+  lane_program lanes(32);
+  double sectors = 0;
   for (long by = 0; by < block_rows; ++by) {
     for (long bx = 0; bx < block_cols; ++bx) {
       for (long warp = 0; warp < block_width / 2; ++warp) {
         for (long lane = 0; lane < 32; ++lane) {
-          const long ty = 2 * warp + lane / block_width;
-          const long tx = lane % block_width;
-          visit(lane, by, bx, ty, tx);
+          lanes[lane].clear();
+          program(lanes[lane], by, bx, 2 * warp + lane / block_width, lane % block_width);
         }
-        done();
+        sectors += warp_sectors(lanes);
       }
     }
   }
+  return sectors * sector_bytes;
 }
 
-// The naive kernel: a thread per element of P reads the (2r+1)^2 window of N that lies inside
-// the image and the mask from global memory (F on its own line); its stores are store_bytes().
+enum buffer_number { image_n = 0, mask_f = 1, output_p = 2 };
+
+bool inside(const image_shape& im, long row, long col) {
+  return row >= 0 && row < im.height && col >= 0 && col < im.width;
+}
+
+// The naive kernel: for each tap inside the image a load of N, then one of F (lines of their
+// own), then the store of P.
 double naive_bytes(const image_shape& im) {
   const long w = im.mask_width();
-  lane_addresses image(32), mask(32);
-  double sectors = 0;
-  each_warp(
-      im,
-      [&](long lane, long by, long bx, long ty, long tx) {
-        const long row = by * block_width + ty, col = bx * block_width + tx;
-        if (row >= im.height || col >= im.width) {
-          return;
+  return kernel_bytes(im, [&](std::vector<access>& a, long by, long bx, long ty, long tx) {
+    const long row = by * block_width + ty, col = bx * block_width + tx;
+    if (row >= im.height || col >= im.width) {
+      return;
+    }
+    for (long i = 0; i < w; ++i) {
+      for (long j = 0; j < w; ++j) {
+        const long in_row = row - im.r + i, in_col = col - im.r + j;
+        if (inside(im, in_row, in_col)) {
+          a.push_back({0, image_n, 4 * (in_row * im.width + in_col)});
+          a.push_back({1, mask_f, 4 * (i * w + j)});
         }
-        for (long a = 0; a < w; ++a) {
-          for (long b = 0; b < w; ++b) {
-            const long in_row = row - im.r + a, in_col = col - im.r + b;
-            if (in_row >= 0 && in_row < im.height && in_col >= 0 && in_col < im.width) {
-              image[lane].push_back(4 * (in_row * im.width + in_col));
-              mask[lane].push_back(4 * (a * w + b));
-            }
-          }
-        }
-      },
-      [&] {
-        sectors += warp_sectors(image) + warp_sectors(mask);
-        for (auto& l : image) {
-          l.clear();
-        }
-        for (auto& l : mask) {
-          l.clear();
-        }
-      });
-  return sectors * sector_bytes;
+      }
+    }
+    a.push_back({2, output_p, 4 * (row * im.width + col)});
+  });
 }
 
-// The output's stores: each active thread stores its element of P once.
-double store_bytes(const image_shape& im) {
-  lane_addresses stores(32);
-  double sectors = 0;
-  each_warp(
-      im,
-      [&](long lane, long by, long bx, long ty, long tx) {
-        const long row = by * block_width + ty, col = bx * block_width + tx;
-        if (row < im.height && col < im.width) {
-          stores[lane].push_back(4 * (row * im.width + col));
-        }
-      },
-      [&] {
-        sectors += warp_sectors(stores);
-        for (auto& l : stores) {
-          l.clear();
-        }
-      });
-  return sectors * sector_bytes;
-}
-
-// The tiled kernel: each 16 x 16 block loads its (16 + 2r)^2 input tile, halo included, into
-// shared memory in steps of 16 rows and 16 columns (ghost cells are set to 0, not read), and
-// reads the mask from __constant__ memory, which is not global traffic.
-double tiled_load_bytes(const image_shape& im) {
+// The tiled kernel: the (16 + 2r)^2 input tile in steps of 16 rows and 16 columns, each element
+// a load of N (not for a ghost cell) and a store to shared memory; after the barrier, shared
+// loads and the __constant__ mask (neither is global), then the store of P.
+double tiled_bytes(const image_shape& im) {
   const long tile = block_width + 2 * im.r;
-  lane_addresses image(32);
-  double sectors = 0;
-  each_warp(
-      im,
-      [&](long lane, long by, long bx, long ty, long tx) {
+  const double loads =
+      kernel_bytes(im, [&](std::vector<access>& a, long by, long bx, long ty, long tx) {
         for (long y = ty; y < tile; y += block_width) {
           for (long x = tx; x < tile; x += block_width) {
-            const long in_row = by * block_width - im.r + y;
-            const long in_col = bx * block_width - im.r + x;
-            if (in_row >= 0 && in_row < im.height && in_col >= 0 && in_col < im.width) {
-              image[lane].push_back(4 * (in_row * im.width + in_col));
+            const long in_row = by * block_width - im.r + y, in_col = bx * block_width - im.r + x;
+            if (inside(im, in_row, in_col)) {
+              a.push_back({0, image_n, 4 * (in_row * im.width + in_col)});
             }
+            a.push_back({1});
           }
         }
-      },
-      [&] {
-        sectors += warp_sectors(image);
-        for (auto& l : image) {
-          l.clear();
+      });
+  const double stores =
+      kernel_bytes(im, [&](std::vector<access>& a, long by, long bx, long ty, long tx) {
+        const long row = by * block_width + ty, col = bx * block_width + tx;
+        if (row < im.height && col < im.width) {
+          a.push_back({2, output_p, 4 * (row * im.width + col)});
         }
       });
-  return sectors * sector_bytes;
+  return loads + stores;
 }
 
 } // namespace
@@ -409,14 +391,14 @@ std::optional<technique_traffic> convolution_problem::expected_traffic(std::stri
   }
   if (launcher == "convolution_naive") {
     return technique_traffic{
-        (naive_bytes(im) + store_bytes(im)) / minimum,
+        naive_bytes(im) / minimum,
         "threads computing one element of P each from global memory, in 16x16 blocks,",
         "sum each element of P in a register and store it once, reading each element of N in "
         "its window once"};
   }
   if (launcher == "convolution_tiled") {
     return technique_traffic{
-        (tiled_load_bytes(im) + store_bytes(im)) / minimum,
+        tiled_bytes(im) / minimum,
         "16x16 output tiles loaded once with their halo cells, the mask in __constant__ memory,",
         "load each input tile and its halo into a __shared__ array once per block, compute "
         "only from that array, and read the mask from __constant__ memory (cudaMemcpyToSymbol), "

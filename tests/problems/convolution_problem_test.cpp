@@ -222,5 +222,20 @@ TEST(ConvolutionProblem, TiledMovesLessThanNaiveAndTheHaloGrowsWithTheRadius) {
   EXPECT_GE(tiled->bytes_per_minimum, 0.99);
 }
 
+// What the emulator's warp profiler measured for the references on the profile shape (metric
+// global_bytes_per_minimum, `cugrade grade convolution reference --backend emu --perf`,
+// 2026-11-28): 2.004 for the tiled kernel, as modelled. The naive kernel measured 21.292: the
+// emulator puts the 100-byte mask F against a guard page, 28 bytes into a sector, so lanes of one
+// request that read different mask entries (at the image's edges, where lanes skip ghost cells)
+// touch other sectors than from the 256-byte boundary where cudaMalloc puts it; modelled at that
+// offset the figure is 21.292 too.
+TEST(ConvolutionProblem, TrafficMatchesTheReferencesMeasuredOnTheProfileShape) {
+  const shape s = convolution.profile_shape();
+  EXPECT_NEAR(convolution.expected_traffic("convolution_tiled", s)->bytes_per_minimum, 2.004,
+              0.0015);
+  EXPECT_NEAR(convolution.expected_traffic("convolution_naive", s)->bytes_per_minimum, 21.278,
+              0.0015);
+}
+
 } // namespace convolution_test
 } // namespace cugrade::problems
