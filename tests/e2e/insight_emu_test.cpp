@@ -102,8 +102,7 @@ TEST_P(ReferenceInsight, SaysNothingAgainstTheReference) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInsight,
-                         testing::Values("matmul", "histogram", "reduction", "scan"));
+INSTANTIATE_TEST_SUITE_P(Assignments, ReferenceInsight, testing::ValuesIn(assignment_names()));
 
 TEST(CheckPerf, AStudentWithoutAGpuSeesTheInsightAndItsLine) {
   const auto r =
