@@ -98,14 +98,12 @@ dim3 grid_for(int height, int width) {
 
 } // namespace
 
-extern "C" void convolution_naive(const float* N, const float* F, float* P, int height, int width,
-                                  int r) {
+extern "C" void convolution_naive(const float* N, const float* F, float* P, int height, int width, int r) {
   convolution_naive_kernel<<<grid_for(height, width), dim3(tile_width, tile_width)>>>(
       N, F, P, height, width, r);
 }
 
-extern "C" void convolution_tiled(const float* N, const float* F, float* P, int height, int width,
-                                  int r) {
+extern "C" void convolution_tiled(const float* N, const float* F, float* P, int height, int width, int r) {
   // F is a device pointer: a device-to-device copy into the constant mask, ordered on the
   // default stream before the kernel that reads it.
   const int mask_width = 2 * r + 1;

@@ -46,8 +46,7 @@ __global__ void convolution_naive_kernel(const float* N, const float* F, float* 
   // TODO: store the sum in P[row * width + col].
 }
 
-extern "C" void convolution_naive(const float* N, const float* F, float* P, int height, int width,
-                                  int r) {
+extern "C" void convolution_naive(const float* N, const float* F, float* P, int height, int width, int r) {
   // TODO: a 2-D grid of 2-D blocks that covers all of P (round up).
   convolution_naive_kernel<<<1, 1>>>(N, F, P, height, width, r);
 }
@@ -65,8 +64,7 @@ __global__ void convolution_tiled_kernel(const float* N, float* P, int height, i
   // TODO: threads inside P sum M_c[a * (2r+1) + b] * N_ds[..][..] and store their element.
 }
 
-extern "C" void convolution_tiled(const float* N, const float* F, float* P, int height, int width,
-                                  int r) {
+extern "C" void convolution_tiled(const float* N, const float* F, float* P, int height, int width, int r) {
   // TODO: cudaMemcpyToSymbol(M_c, F, (2r+1) * (2r+1) * sizeof(float), 0, cudaMemcpyDeviceToDevice);
   // TODO: a grid of output tiles that covers all of P.
   convolution_tiled_kernel<<<1, 1>>>(N, P, height, width, r);
