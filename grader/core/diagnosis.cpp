@@ -104,6 +104,7 @@ const std::vector<rule>& all_rules() {
                                        partial_sum_pattern,
                                        carry_missing_pattern,
                                        exclusive_scan_pattern,
+                                       halo_missing_pattern,
                                        stale_result_pattern,
                                        early_exit_cause,
                                        dimension_pattern,

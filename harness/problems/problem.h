@@ -76,6 +76,7 @@ struct problem_traits {
   bool counts = false;         ///< outputs count input values (bins): totals and clearing hints
   bool single_sum = false;     ///< the output is one float, the sum of the input
   bool running_totals = false; ///< output i depends on inputs 0..i (scan): carry hints
+  bool windowed = false;       ///< outputs read a window of neighbours (convolution): halo hints
 };
 
 /// "17x33x9" for several parameters (their values joined by x), "n=1000" for one.

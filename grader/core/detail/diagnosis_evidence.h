@@ -114,6 +114,7 @@ std::optional<candidate> partial_sum_pattern(const evidence& ev);
 std::optional<candidate> stale_result_pattern(const evidence& ev);
 std::optional<candidate> carry_missing_pattern(const evidence& ev);
 std::optional<candidate> exclusive_scan_pattern(const evidence& ev);
+std::optional<candidate> halo_missing_pattern(const evidence& ev);
 std::optional<candidate> size_threshold_pattern(const evidence& ev);
 std::optional<candidate> bytes_for_elements_pattern(const evidence& ev);
 
