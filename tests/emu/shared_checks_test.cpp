@@ -204,8 +204,8 @@ TEST_F(SharedChecks, WithTheChecksOffTheGuardPageAfterTheArrayStopsTheKernel) {
   EXPECT_EQ(r["error_kind"], "out_of_bounds");
   EXPECT_EQ(r["access"], "write");
   EXPECT_EQ(r["thread"], json::array({512, 0, 0}));
-  EXPECT_TRUE(has(r["message"], "write to T[1024], past the end of the __shared__ array T (1024 "
-                                "elements)"))
+  EXPECT_TRUE(has(r["message"], "): write to T[1024], past the end of the __shared__ array T "
+                                "(1024 elements)"))
       << r["message"];
 }
 

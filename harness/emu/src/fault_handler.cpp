@@ -123,15 +123,15 @@ void signed_number(line_writer& w, long long v) {
   }
 }
 
-// "write to T[1024], past the end of the __shared__ array T (1024 elements)": an access that ran
-// into the inaccessible page after an array (or below its start).
-void describe_shared(line_writer& w, const shared_place& where, const char* access) {
+// " to T[1024], past the end of the __shared__ array T (1024 elements)", after the access word
+// describe() has written: an access that ran into the inaccessible page after an array (or below
+// its start).
+void describe_shared(line_writer& w, const shared_place& where) {
   const shared_array_info& info = where.slot->info;
   const char* name = info.name != nullptr && *info.name != '\0' ? info.name : "shared";
   const auto element = static_cast<long long>(info.element_size == 0 ? 1 : info.element_size);
   const long long offset = where.byte_offset;
   const long long index = offset >= 0 ? offset / element : -((-offset + element - 1) / element);
-  w.text(access);
   w.text(" to ");
   w.text(name);
   w.put('[');
@@ -196,7 +196,7 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
   }
   if (const shared_place shared = shared_arena::locate_anywhere(info->si_addr);
       shared.slot != nullptr) {
-    describe_shared(w, shared, access);
+    describe_shared(w, shared);
     return "out_of_bounds";
   }
   if (stack_pool::is_guard(info->si_addr)) {
