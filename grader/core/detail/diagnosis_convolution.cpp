@@ -18,10 +18,10 @@ bool windowed(const evidence& ev) {
 }
 
 // Whether the window of element (row, col), clipped to the image, reaches into another tile.
-bool needs_halo(const problems::shape& s, long tile, long row, long col) {
+bool needs_halo(const problems::shape& s, long width, long row, long col) {
   const auto crosses = [&](long at, long size) {
     const long first = std::max(0L, at - s.k), last = std::min(size - 1, at + s.k);
-    return first / tile != at / tile || last / tile != at / tile;
+    return first / width != at / width || last / width != at / width;
   };
   return crosses(row, s.j) || crosses(col, s.l);
 }
@@ -31,15 +31,15 @@ struct halo_match {
   long halo_cells = 0; ///< elements whose window reaches another tile
 };
 
-// The match of a failing output with tiles of `tile` x `tile` whose halos were never loaded.
-std::optional<halo_match> halo_missing(const problems::shape& s, long tile,
+// The match of a failing output with tiles of `width` x `width` whose halos were never loaded.
+std::optional<halo_match> halo_missing(const problems::shape& s, long width,
                                        const std::vector<double>& got,
                                        const std::vector<double>& expected) {
   halo_match m;
   for (long row = 0; row < s.j; ++row) {
     for (long col = 0; col < s.l; ++col) {
       const auto e = static_cast<std::size_t>(row * s.l + col);
-      const bool halo = needs_halo(s, tile, row, col);
+      const bool halo = needs_halo(s, width, row, col);
       const bool wrong = !close_values(got[e], expected[e]);
       if (wrong && !halo) {
         return std::nullopt;
@@ -73,10 +73,10 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
       continue;
     }
     ++failing;
-    for (const long tile : tile_widths) {
-      if (halo_missing(ev.dims(i), tile, v.got, v.expected)) {
+    for (const long width : tile_widths) {
+      if (halo_missing(ev.dims(i), width, v.got, v.expected)) {
         ++matched;
-        example = example.value_or(std::pair{i, tile});
+        example = example.value_or(std::pair{i, width});
         break;
       }
     }
@@ -84,7 +84,7 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
   if (!example) {
     return std::nullopt;
   }
-  const auto [i, tile] = *example;
+  const auto [i, width] = *example;
   const long r = ev.dims(i).k;
   candidate c{hint_code::wrong_result,
               specificity::cause,
@@ -94,16 +94,18 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
                           "elements on every side, which the neighbouring tiles also load: load "
                           "all (tile width + 2r)^2 of them into shared memory (0 only for ghost "
                           "cells outside the image) before the __syncthreads()",
-                          ev.name(i), r, tile, tile),
+                          ev.name(i), r, width, width),
               "",
               {},
               {}};
   c.support.push_back(fmt::format("{} of {} failing cases are wrong only within r of the "
                                   "edges between {}x{} tiles",
-                                  matched, failing, tile, tile));
+                                  matched, failing, width, width));
   // A missing halo is harmless in an image of one tile, and wrong in any larger one, outputs
   // too large to keep their values included.
-  const auto one_tile = [&](std::size_t k) { return ev.dims(k).j <= tile && ev.dims(k).l <= tile; };
+  const auto one_tile = [&](std::size_t k) {
+    return ev.dims(k).j <= width && ev.dims(k).l <= width;
+  };
   c.failures_explained = matched + ev.count_bad([&](std::size_t k) {
     return !one_tile(k) && ev.failed_without_fault(k) && ev.outcome(k).evidence.got.empty();
   });
