@@ -93,6 +93,18 @@ TEST_F(WarpProfile, ATransposedTileOfSixteenBytePiecesTakesSixteenWavefronts) {
   EXPECT_EQ(read.units, 16u); // 8 a half-warp, twice
 }
 
+TEST_F(WarpProfile, LanesThatSkippedGuardedLoadsStillStoreAsOneRequest) {
+  device_buffer<float> in(32);
+  device_buffer<float> out(32);
+  in.fill(0);
+  m_kernels.fn<void(const float*, float*, int)>("run_guarded_window_then_store")(in.get(),
+                                                                                 out.get(), 30);
+  const auto store = at("LINE:window_store", "global", "store");
+  EXPECT_EQ(store.requests, 1u); // lanes 27-31 made fewer loads; the store is still one request
+  EXPECT_EQ(store.lanes, 32u);
+  EXPECT_EQ(store.units, 4u);
+}
+
 TEST_F(WarpProfile, APaddedTileHasNoConflict) {
   device_buffer<float> out(32);
   m_kernels.fn<void(float*)>("run_column_of_padded_tile")(out.get());

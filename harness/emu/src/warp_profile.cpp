@@ -121,47 +121,38 @@ void warp_profiler::flush() {
 }
 
 void warp_profiler::flush_warp(unsigned first, unsigned count) {
-  std::size_t longest = 0;
+  // The k-th access each lane makes at one line (in one space, by one operation) joins the other
+  // lanes' k-th accesses there as one request: lanes that skipped a guarded load in a loop still
+  // meet at the store after it, as one warp instruction's lanes do. (Pairing the k-th access of
+  // each lane over all lines split that store into several requests of fewer sectors.)
+  std::map<std::pair<request_key, std::size_t>, std::vector<const lane_access*>> requests;
+  std::map<request_key, std::size_t> made;
   for (unsigned l = 0; l < count; ++l) {
-    longest = std::max(longest, m_lanes[first + l].size());
-  }
-  struct group {
-    request_key key;
-    std::vector<const lane_access*> lanes;
-  };
-  std::vector<group> groups;
-  for (std::size_t k = 0; k < longest; ++k) {
-    groups.clear();
-    for (unsigned l = 0; l < count; ++l) {
-      const std::vector<lane_access>& lane = m_lanes[first + l];
-      if (k >= lane.size()) {
-        continue;
-      }
-      const lane_access& a = lane[k];
+    made.clear();
+    for (const lane_access& a : m_lanes[first + l]) {
       const request_key key{a.line, a.space, a.op};
-      auto g =
-          std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.key == key; });
-      if (g == groups.end()) {
-        groups.push_back({key, {}});
-        g = groups.end() - 1;
-      }
-      g->lanes.push_back(&a);
+      requests[{key, made[key]++}].push_back(&a);
     }
-    for (const group& g : groups) {
-      const profile_space space = std::get<1>(g.key);
-      request_counts& c = m_counts[g.key];
-      ++c.requests;
-      c.units += space == profile_space::global ? sectors_of(g.lanes) : wavefronts_of(g.lanes);
-      c.ideal_units += ideal_units_of(g.lanes, space);
-      c.lanes += g.lanes.size();
-      m_interval_lanes[g.key] += g.lanes.size();
-      for (const lane_access* a : g.lanes) {
-        c.bytes += a->bytes;
-      }
-    }
+  }
+  for (const auto& [request, lanes] : requests) {
+    count_request(request.first, lanes);
   }
   for (unsigned l = 0; l < count; ++l) {
     m_lanes[first + l].clear();
+  }
+}
+
+void warp_profiler::count_request(const request_key& key,
+                                  const std::vector<const lane_access*>& lanes) {
+  const profile_space space = std::get<1>(key);
+  request_counts& c = m_counts[key];
+  ++c.requests;
+  c.units += space == profile_space::global ? sectors_of(lanes) : wavefronts_of(lanes);
+  c.ideal_units += ideal_units_of(lanes, space);
+  c.lanes += lanes.size();
+  m_interval_lanes[key] += lanes.size();
+  for (const lane_access* a : lanes) {
+    c.bytes += a->bytes;
   }
 }
 

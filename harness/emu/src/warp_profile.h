@@ -2,8 +2,9 @@
 /// \file
 /// The memory behaviour of a launch as a GPU's load/store unit would see it, counted while
 /// profiling (cugrade::emu::set_profiling): every block's threads are grouped into warps (32
-/// consecutive linear thread ids) and the k-th access of each lane between two barriers forms,
-/// with the other lanes' k-th accesses at the same line, one warp request. A global request
+/// consecutive linear thread ids) and the k-th access each lane makes at one line (in one space,
+/// by one operation) between two barriers forms, with the other lanes' k-th accesses there, one
+/// warp request. A global request
 /// costs the distinct 32-byte sectors its lanes touch; a shared request the wavefronts the 32
 /// banks of 4 bytes need (the most distinct words any one bank serves; one word read by many
 /// lanes is a broadcast; a request of 16-byte accesses is served a half-warp at a time, as an
@@ -74,6 +75,7 @@ public:
 
 private:
   void flush_warp(unsigned first, unsigned count);
+  void count_request(const request_key& key, const std::vector<const lane_access*>& lanes);
 
   std::vector<std::vector<lane_access>> m_lanes;
   std::map<request_key, std::uint64_t> m_interval_lanes; ///< lanes per key since the last flush

@@ -87,6 +87,24 @@ __global__ void float4_column(float* out) {
   out[t] = v.x + v.y;
 }
 
+// A 1-D stencil in the textbook's basic form: each lane sums the in-range elements of a window
+// of 4, so the lanes near the end skip loads the others make, then stores its sum. On a GPU the
+// store is one instruction of the warp: one request of 4 sectors, however many loads each lane
+// skipped before it.
+__global__ void guarded_window_then_store(const float* in, float* out, int n) {
+  const int i = static_cast<int>(threadIdx.x);
+  float sum = 0.0f;
+  for (int k = 0; k < 4; ++k) {
+    if (i + k < n) {
+      sum += in[i + k];
+    }
+  }
+  out[i] = sum; // LINE:window_store
+}
+
+extern "C" void run_guarded_window_then_store(const float* in, float* out, int n) {
+  guarded_window_then_store<<<1, 32>>>(in, out, n);
+}
 extern "C" void run_float4_halves(float* out) {
   float4_halves<<<1, 32>>>(out);
 }
