@@ -21,8 +21,8 @@ namespace cugrade::grader {
 
 /// Everything diagnosis looks at for one kernel.
 struct diagnosis_input {
-  problems::kind problem = problems::kind::matmul;
-  std::string kernel; ///< the launcher, e.g. "matmul_tiled"
+  problems::kind problem; ///< no default (problems::kind): set by whoever makes one
+  std::string kernel;     ///< the launcher, e.g. "matmul_tiled"
   const std::vector<graded_case>* cases = nullptr;
   const std::vector<case_outcome>* outcomes = nullptr;
   std::vector<bool> hidden; ///< per case: its details are never named

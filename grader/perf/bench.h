@@ -42,7 +42,7 @@ struct bench_row {
 
 struct bench_result {
   std::string assignment;
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem; ///< no default (problems::kind): set by whoever makes one
   std::string device;
   bool self_speedup = false;
   bool precise = false; ///< self_speedup by A B B A rounds

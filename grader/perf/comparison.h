@@ -16,7 +16,7 @@
 namespace cugrade::perf {
 
 struct comparison_setup {
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem; ///< no default (problems::kind): set by whoever makes one
   std::filesystem::path runner;
   runners::run_context context;   ///< the GPU its grading is pinned to
   std::filesystem::path work_dir; ///< each round gets a folder under it

@@ -29,7 +29,7 @@ struct pooled_samples {
 
 /// Everything one entry is made from.
 struct entry_source {
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem; ///< no default (problems::kind): set by whoever makes one
   problems::test_case tc;
   pooled_samples measured;
   const pooled_samples* reference = nullptr; ///< null: no speedup (bench, or a failed check)

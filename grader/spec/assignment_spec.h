@@ -113,7 +113,7 @@ struct sanitizer_policy {
 struct assignment_spec {
   std::string name;
   std::string title;
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem;              ///< no default (problems::kind): set by whoever makes one
   std::string source_file;             ///< e.g. "matmul.cu", at the submission's root
   std::filesystem::path reference_dir; ///< absolute; holds `source_file`
   std::vector<kernel_spec> kernels;    ///< one per launcher of the problem, in the spec's order

@@ -414,7 +414,7 @@ void convolution_problem::invoke(void* launcher, const std::vector<void*>& devic
   const auto im = image_of(s);
   if (im.height > INT_MAX || im.width > INT_MAX || im.r > INT_MAX) {
     CUGRADE_THROW(fmt::format("convolution shape {} does not fit the launcher's int sizes",
-                              describe(kind::convolution, s)));
+                              describe(id(), s)));
   }
   as_launcher<launcher_fn>(launcher)(
       static_cast<const float*>(device_inputs[0]), static_cast<const float*>(device_inputs[1]),

@@ -18,7 +18,6 @@ namespace cugrade::problems {
 
 class convolution_problem final : public problem {
 public:
-  [[nodiscard]] kind id() const override { return kind::convolution; }
   [[nodiscard]] std::string_view name() const override { return "convolution"; }
   [[nodiscard]] std::vector<shape_param> shape_params() const override;
   [[nodiscard]] std::string shape_words() const override;

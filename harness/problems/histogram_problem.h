@@ -12,7 +12,6 @@ inline constexpr std::size_t histogram_bins = 256;
 
 class histogram_problem final : public problem {
 public:
-  [[nodiscard]] kind id() const override { return kind::histogram; }
   [[nodiscard]] std::string_view name() const override { return "histogram"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;

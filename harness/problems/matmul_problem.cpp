@@ -230,8 +230,8 @@ void matmul_problem::invoke(void* launcher, const std::vector<void*>& device_inp
                             void* device_output, const shape& s) const {
   require_pointers(*this, s, device_inputs, device_output);
   if (s.j > INT_MAX || s.k > INT_MAX || s.l > INT_MAX) {
-    CUGRADE_THROW(fmt::format("matmul shape {} does not fit the launcher's int sizes",
-                              describe(kind::matmul, s)));
+    CUGRADE_THROW(
+        fmt::format("matmul shape {} does not fit the launcher's int sizes", describe(id(), s)));
   }
   as_launcher<launcher_fn>(launcher)(static_cast<const float*>(device_inputs[0]),
                                      static_cast<const float*>(device_inputs[1]),

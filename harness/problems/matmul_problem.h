@@ -12,7 +12,6 @@ namespace cugrade::problems {
 
 class matmul_problem final : public problem {
 public:
-  [[nodiscard]] kind id() const override { return kind::matmul; }
   [[nodiscard]] std::string_view name() const override { return "matmul"; }
   [[nodiscard]] std::vector<shape_param> shape_params() const override;
   [[nodiscard]] std::string shape_words() const override;

@@ -12,19 +12,40 @@
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
 #include <set>
 
 namespace cugrade::problems {
 
+namespace {
+
+// Refuses two problems under one name: the name is the kind.
+std::vector<const problem*> checked_registry(std::vector<const problem*> problems) {
+  std::set<std::string_view> seen;
+  for (const problem* p : problems) {
+    if (!seen.insert(p->name()).second) {
+      CUGRADE_THROW(fmt::format("two problems are registered as \"{}\"", p->name()));
+    }
+  }
+  return problems;
+}
+
+std::string known_kinds() {
+  return fmt::format("{}", fmt::join(names(), ", "));
+}
+
+} // namespace
+
+// The one registration list: a kind exists when its problem is here.
 const std::vector<const problem*>& all() {
   static const matmul_problem matmul;
   static const histogram_problem histogram;
   static const reduction_problem reduction;
   static const scan_problem scan;
   static const convolution_problem convolution;
-  static const std::vector<const problem*> registry{&matmul, &histogram, &reduction, &scan,
-                                                    &convolution};
+  static const std::vector<const problem*> registry =
+      checked_registry({&matmul, &histogram, &reduction, &scan, &convolution});
   return registry;
 }
 
@@ -36,26 +57,43 @@ std::vector<std::string> names() {
   return out;
 }
 
-const problem& get(kind k) {
-  for (const problem* p : all()) {
-    if (p->id() == k) {
-      return *p;
-    }
+kind problem::id() const {
+  const auto& registry = all();
+  if (std::find(registry.begin(), registry.end(), this) == registry.end()) {
+    CUGRADE_THROW(fmt::format("problem \"{}\" is not registered in all() (problem.cpp)", name()));
   }
-  CUGRADE_THROW("unknown problem kind " + std::to_string(static_cast<int>(k)));
+  return kind{*this};
+}
+
+const problem& get(kind k) {
+  if (k.m_problem == nullptr) {
+    CUGRADE_THROW("no problem kind was set (a case, plan or spec without its kind); the known "
+                  "kinds are " +
+                  known_kinds());
+  }
+  return *k.m_problem;
 }
 
 std::string_view to_string(kind k) {
   return get(k).name();
 }
 
-std::optional<kind> kind_from_string(std::string_view name) {
+result<kind> find_kind(std::string_view name) {
   for (const problem* p : all()) {
     if (p->name() == name) {
       return p->id();
     }
   }
-  return std::nullopt;
+  return fail(
+      fmt::format("unknown problem kind \"{}\"; the known kinds are {}", name, known_kinds()));
+}
+
+kind kind_named(std::string_view name) {
+  auto k = find_kind(name);
+  if (!k) {
+    CUGRADE_THROW(k.error());
+  }
+  return *k;
 }
 
 std::vector<shape_param> problem::shape_params() const {

@@ -8,14 +8,18 @@
 /// tolerance policy, the test, benchmark and sanitizer shapes, FLOP/byte counts and whether it is
 /// compute- or memory-bound, how a timed output is checked, and the words of its hints. Its
 /// library ceiling lives in harness/roofline/ceilings/<name>.cu (CUDA, picked up by name).
-/// Everything else asks this registry (`all()`, `get()`, `find()`); no list of problem names and
-/// no `switch` over kinds exists outside harness/problems/. Adding a kind: a `<name>_problem`
-/// pair here, its line in `kind` and in `all()` (problem.cpp), its source in CMakeLists.txt.
+/// Everything else asks this registry (`all()`, `get()`, `find_kind()`); no list of problem names
+/// and no `switch` over kinds exists outside harness/problems/. A kind is not an enum: it is a
+/// registered problem, named by its `name()`, and only the registry makes one (`find_kind()`,
+/// `kind_named()`, `problem::id()`), so no spelling of a name that is not registered becomes a
+/// kind. Adding a kind: a `<name>_problem` pair here (CMakeLists.txt globs its source) and its
+/// line in `all()` (problem.cpp, the one registration list); docs/architecture.md lists the rest.
 ///
 /// Host-only C++: the runner (which runs student code) uses it to generate inputs and call
 /// launchers; the grader (which never runs student code) uses it to compute references and
 /// compare.
 
+#include "harness/core/result.h"
 #include "harness/problems/float_fill.h"
 
 #include <cstddef>
@@ -28,10 +32,35 @@
 
 namespace cugrade::problems {
 
-enum class kind { matmul, histogram, reduction, scan, convolution };
+class problem;
 
+/// A problem kind: one registered problem, written by its name ("matmul") in specs, plans, case
+/// keys and reports. A small value (the registered problem's address): equal when the problem is
+/// the same, `get()` without a search. Only the registry makes one, so every kind that exists is
+/// registered; a default-constructed kind is "no kind", which compares unequal to every
+/// registered one and makes `get()`, `to_string()` and `require_case()` throw: a case, plan or
+/// spec whose kind was never set is a bug caught where it is first used, never a silent matmul.
+class kind {
+public:
+  kind() = default;
+  /// Whether this is a registered kind (false only for a default-constructed one).
+  [[nodiscard]] bool registered() const noexcept { return m_problem != nullptr; }
+  friend bool operator==(kind, kind) noexcept = default;
+
+private:
+  friend class problem;
+  explicit kind(const problem& p) noexcept : m_problem(&p) {}
+  friend const problem& get(kind k);
+  const problem* m_problem = nullptr;
+};
+
+/// The kind's registered name, e.g. "matmul".
 [[nodiscard]] std::string_view to_string(kind k);
-[[nodiscard]] std::optional<kind> kind_from_string(std::string_view name);
+/// The kind registered under `name`, or an error that names every registered kind.
+[[nodiscard]] result<kind> find_kind(std::string_view name);
+/// The kind registered under `name`; throws (cugrade::error, naming every registered kind) for
+/// a name that is not registered. For names the program itself spells, such as tests'.
+[[nodiscard]] kind kind_named(std::string_view name);
 
 /// Sizes of one case. Which of them a kind uses, and what they mean, is its `shape_params()`
 /// (matmul: j, k, l; histogram, reduction, scan: n); the others stay 0.
@@ -122,7 +151,7 @@ struct case_template {
 /// One concrete correctness or benchmark case.
 struct test_case {
   std::string name; ///< e.g. "17x33x9/real"; unique within a run
-  kind problem = kind::matmul;
+  kind problem;     ///< no default: a case must say its kind (see `kind`)
   shape dims;
   std::string distribution;
   std::uint64_t seed = 0;
@@ -187,7 +216,8 @@ class problem {
 public:
   virtual ~problem() = default;
 
-  [[nodiscard]] virtual kind id() const = 0;
+  /// This problem as a kind; throws if it is not in the registry's `all()`.
+  [[nodiscard]] kind id() const;
   /// The kind's name in specs, reports and case keys, e.g. "matmul".
   [[nodiscard]] virtual std::string_view name() const = 0;
   /// The sizes its shapes have, in their text order; default: n, the number of input elements.
@@ -253,9 +283,9 @@ public:
                       const shape& s) const = 0;
 };
 
-/// The definition of one kind; lives for the whole program.
+/// The definition of one kind; lives for the whole program. Throws for "no kind".
 [[nodiscard]] const problem& get(kind k);
-/// Every kind, in the registry's order.
+/// Every kind, in the registry's order: the one registration list (problem.cpp).
 [[nodiscard]] const std::vector<const problem*>& all();
 /// Every kind's name, in the registry's order ("matmul", "histogram", ...).
 [[nodiscard]] std::vector<std::string> names();

@@ -13,7 +13,6 @@ namespace cugrade::problems {
 
 class reduction_problem final : public problem {
 public:
-  [[nodiscard]] kind id() const override { return kind::reduction; }
   [[nodiscard]] std::string_view name() const override { return "reduction"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;

@@ -15,7 +15,6 @@ namespace cugrade::problems {
 
 class scan_problem final : public problem {
 public:
-  [[nodiscard]] kind id() const override { return kind::scan; }
   [[nodiscard]] std::string_view name() const override { return "scan"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;

@@ -16,6 +16,10 @@ buffer make_buffer(element_type type, std::size_t count) {
 
 void require_case(const problem& p, const test_case& c) {
   const auto name = std::string(to_string(p.id()));
+  if (!c.problem.registered()) {
+    CUGRADE_THROW(
+        fmt::format("case \"{}\" has no problem kind (given to the {} problem)", c.name, name));
+  }
   if (c.problem != p.id()) {
     CUGRADE_THROW(fmt::format("case \"{}\" is a {} case, given to the {} problem", c.name,
                               to_string(c.problem), name));

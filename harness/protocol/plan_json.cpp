@@ -77,7 +77,7 @@ result<plan> plan_from_json_text(const std::string& text) {
   try {
     const json j = json::parse(text);
     plan p;
-    const auto kind = problems::kind_from_string(j.at("problem").get<std::string>());
+    const auto kind = problems::find_kind(j.at("problem").get<std::string>());
     if (!kind) {
       return fail("plan: unknown problem \"" + j.at("problem").get<std::string>() + "\"");
     }

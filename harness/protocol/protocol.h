@@ -53,7 +53,7 @@ struct timing_request {
 };
 
 struct plan {
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem; ///< no default (problems::kind): set by whoever makes one
   std::string launcher;
   /// Launchers run after `launcher`, each over the same cases, in this one process: a sanitizer
   /// pass checks every kernel of a submission, a timing round times every timed kernel, at the

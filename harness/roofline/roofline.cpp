@@ -43,9 +43,9 @@ result<std::pair<problems::kind, problems::case_template>> parse_case_key(std::s
   if (b == std::string_view::npos) {
     return bad();
   }
-  const auto k = problems::kind_from_string(key.substr(0, a));
-  const auto dims =
-      k ? problems::parse_description(*k, key.substr(a + 1, b - a - 1)) : std::nullopt;
+  const auto k = problems::find_kind(key.substr(0, a));
+  const auto dims = k ? problems::parse_description(*k, key.substr(a + 1, b - a - 1))
+                      : std::optional<problems::shape>{};
   const std::string distribution(key.substr(b + 1));
   if (!dims) {
     return bad();

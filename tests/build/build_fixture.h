@@ -48,8 +48,8 @@ protected:
     request.source = submission / "matmul.cu";
     request.work_dir = m_dir.path() / "work";
     request.launchers = matmul_launchers;
-    request.launcher_parameters =
-        problems::get(problems::kind::matmul).launcher_parameters(); // checked as in grading
+    request.launcher_parameters = problems::get(problems::kind_named("matmul"))
+                                      .launcher_parameters(); // checked as in grading
     request.time_limit_seconds = 120;
     request.tools.cuda_archs = {"80"}; // one architecture keeps the suite fast
     if (target == backend::gpu) {

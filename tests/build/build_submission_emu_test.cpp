@@ -62,7 +62,7 @@ TEST_F(BuildSubmissionEmu, TheStrictCompilerRefusesWhatGccOnlyWarnsAbout) {
   // The stand-in for clang below must really fail where g++ warns, or its test proves nothing.
   const auto header = write_contract_header(
       scratch(), matmul_launchers,
-      cugrade::problems::get(cugrade::problems::kind::matmul).launcher_parameters());
+      cugrade::problems::get(cugrade::problems::kind_named("matmul")).launcher_parameters());
   ASSERT_TRUE(header.ok()) << header.error();
   const auto source = scratch() / "inputs.cpp";
   std::ofstream(source)

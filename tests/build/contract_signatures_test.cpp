@@ -26,14 +26,15 @@ std::string text_of(const std::filesystem::path& path) {
 
 TEST(ContractSignatures, EveryKindSpellsItsParametersAsTheContractDoes) {
   using cugrade::problems::get;
-  using cugrade::problems::kind;
-  EXPECT_EQ(get(kind::matmul).launcher_parameters(),
+  using cugrade::problems::kind_named;
+  EXPECT_EQ(get(kind_named("matmul")).launcher_parameters(),
             "const float* M, const float* N, float* P, int j, int k, int l");
-  EXPECT_EQ(get(kind::histogram).launcher_parameters(),
+  EXPECT_EQ(get(kind_named("histogram")).launcher_parameters(),
             "const unsigned char* input, long n, unsigned int* bins");
-  EXPECT_EQ(get(kind::reduction).launcher_parameters(),
+  EXPECT_EQ(get(kind_named("reduction")).launcher_parameters(),
             "const float* input, long n, float* result");
-  EXPECT_EQ(get(kind::scan).launcher_parameters(), "const float* input, long n, float* output");
+  EXPECT_EQ(get(kind_named("scan")).launcher_parameters(),
+            "const float* input, long n, float* output");
 }
 
 TEST(ContractSignatures, StartersTheirReadmesAndTheReferencesDeclareThem) {

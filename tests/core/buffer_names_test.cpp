@@ -15,7 +15,7 @@ TEST(BufferNames, AStoreJustPastTheOutputMatrixNamesPAndTheRowPastItsEnd) {
   const problems::shape dims{.j = 17, .k = 33, .l = 9};
   const std::string message = "kernel mm, thread (0,0,0): write just past the end of a 612-byte "
                               "device buffer at matmul.cu:12";
-  EXPECT_EQ(with_buffer_names(message, kind(problems::kind::matmul), dims),
+  EXPECT_EQ(with_buffer_names(message, kind(problems::kind_named("matmul")), dims),
             "kernel mm, thread (0,0,0): write just past the end of P (a 612-byte device buffer: "
             "17 x 9 floats), at P[17][0] at matmul.cu:12");
 }
@@ -24,7 +24,7 @@ TEST(BufferNames, AReadFurtherPastNamesTheElementItReached) {
   const problems::shape dims{.j = 17, .k = 33, .l = 9};
   // M is 17 x 33 (2244 bytes): 40 bytes past its end is element 571, row 17, column 10.
   EXPECT_EQ(with_buffer_names("read 40 bytes past the end of a 2244-byte device buffer",
-                              kind(problems::kind::matmul), dims),
+                              kind(problems::kind_named("matmul")), dims),
             "read 40 bytes past the end of M (a 2244-byte device buffer: 17 x 33 floats), at "
             "M[17][10]");
 }
@@ -32,7 +32,7 @@ TEST(BufferNames, AReadFurtherPastNamesTheElementItReached) {
 TEST(BufferNames, SquareMatricesOfOneSizeAreAllNamed) {
   const problems::shape dims{.j = 16, .k = 16, .l = 16};
   EXPECT_EQ(with_buffer_names("read just past the end of a 1024-byte device buffer",
-                              kind(problems::kind::matmul), dims),
+                              kind(problems::kind_named("matmul")), dims),
             "read just past the end of M, N or P (a 1024-byte device buffer: 16 x 16 floats), at "
             "M[16][0], N[16][0] or P[16][0]");
 }
@@ -45,12 +45,12 @@ TEST(BufferNames, TheRunnersPlacesNameTheOneSquareMatrixAtTheFaultsAddress) {
       {"M", 0x7000, 1024}, {"N", 0x8000, 1024}, {"P", 0x9000, 1024}};
   EXPECT_EQ(with_buffer_names("write just past the end of a 1024-byte device buffer at 0x9000 "
                               "at matmul.cu:12",
-                              kind(problems::kind::matmul), dims, places),
+                              kind(problems::kind_named("matmul")), dims, places),
             "write just past the end of P (a 1024-byte device buffer: 16 x 16 floats), at "
             "P[16][0] at matmul.cu:12");
   EXPECT_EQ(with_buffer_names("read 4 bytes before the start of a 1024-byte device buffer at "
                               "0x7000",
-                              kind(problems::kind::matmul), dims, places),
+                              kind(problems::kind_named("matmul")), dims, places),
             "read 4 bytes before the start of M (a 1024-byte device buffer: 16 x 16 floats), at "
             "M[-1]");
 }
@@ -59,7 +59,7 @@ TEST(BufferNames, AnAddressNoPlaceHoldsFallsBackToTheSize) {
   const problems::shape dims{.j = 16, .k = 16, .l = 16};
   const std::vector<protocol::buffer_place> places{{"P", 0x9000, 1024}};
   EXPECT_EQ(with_buffer_names("read just past the end of a 1024-byte device buffer at 0x5000",
-                              kind(problems::kind::matmul), dims, places),
+                              kind(problems::kind_named("matmul")), dims, places),
             "read just past the end of M, N or P (a 1024-byte device buffer: 16 x 16 floats), at "
             "M[16][0], N[16][0] or P[16][0]");
 }
@@ -67,22 +67,23 @@ TEST(BufferNames, AnAddressNoPlaceHoldsFallsBackToTheSize) {
 TEST(BufferNames, AnUnderflowNamesANegativeIndex) {
   const problems::shape dims{.n = 1000};
   EXPECT_EQ(with_buffer_names("4 bytes before the start of a 4000-byte device buffer",
-                              kind(problems::kind::scan), dims),
+                              kind(problems::kind_named("scan")), dims),
             "4 bytes before the start of input or output (a 4000-byte device buffer: 1000 "
             "floats), at input[-1] or output[-1]");
   EXPECT_EQ(with_buffer_names("write just past the end of a 4-byte device buffer",
-                              kind(problems::kind::reduction), problems::shape{.n = 1000}),
+                              kind(problems::kind_named("reduction")), problems::shape{.n = 1000}),
             "write just past the end of result (a 4-byte device buffer: 1 float), at result[1]");
 }
 
 TEST(BufferNames, ASizeNoBufferHasIsLeftAsItWas) {
   const std::string message = "read just past the end of a 64-byte device buffer";
-  EXPECT_EQ(with_buffer_names(message, kind(problems::kind::histogram), problems::shape{.n = 99}),
-            message);
+  EXPECT_EQ(
+      with_buffer_names(message, kind(problems::kind_named("histogram")), problems::shape{.n = 99}),
+      message);
 }
 
 TEST(BufferNames, TheOutputIsNamedWithItsShape) {
-  EXPECT_EQ(output_words(kind(problems::kind::histogram), problems::shape{.n = 5}),
+  EXPECT_EQ(output_words(kind(problems::kind_named("histogram")), problems::shape{.n = 5}),
             "bins (the output, 256 unsigned ints)");
 }
 

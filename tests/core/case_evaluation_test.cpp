@@ -40,7 +40,7 @@ protected:
     protocol::runner_log log;
     log.started = log.finished = true;
     log.runs = std::move(runs);
-    return evaluate_cases(problems::get(problems::kind::matmul), m_cases, log, m_dir, {});
+    return evaluate_cases(problems::get(problems::kind_named("matmul")), m_cases, log, m_dir, {});
   }
 
   process::temp_dir m_tmp{"cugrade-core-test"};

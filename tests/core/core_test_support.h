@@ -11,7 +11,8 @@ namespace cugrade::grader::testing_support {
 
 inline graded_case matmul_case(long j, long k, long l, const std::string& dist = "real") {
   const std::string shape = std::to_string(j) + "x" + std::to_string(k) + "x" + std::to_string(l);
-  return {0, {shape + "/" + dist, problems::kind::matmul, {.j = j, .k = k, .l = l}, dist, 1}};
+  return {0,
+          {shape + "/" + dist, problems::kind_named("matmul"), {.j = j, .k = k, .l = l}, dist, 1}};
 }
 
 inline graded_case n_case(problems::kind kind, long n, const std::string& dist) {
@@ -48,7 +49,7 @@ inline case_outcome fault(reports::fault_kind kind, const std::string& message) 
 
 /// Owns what a diagnosis_input points at.
 struct kernel_results {
-  problems::kind problem = problems::kind::matmul;
+  problems::kind problem = problems::kind_named("matmul");
   std::string kernel = "matmul_tiled";
   std::vector<graded_case> cases;
   std::vector<case_outcome> outcomes;

@@ -149,7 +149,7 @@ TEST(HintRanking, AnAlignedSquareFailingStillContradictsWrongDimension) {
 // or not, and every larger one fails. The threshold explains the passes boundary_check cannot.
 TEST(HintRanking, SizeThresholdOutranksABoundaryCheckThatOnlyOneSizeFits) {
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_kogge_stone";
   for (const long n : {1L, 7L, 32L, 33L, 1024L, 1025L, 65537L, 131071L}) {
     k.add(n_case(k.problem, n, "real"), passed());
@@ -168,7 +168,7 @@ TEST(HintRanking, SizeThresholdOutranksABoundaryCheckThatOnlyOneSizeFits) {
 
 TEST(HintRanking, NoThresholdWhenASmallSizeFailsOrOnlyTinySizesPass) {
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_kogge_stone";
   k.add(n_case(k.problem, 1, "real"), passed());
   k.add(n_case(k.problem, 7, "real"), passed());
@@ -197,7 +197,7 @@ case_outcome bins_outcome(long n, std::size_t cleared) {
 // plus the poison they held. Not the private bins, which the kernel clears correctly.
 TEST(HintRanking, BinsClearedByBytesNotCountersAreBytesForElements) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   k.add(n_case(k.problem, 1, "uniform"), bins_outcome(1, 64));
   k.add(n_case(k.problem, 1000, "uniform"), bins_outcome(1000, 64));
@@ -215,7 +215,7 @@ TEST(HintRanking, BinsClearedByBytesNotCountersAreBytesForElements) {
 
 TEST(HintRanking, PrivateBinsShortOfTheirCountsAreNotBytesForElements) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   auto o = bins_outcome(1024, 256);
   for (std::size_t b = 64; b < 256; ++b) {
@@ -233,7 +233,7 @@ TEST(HintRanking, PrivateBinsShortOfTheirCountsAreNotBytesForElements) {
 // global bins from 128 up hold their count plus shared garbage that differs from bin to bin.
 TEST(HintRanking, SharedGarbageThatDiffersPerBinIsNotAShortMemset) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   auto o = bins_outcome(1000, 256);
   for (std::size_t b = 128; b < 256; ++b) {
@@ -257,7 +257,7 @@ case_outcome scan_outcome(std::size_t n, std::size_t right) {
 
 TEST(HintRanking, AFloatOutputRightOnExactlyItsFirstQuarterIsACopyCountedInElements) {
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_brent_kung";
   k.add(n_case(k.problem, 1000, "real"), scan_outcome(1000, 250));
   k.add(n_case(k.problem, 4096, "real"), scan_outcome(4096, 1024));
@@ -273,7 +273,7 @@ TEST(HintRanking, AnInfiniteElementIsWrongNotCloseToItsAnswer) {
   EXPECT_FALSE(detail::close_values(std::nan(""), std::nan("")));
   EXPECT_TRUE(detail::close_values(1e6, 1e6 + 1));
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_kogge_stone";
   auto a = scan_outcome(1000, 250);
   auto b = scan_outcome(4096, 1024);
@@ -290,7 +290,7 @@ TEST(HintRanking, AnInfiniteElementIsWrongNotCloseToItsAnswer) {
 
 TEST(HintRanking, OneSectionOfAFixedLengthIsNoQuarter) {
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_brent_kung";
   k.add(n_case(k.problem, 4096, "real"), scan_outcome(4096, 1024)); // a quarter by chance
   k.add(n_case(k.problem, 2049, "real"), scan_outcome(2049, 1024));
@@ -318,7 +318,7 @@ TEST(HintRanking, BarrierDivergenceOutranksTheBoundaryPatternItProduces) {
 // The emulator's shared-array bounds name the array, the index and the size; so does the hint.
 TEST(HintRanking, AWritePastASharedArrayNamesTheArrayAndTheIndex) {
   kernel_results k;
-  k.problem = problems::kind::scan;
+  k.problem = problems::kind_named("scan");
   k.kernel = "scan_brent_kung";
   k.add(n_case(k.problem, 1, "real"), passed());
   k.add(n_case(k.problem, 1025, "real"),
@@ -360,7 +360,7 @@ TEST(HintRanking, SharedAccessWordsAreReadOnlyFromTheWholeForm) {
 
 TEST(HintRanking, AnAtomicUpdatePastPrivateBinsNamesTheArray) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   k.add(n_case(k.problem, 1000, "uniform"),
         fault(fault_kind::out_of_bounds,

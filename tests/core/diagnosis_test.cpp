@@ -66,7 +66,7 @@ TEST(Diagnosis, ExactOnIntegersIsPrecisionNotTileArithmetic) {
 
 TEST(Diagnosis, NoBoundaryCheckWhenFailuresFollowTheData) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_sectioned";
   k.add(n_case(k.problem, 16, "uniform"), passed());
   k.add(n_case(k.problem, 17, "uniform"), passed());
@@ -103,7 +103,7 @@ case_outcome histogram_failure(std::vector<double> expected, std::vector<double>
 
 TEST(Diagnosis, BinsNotClearedComeFirstAndUnwrittenBinsAreNotBlamedOnTheGrid) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_interleaved";
   std::vector<double> expected(256, 0.0);
   expected[65] = 1;
@@ -121,7 +121,7 @@ TEST(Diagnosis, BinsNotClearedComeFirstAndUnwrittenBinsAreNotBlamedOnTheGrid) {
 
 TEST(Diagnosis, PrivatisedBinsWrongFromBlockDimUpNameTheStridingLoops) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   std::vector<double> expected(256, 3.0);
   std::vector<double> got = expected;
@@ -150,7 +150,7 @@ case_outcome racing_single_bin(double n, double counted) {
 
 kernel_results sectioned_histogram() {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_sectioned";
   return k;
 }
@@ -198,7 +198,7 @@ TEST(Diagnosis, AHintSeenOnVisibleCasesTooSpeaksOfThemAlone) {
 
 TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
   kernel_results k;
-  k.problem = problems::kind::reduction;
+  k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_convergent";
   auto o = failed();
   o.evidence.expected = {1000};
@@ -213,7 +213,7 @@ TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
 
 TEST(Diagnosis, NaNOnEverySizeIsAResultNeverCleared) {
   kernel_results k;
-  k.problem = problems::kind::reduction;
+  k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_interleaved";
   for (const long n : {1L, 16L, 4096L}) {
     auto o = failed();
@@ -230,7 +230,7 @@ TEST(Diagnosis, NaNOnEverySizeIsAResultNeverCleared) {
 
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
-  k.problem = problems::kind::reduction;
+  k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_convergent";
   auto first = passed();
   first.evidence.expected = {17};
@@ -267,7 +267,7 @@ TEST(Diagnosis, WrongDimensionRanksAboveTheOutOfBoundsFaultItCausesAndKeepsItsLi
 
 TEST(Diagnosis, BarrierDivergenceSpeaksOfBinsInAHistogramAndNamesItsLine) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   k.add(n_case(k.problem, 17, "uniform"),
         fault(fault_kind::barrier_divergence,
@@ -310,7 +310,7 @@ TEST(Diagnosis, GridTooSmallIsNotABoundaryCheck) {
 
 TEST(Diagnosis, SameOutcomesGiveTheSameHintsInTheSameOrder) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_sectioned";
   std::vector<double> expected(256, 1.0);
   std::vector<double> got = expected;
@@ -330,7 +330,7 @@ TEST(Diagnosis, SameOutcomesGiveTheSameHintsInTheSameOrder) {
 
 TEST(Diagnosis, FallbackNamesTheFirstWrongValue) {
   kernel_results k;
-  k.problem = problems::kind::reduction;
+  k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_convergent";
   k.add(n_case(k.problem, 7, "real_offset"), failed());
   const auto hints = k.hints();
@@ -340,9 +340,9 @@ TEST(Diagnosis, FallbackNamesTheFirstWrongValue) {
 }
 
 TEST(Diagnosis, MultiplesOfTheTile) {
-  EXPECT_TRUE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 32, .l = 48}, 16));
-  EXPECT_FALSE(all_multiples_of(problems::kind::matmul, {.j = 16, .k = 33, .l = 48}, 16));
-  EXPECT_TRUE(all_multiples_of(problems::kind::reduction, {.n = 4096}, 16));
+  EXPECT_TRUE(all_multiples_of(problems::kind_named("matmul"), {.j = 16, .k = 32, .l = 48}, 16));
+  EXPECT_FALSE(all_multiples_of(problems::kind_named("matmul"), {.j = 16, .k = 33, .l = 48}, 16));
+  EXPECT_TRUE(all_multiples_of(problems::kind_named("reduction"), {.n = 4096}, 16));
 }
 } // namespace
 } // namespace cugrade::grader
@@ -355,7 +355,7 @@ using reports::hint_code;
 
 TEST(Diagnosis, OneChanceRepeatOfAnEarlierAnswerIsNoStaleResult) {
   kernel_results k;
-  k.problem = problems::kind::reduction;
+  k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_interleaved";
   auto first = passed();
   first.evidence.expected = {2};
@@ -385,7 +385,7 @@ TEST(Diagnosis, EdgeOnlyRunToRunChangesInMatmulAreABoundaryNotARace) {
 
 TEST(Diagnosis, BytesCountedTwiceAreNotGarbage) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_interleaved";
   auto o = failed(256, 256);
   o.evidence.expected = std::vector<double>(256, 0.0);
@@ -404,7 +404,7 @@ TEST(Diagnosis, BytesCountedTwiceAreNotGarbage) {
 
 TEST(Diagnosis, ABinAboveNIsGarbageInPrivateBins) {
   kernel_results k;
-  k.problem = problems::kind::histogram;
+  k.problem = problems::kind_named("histogram");
   k.kernel = "histogram_privatized";
   auto o = failed(256, 256);
   o.schedule_dependent = true;

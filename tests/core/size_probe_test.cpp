@@ -18,7 +18,7 @@ struct scan_kernel {
   std::vector<long> graded; ///< the sizes the fake grader was asked for
 
   explicit scan_kernel(long right_up_to) : limit(right_up_to) {
-    k.problem = problems::kind::scan;
+    k.problem = problems::kind_named("scan");
     k.kernel = "scan_kogge_stone";
     for (const long n : {1L, 7L, 33L, 1025L, 65537L, 131071L, 1048577L}) {
       k.add(n_case(k.problem, n, "real_offset"), n <= limit ? passed() : failed());

@@ -195,8 +195,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ExploitOnGpu, testing::ValuesIn(fixtures_with
 fs::path sanitized_spec(const std::string& assignment, const fs::path& dir) {
   json spec = read_json(data_root() / "assignments" / assignment / "assignment.json");
   spec["sanitizer"] = {{"enabled", true}};
-  const auto& problem =
-      problems::get(*problems::kind_from_string(spec.at("problem").get<std::string>()));
+  const auto& problem = problems::get(problems::kind_named(spec.at("problem").get<std::string>()));
   json shape = json::object();
   for (const auto& p : problem.shape_params()) {
     shape[p.name] = problem.sanitizer_shapes().back().*p.field;

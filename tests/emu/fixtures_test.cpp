@@ -32,7 +32,7 @@ constexpr unsigned k_seed = 424242;
 
 // The launchers of the fixture's problem, from the registry.
 std::vector<std::string> launchers_of(const std::string& assignment) {
-  const auto k = cugrade::problems::kind_from_string(assignment);
+  const auto k = cugrade::problems::find_kind(assignment);
   return k ? cugrade::problems::get(*k).launchers() : std::vector<std::string>{};
 }
 

@@ -51,7 +51,8 @@ TEST(DeviceInputs, MatmulInputSetsMadeOnTheGpuAreTheHostsBytes) {
                                     {.j = 4096, .k = 1024, .l = 2048}};
   for (const auto& dims : shapes) {
     for (const std::string distribution : {"real", "integer"}) {
-      const problems::test_case tc{"bench", problems::kind::matmul, dims, distribution, 1234567};
+      const problems::test_case tc{"bench", problems::kind_named("matmul"), dims, distribution,
+                                   1234567};
       for (int set = 0; set <= sets; ++set) {
         double seconds = 0;
         const auto device = made_on_device(*backend, tc, set, sets, seconds);

@@ -58,7 +58,7 @@ cugrade::protocol::timing_record time_launcher(void (*launcher)(const float*, lo
   fs::remove_all(dir);
   fs::create_directories(dir);
   protocol::plan p;
-  p.problem = problems::kind::reduction;
+  p.problem = problems::kind_named("reduction");
   p.launcher = "test";
   p.output_dir = dir;
   p.cases.push_back({"bench", {.n = 1 << 20}, "real_offset", 7});

@@ -29,7 +29,7 @@ counter_readings readings(std::map<std::string, double> sums,
 
 std::vector<cugrade::reports::insight> insights_for(const counter_readings& r,
                                                     const problems::shape& s = reduction_shape) {
-  const auto& problem = problems::get(problems::kind::reduction);
+  const auto& problem = problems::get(problems::kind_named("reduction"));
   return cugrade::insight::insights_of(
       cugrade::insight::profile_from_counters(problem, s, "reduce_convergent", r),
       {"reduction.cu", {}});
@@ -81,7 +81,7 @@ TEST(CounterProfile, SaysNothingOfIdleLanesItCannotCount) {
   const auto r = readings({{"smsp__sass_inst_executed_op_shared_ld.sum", 4000},
                            {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 4000},
                            {"sm__sass_data_bytes_mem_shared_op_ld.sum", 32000}});
-  const auto& problem = problems::get(problems::kind::reduction);
+  const auto& problem = problems::get(problems::kind_named("reduction"));
   const auto m =
       cugrade::insight::profile_from_counters(problem, reduction_shape, "reduce_convergent", r);
   for (const auto& mm : cugrade::insight::metrics_of(m)) {
@@ -100,7 +100,7 @@ TEST(CounterProfile, GlobalAtomicsPerElementFromTheBytesAtomicsAsked) {
                            {"sm__sass_data_bytes_mem_global_op_ld.sum", n * 4},
                            {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", n / 32},
                            {"sm__sass_data_bytes_mem_global_op_red.sum", n * 4}});
-  const auto& problem = problems::get(problems::kind::reduction);
+  const auto& problem = problems::get(problems::kind_named("reduction"));
   const auto m =
       cugrade::insight::profile_from_counters(problem, reduction_shape, "reduce_convergent", r);
   EXPECT_DOUBLE_EQ(metric(cugrade::insight::metrics_of(m), "global_atomics_per_element"), 1.0);
@@ -148,7 +148,7 @@ TEST(CounterProfile, TilesNotReusedAreExcessTrafficOfTheKernelsGlobalAccesses) {
   const auto r = readings({{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", sectors / 4},
                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sectors},
                            {"sm__sass_data_bytes_mem_global_op_ld.sum", sectors * 32}});
-  const auto& matmul = problems::get(problems::kind::matmul);
+  const auto& matmul = problems::get(problems::kind_named("matmul"));
   const problems::shape shape{.j = 128, .k = 128, .l = 128};
   const auto insights = cugrade::insight::insights_of(
       cugrade::insight::profile_from_counters(matmul, shape, "matmul_tiled", r), {"matmul.cu", {}});
@@ -179,7 +179,7 @@ TEST(CounterProfile, MeasuredOnlyMetricsComeFromTheWidestLaunchAndTheSums) {
                      {"gpu__time_duration.sum", 12500}});
   r.widest_launch["sm__warps_active.avg.pct_of_peak_sustained_active"] = 87.5;
   r.widest_launch["launch__registers_per_thread"] = 26;
-  const auto& problem = problems::get(problems::kind::reduction);
+  const auto& problem = problems::get(problems::kind_named("reduction"));
   const auto ms = cugrade::insight::measured_only_metrics(problem, reduction_shape, r);
   EXPECT_DOUBLE_EQ(metric(ms, "achieved_occupancy"), 0.875);
   EXPECT_DOUBLE_EQ(metric(ms, "registers_per_thread"), 26);

@@ -17,7 +17,7 @@ launch_record launch(std::vector<access_record> accesses, unsigned threads = 256
 }
 
 memory_profile profile_of(const std::vector<launch_record>& launches) {
-  const auto& problem = cugrade::problems::get(cugrade::problems::kind::reduction);
+  const auto& problem = cugrade::problems::get(cugrade::problems::kind_named("reduction"));
   return cugrade::insight::summarise(problem, {.n = 1 << 20}, "k", launches);
 }
 
@@ -104,7 +104,7 @@ TEST(InsightRules, SharedMemoryThatLeavesFewWarpsIsLowOccupancy) {
 // matmul at 128^3 moves at least 196,608 bytes (6,144 sectors); 16x16 tiles move 17/3 of it.
 memory_profile matmul_profile(const std::string& kernel, std::uint64_t sectors,
                               std::uint64_t ideal_sectors) {
-  const auto& problem = cugrade::problems::get(cugrade::problems::kind::matmul);
+  const auto& problem = cugrade::problems::get(cugrade::problems::kind_named("matmul"));
   const std::uint64_t requests = ideal_sectors / 4;
   return cugrade::insight::summarise(
       problem, {.j = 128, .k = 128, .l = 128}, kernel,

@@ -56,7 +56,8 @@ bench_result sample_result(bool self) {
   r.reference_library = "/cache/libhistogram.so";
   bench_row row;
   row.kernel = "histogram_privatized";
-  row.tc = {"n=268435456/uniform", problems::kind::histogram, {.n = 268435456}, "uniform", 77};
+  row.tc = {
+      "n=268435456/uniform", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 77};
   row.entry.shape = "n=268435456";
   row.entry.distribution = "uniform";
   row.entry.median_ms = 0.125;

@@ -33,8 +33,8 @@ TEST(AddRooflineFigures, GivesGflopsForMatmulAgainstTheFp32Peak) {
   e.median_ms = 2.0;
   const auto r = h100();
   const problems::test_case tc{
-      "c", problems::kind::matmul, {.j = 2048, .k = 2048, .l = 2048}, "real", 1};
-  add_roofline_figures(e, problems::kind::matmul, tc, &r);
+      "c", problems::kind_named("matmul"), {.j = 2048, .k = 2048, .l = 2048}, "real", 1};
+  add_roofline_figures(e, problems::kind_named("matmul"), tc, &r);
   ASSERT_TRUE(e.gflops.has_value());
   EXPECT_NEAR(*e.gflops, 2.0 * 2048 * 2048 * 2048 / 2e-3 / 1e9, 1e-6);
   EXPECT_NEAR(*e.roof_percent, 100 * *e.gflops / 66900, 1e-9);
@@ -47,8 +47,9 @@ TEST(AddRooflineFigures, GivesGbpsForOthersAgainstTheCopyBandwidth) {
   reports::performance_entry e;
   e.median_ms = 0.2;
   const auto r = h100();
-  const problems::test_case tc{"c", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
-  add_roofline_figures(e, problems::kind::histogram, tc, &r);
+  const problems::test_case tc{
+      "c", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 1};
+  add_roofline_figures(e, problems::kind_named("histogram"), tc, &r);
   ASSERT_TRUE(e.gbps.has_value());
   EXPECT_NEAR(*e.gbps, (268435456.0 + 1024) / 0.2e-3 / 1e9, 1e-6);
   EXPECT_NEAR(*e.roof_percent, 100 * *e.gbps / 3000, 1e-9);
@@ -59,8 +60,8 @@ TEST(MakeEntry, ReportsStatisticsAndASpeedupWithItsInterval) {
   const auto r = h100();
   const auto ref = constant(2.0, 30);
   entry_source s;
-  s.problem = problems::kind::histogram;
-  s.tc = {"n=268435456/uniform", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.problem = problems::kind_named("histogram");
+  s.tc = {"n=268435456/uniform", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 1};
   s.measured = constant(1.0, 40);
   s.reference = &ref;
   s.roof = &r;
@@ -80,8 +81,8 @@ TEST(MakeEntry, GivesNoSpeedupToATimeBelowTheFloor) {
   const auto r = h100();
   const auto ref = constant(0.1, 30);
   entry_source s;
-  s.problem = problems::kind::histogram;
-  s.tc = {"b", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.problem = problems::kind_named("histogram");
+  s.tc = {"b", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 1};
   s.measured = constant(0.005, 40); // 268 MB in 5 us would be 54 TB/s
   s.reference = &ref;
   s.roof = &r;
@@ -95,8 +96,8 @@ TEST(MakeEntry, SaysWhenTheLauncherWasTimedUngatedButStillRanksIt) {
   const auto r = h100();
   const auto ref = constant(2.0, 30);
   entry_source s;
-  s.problem = problems::kind::histogram;
-  s.tc = {"b", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.problem = problems::kind_named("histogram");
+  s.tc = {"b", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 1};
   s.measured = constant(2.0, 40);
   s.measured.ungated_note = "the launcher waits on the device inside the call";
   s.reference = &ref;
@@ -120,8 +121,8 @@ TEST(MakeEntry, MarksSamplesThatSpreadMoreThanTheNoiseLimitNoisyAndGivesNoSpeedu
   const auto r = h100();
   const auto ref = constant(2.0, 30);
   entry_source s;
-  s.problem = problems::kind::histogram;
-  s.tc = {"b", problems::kind::histogram, {.n = 268435456}, "uniform", 1};
+  s.problem = problems::kind_named("histogram");
+  s.tc = {"b", problems::kind_named("histogram"), {.n = 268435456}, "uniform", 1};
   s.measured = spread_around_one(0.05, 40); // RSD about 5%
   s.reference = &ref;
   s.roof = &r;
@@ -238,7 +239,7 @@ TEST(BenchmarkPlan, UsesTheDocumentedProtocolAndStableSeeds) {
   EXPECT_EQ(t.throttle_fraction, 0.9);
   EXPECT_EQ(t.input_sets, 4);
   spec::assignment_spec spec;
-  spec.problem = problems::kind::reduction;
+  spec.problem = problems::kind_named("reduction");
   spec.seed = 5;
   spec.benchmarks = {{{.n = 1000}, "real_offset"}, {{.n = 2000}, "ones"}};
   const auto cases = benchmark_cases(spec);

@@ -19,8 +19,8 @@ reference_timing_key key() {
   k.library_sha256 = std::string(64, 'a');
   k.spec_sha256 = std::string(64, 'b');
   k.launcher = "matmul_tiled";
-  k.tc = {"2048x2048x2048/real", problems::kind::matmul, {.j = 2048, .k = 2048, .l = 2048},
-          "real", 99};
+  k.tc = {"2048x2048x2048/real", problems::kind_named("matmul"),
+          {.j = 2048, .k = 2048, .l = 2048}, "real", 99};
   return k;
 }
 

@@ -17,11 +17,11 @@ using roofline::device_roofline;
 
 TEST(RooflineCaseKey, NamesProblemShapeAndDistributionAndParsesBack) {
   const problems::case_template mm{{.j = 4096, .k = 1024, .l = 2048}, "real"};
-  const auto key = roofline::case_key(problems::kind::matmul, mm);
+  const auto key = roofline::case_key(problems::kind_named("matmul"), mm);
   EXPECT_EQ(key, "matmul/4096x1024x2048/real");
   const auto back = roofline::parse_case_key(key);
   ASSERT_TRUE(back.ok()) << back.error();
-  EXPECT_EQ(back->first, problems::kind::matmul);
+  EXPECT_EQ(back->first, problems::kind_named("matmul"));
   EXPECT_EQ(back->second.dims, mm.dims);
   const auto h = roofline::parse_case_key("histogram/n=268435456/contention90");
   ASSERT_TRUE(h.ok()) << h.error();

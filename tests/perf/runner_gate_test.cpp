@@ -44,12 +44,12 @@ protected:
     return t;
   }
   std::vector<problems::test_case> cases() const {
-    return {{"20000/uniform", problems::kind::histogram, {.n = 20000}, "uniform", 7}};
+    return {{"20000/uniform", problems::kind_named("histogram"), {.n = 20000}, "uniform", 7}};
   }
   protocol::plan plan() const {
     const auto t = target();
-    return timing_plan(problems::kind::histogram, t.launcher, t.library, t.output_dir, cases(),
-                       m_request);
+    return timing_plan(problems::kind_named("histogram"), t.launcher, t.library, t.output_dir,
+                       cases(), m_request);
   }
   std::string events() const {
     const auto text = read_file(m_dir / "run" / protocol::events_file_name);
@@ -62,7 +62,8 @@ protected:
 };
 
 TEST_F(RunnerGate, ARunnerWaitsAtItsGateUntilItIsLetGo) {
-  auto started = start_timed_launcher(problems::kind::histogram, target(), cases(), m_request);
+  auto started =
+      start_timed_launcher(problems::kind_named("histogram"), target(), cases(), m_request);
   ASSERT_TRUE(started.ok()) << started.error();
   ASSERT_TRUE(started->runner->wait_ready(60)) << "the runner never said it was ready";
   std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -209,7 +209,7 @@ TEST(SanitizerXml, ReadsTheAddressOfABadAccessAndNamesTheBufferItMissed) {
   const problems::shape dims{.n = 17};
   const std::vector<protocol::buffer_place> places{{"input", 0x7fb82e800000u, 68},
                                                    {"output", 0x7fb82e800c00u, 68}};
-  EXPECT_EQ(outside_buffer_words(problems::get(problems::kind::scan), dims, places,
+  EXPECT_EQ(outside_buffer_words(problems::get(problems::kind_named("scan")), dims, places,
                                  (*f)[0].address),
             "just past the end of output (a 68-byte device buffer: 17 floats), at output[17]");
 }
@@ -218,7 +218,7 @@ TEST(SanitizerXml, AnAddressFarFromEveryBufferOrInsideOneNamesNone) {
   const problems::shape dims{.n = 17};
   const std::vector<protocol::buffer_place> places{{"input", 0x10000u, 68},
                                                    {"output", 0x20000u, 68}};
-  const auto& scan = problems::get(problems::kind::scan);
+  const auto& scan = problems::get(problems::kind_named("scan"));
   EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x20010u), "") << "inside output";
   EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x90000000u), "") << "far past all";
   EXPECT_EQ(outside_buffer_words(scan, dims, places, 0xfffcu),

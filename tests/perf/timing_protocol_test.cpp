@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 TEST(TimingPlan, RoundTripsEveryField) {
   plan p;
-  p.problem = problems::kind::reduction;
+  p.problem = problems::kind_named("reduction");
   p.launcher = "reduce_convergent";
   p.cases.push_back({"bench", {.n = 100}, "real_offset", 7});
   p.timing.enabled = true;
@@ -140,8 +140,9 @@ TEST(TimingEvent, RoundTripsThroughTheEventLog) {
 }
 
 TEST(InputSets, AreDistinctAndTheFreshSetIsNegated) {
-  const auto& problem = problems::get(problems::kind::reduction);
-  const problems::test_case tc{"b", problems::kind::reduction, {.n = 1000}, "real_offset", 99};
+  const auto& problem = problems::get(problems::kind_named("reduction"));
+  const problems::test_case tc{
+      "b", problems::kind_named("reduction"), {.n = 1000}, "real_offset", 99};
   const auto set0 = input_set_inputs(problem, tc, 0, 4);
   const auto set1 = input_set_inputs(problem, tc, 1, 4);
   EXPECT_EQ(set0[0].bytes, problem.generate(tc)[0].bytes);
@@ -156,8 +157,9 @@ TEST(InputSets, AreDistinctAndTheFreshSetIsNegated) {
 }
 
 TEST(InputSets, NegateOnlyTheFirstFloatInputOfAMatmul) {
-  const auto& problem = problems::get(problems::kind::matmul);
-  const problems::test_case tc{"b", problems::kind::matmul, {.j = 3, .k = 4, .l = 5}, "real", 5};
+  const auto& problem = problems::get(problems::kind_named("matmul"));
+  const problems::test_case tc{
+      "b", problems::kind_named("matmul"), {.j = 3, .k = 4, .l = 5}, "real", 5};
   auto plain = tc;
   plain.seed = input_set_seed(tc.seed, 2);
   const auto expected = problem.generate(plain);
@@ -169,9 +171,9 @@ TEST(InputSets, NegateOnlyTheFirstFloatInputOfAMatmul) {
 // What a runner makes on the device from input_set_recipes is what the grader checks against:
 // input_set_inputs, set by set, the fresh set included.
 TEST(InputSets, RecipesMakeTheSameInputsEverySetAndOnlyForMatmul) {
-  const auto& problem = problems::get(problems::kind::matmul);
+  const auto& problem = problems::get(problems::kind_named("matmul"));
   const problems::test_case tc{
-      "b", problems::kind::matmul, {.j = 70, .k = 1000, .l = 90}, "real", 5};
+      "b", problems::kind_named("matmul"), {.j = 70, .k = 1000, .l = 90}, "real", 5};
   for (int set = 0; set <= 4; ++set) {
     const auto recipes = input_set_recipes(problem, tc, set, 4);
     const auto inputs = input_set_inputs(problem, tc, set, 4);
@@ -185,7 +187,8 @@ TEST(InputSets, RecipesMakeTheSameInputsEverySetAndOnlyForMatmul) {
           << "set " << set << " input " << i;
     }
   }
-  const problems::test_case r{"r", problems::kind::reduction, {.n = 1000}, "real_offset", 99};
+  const problems::test_case r{
+      "r", problems::kind_named("reduction"), {.n = 1000}, "real_offset", 99};
   EXPECT_FALSE(input_set_recipes(problems::get(r.problem), r, 0, 4).has_value());
 }
 

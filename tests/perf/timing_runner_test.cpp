@@ -136,8 +136,8 @@ const problems::shape small{.n = 4099};
 
 TEST(TimingRunner, StopsOnceTheSpreadIsSmallEnough) {
   fake_backend b;
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_good), b, quick(),
+                     small, "uniform");
   EXPECT_EQ(r.rec().stop_reason, "rsd");
   EXPECT_EQ(r.rec().event_ms.size(), 20u); // min_samples, each 1 ms >= min_seconds
   EXPECT_EQ(r.rec().host_ms.size(), r.rec().event_ms.size());
@@ -153,7 +153,8 @@ TEST(TimingRunner, StopsAtTheSampleCapWhenTimesStayNoisy) {
   auto t = quick();
   t.max_samples = 40;
   t.target_rse = 1e-9;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_EQ(r.rec().stop_reason, "max_samples");
   EXPECT_EQ(r.rec().event_ms.size(), 40u);
 }
@@ -163,7 +164,8 @@ TEST(TimingRunner, DropsSamplesTakenAtAThrottledClock) {
   b.clock_mhz = [](int i) { return i % 4 == 3 ? 1500.0 : 1980.0; };
   auto t = quick();
   t.min_samples = 30;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_GT(r.rec().dropped_throttled, 0);
   EXPECT_EQ(r.rec().max_sm_clock_mhz, 1980.0);
   for (const double c : r.rec().sm_clock_mhz) {
@@ -181,7 +183,8 @@ TEST(TimingRunner, DropsASampleWhoseClockFellDuringTheCall) {
   b.clock_mhz = [](int i) { return i == 11 ? 1200.0 : 1980.0; };
   auto t = quick();
   t.min_samples = 20;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_EQ(r.rec().dropped_throttled, 1);
   // The calls after sampling (each set's last, the fresh one) read no clock.
   EXPECT_EQ(b.clock_reads, 2 * static_cast<int>(r.rec().checks.size() - 1 -
@@ -192,7 +195,8 @@ TEST(TimingRunner, GatesEveryCallAndRecordsEachSamplesInputSet) {
   fake_backend b;
   auto t = quick();
   t.min_samples = 9;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_TRUE(r.rec().gated);
   EXPECT_EQ(b.gated_calls, b.timed_calls - 1); // the first warm-up call loads the kernels
   EXPECT_EQ(r.rec().sample_sets, (std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0}));
@@ -202,7 +206,8 @@ TEST(TimingRunner, TimesUngatedWhenThePlanSaysSo) {
   fake_backend b;
   auto t = quick();
   t.gate_launches = false;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_FALSE(r.rec().gated);
   EXPECT_EQ(b.gated_calls, 0);
   EXPECT_EQ(r.rec().stop_reason, "rsd");
@@ -212,8 +217,8 @@ TEST(TimingRunner, GoesOnUngatedWhenTheLauncherWaitsOnTheDevice) {
   fake_backend b;
   b.waits_on_device = [](int) { return true; };            // a launcher that synchronises inside
   b.event_ms = [](int i) { return i == 0 ? 100.0 : 1.0; }; // the expired gate's wait
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_good), b, quick(),
+                     small, "uniform");
   EXPECT_EQ(b.gated_calls, 1); // the second warm-up call only (the first is never gated)
   EXPECT_FALSE(r.rec().gated);
   EXPECT_NE(r.rec().note.find("waits on the device"), std::string::npos) << r.rec().note;
@@ -231,7 +236,8 @@ TEST(TimingRunner, DoesNotKeepTheSampleWhoseGateExpired) {
   auto t = quick();
   t.warmup_calls = 3;
   first_sample = 3; // warm-up is calls 0-2 (warmup_seconds is 0)
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_FALSE(r.rec().gated);
   EXPECT_EQ(b.gated_calls, 3); // warm-up calls 1 and 2, then the first sample
   // Every call is fingerprinted (plus each set's last call and the fresh call); the expired
@@ -248,8 +254,8 @@ TEST(TimingRunner, RotatesInputsButKeepsOneOutputAddress) {
   fake_backend b;
   seen_inputs.clear();
   seen_outputs.clear();
-  const auto r = run(problems::kind::histogram, address_of(histogram_noting_addresses), b, quick(),
-                     small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_noting_addresses), b,
+                     quick(), small, "uniform");
   EXPECT_EQ(seen_inputs.size(), 4u); // one per input set
   EXPECT_EQ(seen_outputs.size(), 1u);
   EXPECT_TRUE(r.device_usable);
@@ -258,8 +264,9 @@ TEST(TimingRunner, RotatesInputsButKeepsOneOutputAddress) {
 TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
   fake_backend b;
   const auto t = quick();
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
-  const problems::test_case tc{"bench", problems::kind::histogram, small, "uniform", seed};
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
+  const problems::test_case tc{"bench", problems::kind_named("histogram"), small, "uniform", seed};
   std::map<std::string, int> roles;
   for (const auto& s : r.rec().saved) {
     ++roles[s.role];
@@ -279,7 +286,8 @@ TEST(TimingRunner, SavesTheFirstAndLastOutputOfEachSetAndTheFreshCall) {
 TEST(TimingRunner, ALastOutputEqualToTheFirstNamesTheFirstsFileAndWritesNone) {
   fake_backend b;
   const auto t = quick();
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   int lasts = 0;
   for (const auto& s : r.rec().saved) {
     if (s.role == "last") {
@@ -307,9 +315,9 @@ TEST(TimingRunner, ALastOutputThatDiffersFromTheFirstIsReadBackIntoItsOwnFile) {
   fake_backend b;
   drifting_calls = 0;
   const auto t = quick();
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_drifting), b, t, small, "uniform");
-  const problems::test_case tc{"bench", problems::kind::histogram, small, "uniform", seed};
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_drifting), b, t, small,
+                     "uniform");
+  const problems::test_case tc{"bench", problems::kind_named("histogram"), small, "uniform", seed};
   int lasts = 0;
   for (const auto& s : r.rec().saved) {
     if (s.role != "last") {
@@ -346,7 +354,7 @@ TEST(TimingRunner, CasesSharingOneReadBackBufferEachSaveOnlyTheirOwnOutputs) {
   const auto t = quick();
   const process::temp_dir tmp("cugrade-timing-test");
   const auto& dir = tmp.path();
-  auto p = timing_plan(problems::kind::matmul, dir, t);
+  auto p = timing_plan(problems::kind_named("matmul"), dir, t);
   p.cases.push_back({"large", {.j = 33, .k = 9, .l = 29}, "integer", seed});
   p.cases.push_back({"small", {.j = 5, .k = 7, .l = 3}, "integer", seed + 1});
   read_back_buffer read_back;
@@ -382,9 +390,9 @@ TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
   fake_backend b;
   const auto t = quick();
   const problems::shape dims{.j = 33, .k = 9, .l = 29};
-  const auto r = run(problems::kind::matmul, address_of(matmul_good), b, t, dims, "real");
+  const auto r = run(problems::kind_named("matmul"), address_of(matmul_good), b, t, dims, "real");
   ASSERT_EQ(b.generated.size(), 2u * static_cast<std::size_t>(t.input_sets + 1));
-  const problems::test_case tc{"bench", problems::kind::matmul, dims, "real", seed};
+  const problems::test_case tc{"bench", problems::kind_named("matmul"), dims, "real", seed};
   for (int set = 0; set <= t.input_sets; ++set) {
     const auto& m = b.generated[2 * static_cast<std::size_t>(set)];
     const auto& n = b.generated[2 * static_cast<std::size_t>(set) + 1];
@@ -395,7 +403,7 @@ TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
     EXPECT_EQ(m.seed, problems::derive_seed(protocol::input_set_seed(seed, set), 0));
   }
   // Every saved output is the product of the inputs the grader makes on the host.
-  const auto& problem = problems::get(problems::kind::matmul);
+  const auto& problem = problems::get(problems::kind_named("matmul"));
   for (const auto& saved : r.rec().saved) {
     const auto inputs = protocol::input_set_inputs(problem, tc, saved.set, t.input_sets);
     const auto expected = problem.reference(tc, inputs);
@@ -406,7 +414,7 @@ TEST(TimingRunner, MakesMatmulInputSetsFromRecipesOnTheDevice) {
     }
   }
   fake_backend h;
-  (void)run(problems::kind::histogram, address_of(histogram_good), h, t, small, "uniform");
+  (void)run(problems::kind_named("histogram"), address_of(histogram_good), h, t, small, "uniform");
   EXPECT_TRUE(h.generated.empty());
 }
 
@@ -428,8 +436,8 @@ TEST(TimedSet, RefusesInputsThatDoNotFillTheirBuffers) {
 TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
   fake_backend b;
   lazy_calls = 0;
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_lazy), b, quick(), small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_lazy), b, quick(),
+                     small, "uniform");
   // Three warm-up calls and two samples are honest; every later call leaves the poison.
   const auto& checks = r.rec().checks;
   ASSERT_GT(checks.size(), 2u);
@@ -443,8 +451,8 @@ TEST(TimingRunner, FingerprintsEveryCallSoUnsavedSkippedCallsShow) {
 
 TEST(TimingRunner, NoticesALauncherThatModifiesItsInputs) {
   fake_backend b;
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_mutating), b, quick(), small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_mutating), b, quick(),
+                     small, "uniform");
   EXPECT_TRUE(r.rec().input_modified);
 }
 
@@ -452,15 +460,16 @@ TEST(TimingRunner, AControlRoundSavesNothingYetFingerprintsEveryCallAndWatchesTh
   fake_backend b;
   auto t = quick();
   t.save_outputs = false;
-  const auto r = run(problems::kind::histogram, address_of(histogram_good), b, t, small, "uniform");
+  const auto r =
+      run(problems::kind_named("histogram"), address_of(histogram_good), b, t, small, "uniform");
   EXPECT_TRUE(r.rec().saved.empty());
   EXPECT_EQ(b.plain_calls, 0); // no last calls, no fresh call
   EXPECT_EQ(r.rec().checks.size(),
             r.rec().event_ms.size() + static_cast<std::size_t>(r.rec().dropped_throttled));
   EXPECT_FALSE(r.rec().input_modified);
   fake_backend other;
-  const auto mutated =
-      run(problems::kind::histogram, address_of(histogram_mutating), other, t, small, "uniform");
+  const auto mutated = run(problems::kind_named("histogram"), address_of(histogram_mutating), other,
+                           t, small, "uniform");
   EXPECT_TRUE(mutated.rec().input_modified);
 }
 
@@ -468,8 +477,8 @@ TEST(TimingRunner, FreshContentsCatchAResultCachedByPointer) {
   fake_backend b;
   cache.clear();
   const problems::shape dims{.n = 5000};
-  const auto r =
-      run(problems::kind::reduction, address_of(reduce_cached), b, quick(), dims, "real_offset");
+  const auto r = run(problems::kind_named("reduction"), address_of(reduce_cached), b, quick(), dims,
+                     "real_offset");
   const auto& fresh = r.rec().checks.back();
   const auto& first = r.rec().checks.front();
   EXPECT_EQ(fresh.set, quick().input_sets);
@@ -480,8 +489,8 @@ TEST(TimingRunner, FreshContentsCatchAResultCachedByPointer) {
 TEST(TimingRunner, RecordsAFaultAndStops) {
   fake_backend b;
   b.fault = [](int i) { return i == 6 ? std::string("illegal_address") : std::string(); };
-  const auto r =
-      run(problems::kind::histogram, address_of(histogram_good), b, quick(), small, "uniform");
+  const auto r = run(problems::kind_named("histogram"), address_of(histogram_good), b, quick(),
+                     small, "uniform");
   EXPECT_FALSE(r.device_usable); // the scripted fault is sticky
   EXPECT_EQ(r.rec().stop_reason, "fault");
   EXPECT_NE(r.rec().note.find("illegal_address"), std::string::npos);
@@ -492,7 +501,7 @@ TEST(CaseRunner, ExactBuffersHaveNoGuardRegion) {
   for (const bool exact : {false, true}) {
     fake_backend b;
     protocol::plan p;
-    p.problem = problems::kind::histogram;
+    p.problem = problems::kind_named("histogram");
     p.output_dir = fs::temp_directory_path();
     p.runs = 1;
     p.cases.push_back({"c", small, "uniform", seed});

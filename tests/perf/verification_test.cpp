@@ -37,8 +37,9 @@ TEST(SampleRows, AreDistinctSortedAndHoldTheEnds) {
 }
 
 struct matmul_case {
-  problems::test_case tc{"m", problems::kind::matmul, {.j = 300, .k = 70, .l = 50}, "real", 3};
-  const problems::problem& p = problems::get(problems::kind::matmul);
+  problems::test_case tc{
+      "m", problems::kind_named("matmul"), {.j = 300, .k = 70, .l = 50}, "real", 3};
+  const problems::problem& p = problems::get(problems::kind_named("matmul"));
   std::vector<problems::buffer> in = p.generate(tc);
   problems::buffer out = as_f32(p.reference(tc, in));
 };
@@ -83,8 +84,9 @@ TEST(CheckOutput, FindsAWrongElementInACheckedRowAndNamesIt) {
 }
 
 TEST(CheckOutput, AcceptsAReductionWithinThePragmaticBoundOnly) {
-  const problems::test_case tc{"r", problems::kind::reduction, {.n = 100000}, "real_offset", 9};
-  const auto& p = problems::get(problems::kind::reduction);
+  const problems::test_case tc{
+      "r", problems::kind_named("reduction"), {.n = 100000}, "real_offset", 9};
+  const auto& p = problems::get(problems::kind_named("reduction"));
   const auto in = p.generate(tc);
   const double exact = p.reference(tc, in)[0]; // about 1e5; sum|x| about 1e5 too
   EXPECT_TRUE(check_output(p, tc, in, as_f32({exact + 50}), {}).passed);
@@ -137,8 +139,8 @@ protected:
     return verify_timed_case(m_p, m_tc, sets, m_rec, m_dir, {});
   }
 
-  const problems::problem& m_p = problems::get(problems::kind::histogram);
-  problems::test_case m_tc{"h", problems::kind::histogram, {.n = 3000}, "uniform", 17};
+  const problems::problem& m_p = problems::get(problems::kind_named("histogram"));
+  problems::test_case m_tc{"h", problems::kind_named("histogram"), {.n = 3000}, "uniform", 17};
   protocol::timing_record m_rec;
   process::temp_dir m_tmp{"cugrade-verify"};
   fs::path m_dir = m_tmp.path();

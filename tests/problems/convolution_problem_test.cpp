@@ -14,7 +14,7 @@ namespace convolution_test { // unity builds share a file's anonymous namespace 
 
 using testing::f32_buffer;
 
-const problem& convolution = get(kind::convolution);
+const problem& convolution = get(kind_named("convolution"));
 constexpr std::uint64_t seed = 4099;
 
 struct image {
@@ -83,7 +83,8 @@ comparison check(const test_case& c, const std::vector<buffer>& in, const std::v
 }
 
 TEST(ConvolutionProblem, EveryFloat32OrderPassesEveryEdgeCase) {
-  for (const auto& c : make_cases(kind::convolution, edge_templates(kind::convolution), seed)) {
+  for (const auto& c :
+       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
     const auto in = convolution.generate(c);
     const auto im = image_of(c, in);
     for (const auto& [name, got] : std::vector<std::pair<const char*, std::vector<float>>>{
@@ -101,7 +102,8 @@ TEST(ConvolutionProblem, EveryFloat32OrderPassesEveryEdgeCase) {
 
 TEST(ConvolutionProblem, ReferenceTreatsGhostCellsAsZero) {
   // A 1 x 2 image with r = 1: P[0][0] = F[1][1] N[0][0] + F[1][2] N[0][1], nothing else.
-  const auto c = make_cases(kind::convolution, {{{.j = 1, .k = 1, .l = 2}, "integer"}}, seed)[0];
+  const auto c =
+      make_cases(kind_named("convolution"), {{{.j = 1, .k = 1, .l = 2}, "integer"}}, seed)[0];
   auto in = convolution.generate(c);
   const auto n = in[0].as<float>();
   const auto f = in[1].as<float>();
@@ -131,7 +133,8 @@ TEST(ConvolutionProblem, ClassicMistakesFail) {
       {"window shifted", [](const image& im, long i, long j, long row, long col) {
          return zero_ghosts(im, i, j, row, col + 1);
        }}};
-  for (const auto& c : make_cases(kind::convolution, edge_templates(kind::convolution), seed)) {
+  for (const auto& c :
+       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
     const auto in = convolution.generate(c);
     const auto im = image_of(c, in);
     for (const auto& [name, pixel] : mistakes) {
@@ -147,7 +150,8 @@ TEST(ConvolutionProblem, ClassicMistakesFail) {
 }
 
 TEST(ConvolutionProblem, HalfPrecisionAndASkippedMaskEntryFail) {
-  for (const auto& c : make_cases(kind::convolution, edge_templates(kind::convolution), seed)) {
+  for (const auto& c :
+       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
     if (c.distribution != "real") {
       continue; // integers survive half precision exactly
     }
@@ -167,7 +171,8 @@ TEST(ConvolutionProblem, HalfPrecisionAndASkippedMaskEntryFail) {
 }
 
 TEST(ConvolutionProblem, NoteNamesTheFirstWrongElementAndTheBound) {
-  const auto c = make_cases(kind::convolution, {{{.j = 2, .k = 1, .l = 3}, "integer"}}, seed)[0];
+  const auto c =
+      make_cases(kind_named("convolution"), {{{.j = 2, .k = 1, .l = 3}, "integer"}}, seed)[0];
   const auto in = convolution.generate(c);
   auto got = convolve(image_of(c, in), false, zero_ghosts);
   got[4] += 1;
@@ -180,13 +185,13 @@ TEST(ConvolutionProblem, NoteNamesTheFirstWrongElementAndTheBound) {
 
 TEST(ConvolutionProblem, ShapesNameHeightWidthAndRadius) {
   const shape s{.j = 17, .k = 2, .l = 33};
-  EXPECT_EQ(describe(kind::convolution, s), "17x33x2");
-  EXPECT_EQ(parse_description(kind::convolution, "17x33x2"), s);
+  EXPECT_EQ(describe(kind_named("convolution"), s), "17x33x2");
+  EXPECT_EQ(parse_description(kind_named("convolution"), "17x33x2"), s);
   EXPECT_EQ(convolution.inputs(s)[1].count, 25u);
   EXPECT_EQ(convolution.output(s).count, 17u * 33u);
   // The radius is not a size tiles cover: 32 x 48 with r = 2 counts as aligned to 16.
-  EXPECT_TRUE(all_multiples_of(kind::convolution, {.j = 32, .k = 2, .l = 48}, 16));
-  EXPECT_FALSE(all_multiples_of(kind::convolution, {.j = 33, .k = 2, .l = 48}, 16));
+  EXPECT_TRUE(all_multiples_of(kind_named("convolution"), {.j = 32, .k = 2, .l = 48}, 16));
+  EXPECT_FALSE(all_multiples_of(kind_named("convolution"), {.j = 33, .k = 2, .l = 48}, 16));
   EXPECT_EQ(convolution.launcher_parameters(),
             "const float* N, const float* F, float* P, int height, int width, int r");
 }
@@ -198,7 +203,7 @@ TEST(ConvolutionProblem, EdgeShapesCoverEveryRadiusAndSizesOffTheTile) {
     ASSERT_GE(s.k, 1);
     ASSERT_LE(s.k, 3);
     radius[s.k] = true;
-    (all_multiples_of(kind::convolution, s, 16) ? on_tile : off_tile) = true;
+    (all_multiples_of(kind_named("convolution"), s, 16) ? on_tile : off_tile) = true;
   }
   EXPECT_TRUE(radius[1] && radius[2] && radius[3]);
   EXPECT_TRUE(off_tile && on_tile);

@@ -8,11 +8,11 @@
 namespace cugrade::problems {
 namespace {
 
-const problem& histogram = get(kind::histogram);
+const problem& histogram = get(kind_named("histogram"));
 constexpr std::uint64_t seed = 77;
 
 test_case case_of(long n, const std::string& distribution) {
-  return make_cases(kind::histogram, {{{.n = n}, distribution}}, seed)[0];
+  return make_cases(kind_named("histogram"), {{{.n = n}, distribution}}, seed)[0];
 }
 
 buffer bytes_buffer(std::string_view text) {

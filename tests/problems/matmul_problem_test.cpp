@@ -13,10 +13,10 @@ namespace {
 
 using testing::f32_buffer;
 
-const problem& matmul = get(kind::matmul);
+const problem& matmul = get(kind_named("matmul"));
 
 test_case hand_case() {
-  return make_cases(kind::matmul, {{{.j = 2, .k = 3, .l = 2}, "integer"}}, 1)[0];
+  return make_cases(kind_named("matmul"), {{{.j = 2, .k = 3, .l = 2}, "integer"}}, 1)[0];
 }
 
 std::vector<buffer> hand_inputs() {
@@ -30,7 +30,7 @@ TEST(MatmulReference, MatchesAHandComputedProduct) {
 
 TEST(MatmulReference, MatchesADirectDotProductOnALargeShape) {
   // The threaded i-k-j reference against the textbook formula, element by element.
-  const auto c = make_cases(kind::matmul, {{{.j = 521, .k = 263, .l = 389}, "real"}}, 5)[0];
+  const auto c = make_cases(kind_named("matmul"), {{{.j = 521, .k = 263, .l = 389}, "real"}}, 5)[0];
   const auto in = matmul.generate(c);
   const auto p = matmul.reference(c, in);
   const auto m = in[0].as<float>();
@@ -45,7 +45,7 @@ TEST(MatmulReference, MatchesADirectDotProductOnALargeShape) {
 }
 
 TEST(MatmulGenerate, RealIsInMinusOneToOneAndIntegerIsMinusFourToFour) {
-  const auto cases = make_cases(kind::matmul, edge_templates(kind::matmul), 11);
+  const auto cases = make_cases(kind_named("matmul"), edge_templates(kind_named("matmul")), 11);
   const auto real = std::find_if(cases.begin(), cases.end(),
                                  [](const test_case& c) { return c.name == "65x65x65/real"; });
   const auto integer = std::find_if(

@@ -14,7 +14,7 @@ namespace {
 
 using namespace testing;
 
-const problem& matmul_problem = get(kind::matmul);
+const problem& matmul_problem = get(kind_named("matmul"));
 constexpr std::uint64_t tolerance_seed = 0xc0ffee;
 
 struct prepared {
@@ -38,7 +38,8 @@ std::vector<std::string>
 failing_cases(const std::string& distribution,
               const std::function<std::vector<float>(const prepared&)>& model, bool stop_at_first) {
   std::vector<std::string> failed;
-  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), tolerance_seed)) {
+  for (const auto& c :
+       make_cases(kind_named("matmul"), edge_templates(kind_named("matmul")), tolerance_seed)) {
     if (!distribution.empty() && c.distribution != distribution) {
       continue;
     }
@@ -54,7 +55,8 @@ failing_cases(const std::string& distribution,
 }
 
 TEST(MatmulTolerance, Float32InAnyOrderPassesEveryEdgeCase) {
-  for (const auto& c : make_cases(kind::matmul, edge_templates(kind::matmul), tolerance_seed)) {
+  for (const auto& c :
+       make_cases(kind_named("matmul"), edge_templates(kind_named("matmul")), tolerance_seed)) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(c.seed));
     const auto p = prepare(c);
     const auto forward = check(p, matmul_f32(p.in, c.dims, false));
@@ -106,8 +108,8 @@ TEST(MatmulTolerance, DoubleCountedKTermFails) {
 
 TEST(MatmulTolerance, ExactIntegerComparisonCatchesAnyDrop) {
   // Every integer case whose dropped term is non-zero somewhere must fail, however large k is.
-  const auto c =
-      make_cases(kind::matmul, {{{.j = 257, .k = 257, .l = 257}, "integer"}}, tolerance_seed)[0];
+  const auto c = make_cases(kind_named("matmul"), {{{.j = 257, .k = 257, .l = 257}, "integer"}},
+                            tolerance_seed)[0];
   const auto p = prepare(c);
   const auto result = check(p, matmul_rounded_exact(p.in, c.dims, 128, -1));
   EXPECT_FALSE(result.passed) << "seed " << c.seed;
@@ -116,7 +118,7 @@ TEST(MatmulTolerance, ExactIntegerComparisonCatchesAnyDrop) {
 
 TEST(MatmulTolerance, NanAndPoisonFail) {
   const auto c =
-      make_cases(kind::matmul, {{{.j = 17, .k = 33, .l = 9}, "real"}}, tolerance_seed)[0];
+      make_cases(kind_named("matmul"), {{{.j = 17, .k = 33, .l = 9}, "real"}}, tolerance_seed)[0];
   const auto p = prepare(c);
   auto got = matmul_f32(p.in, c.dims, false);
   got[5] = std::nanf("");

@@ -15,7 +15,7 @@ namespace {
 using testing::f32_buffer;
 using testing::round_mantissa;
 
-const problem& reduction = get(kind::reduction);
+const problem& reduction = get(kind_named("reduction"));
 constexpr std::uint64_t reduction_seed = 4242;
 
 using summation = std::function<float(std::span<const float>)>;
@@ -78,8 +78,8 @@ comparison check(const test_case& c, const summation& sum,
 std::size_t failures(const std::string& distribution, const summation& sum,
                      const std::function<void(std::vector<float>&)>& corrupt = nullptr) {
   std::size_t failed = 0;
-  for (const auto& c :
-       make_cases(kind::reduction, edge_templates(kind::reduction), reduction_seed)) {
+  for (const auto& c : make_cases(kind_named("reduction"), edge_templates(kind_named("reduction")),
+                                  reduction_seed)) {
     if (c.distribution == distribution) {
       failed += check(c, sum, corrupt).passed ? 0 : 1;
     }
@@ -88,13 +88,14 @@ std::size_t failures(const std::string& distribution, const summation& sum,
 }
 
 TEST(ReductionReference, SumsAKnownVector) {
-  const auto c = make_cases(kind::reduction, {{{.n = 4}, "real_offset"}}, reduction_seed)[0];
+  const auto c =
+      make_cases(kind_named("reduction"), {{{.n = 4}, "real_offset"}}, reduction_seed)[0];
   EXPECT_EQ(reduction.reference(c, {f32_buffer({1, 2.5f, -3, 0.25f})}), std::vector<double>{0.75});
 }
 
 TEST(ReductionTolerance, Float32InAnyOrderPassesEveryEdgeCase) {
-  for (const auto& c :
-       make_cases(kind::reduction, edge_templates(kind::reduction), reduction_seed)) {
+  for (const auto& c : make_cases(kind_named("reduction"), edge_templates(kind_named("reduction")),
+                                  reduction_seed)) {
     SCOPED_TRACE(c.name + " seed " + std::to_string(c.seed));
     for (const auto& sum : {summation(sum_forward), summation(sum_reverse), summation(sum_pairwise),
                             summation(sum_block_tree)}) {
@@ -138,7 +139,7 @@ TEST(ReductionTolerance, ReducedPrecisionFails) {
 }
 
 TEST(ReductionCompare, NanAndPoisonFail) {
-  const auto c = make_cases(kind::reduction, {{{.n = 7}, "ones"}}, reduction_seed)[0];
+  const auto c = make_cases(kind_named("reduction"), {{{.n = 7}, "ones"}}, reduction_seed)[0];
   const auto in = reduction.generate(c);
   const auto expected = reduction.reference(c, in);
   const auto nan = reduction.compare(c, in, expected, f32_buffer({std::nanf("")}));
@@ -158,7 +159,7 @@ TEST(ReductionCompare, NanAndPoisonFail) {
 
 TEST(ReductionGenerate, ValuesStayInTheirRanges) {
   const auto cases =
-      make_cases(kind::reduction,
+      make_cases(kind_named("reduction"),
                  {{{.n = 65537}, "real_offset"}, {{.n = 65537}, "integer"}, {{.n = 65537}, "ones"}},
                  reduction_seed);
   const auto real = reduction.generate(cases[0]);

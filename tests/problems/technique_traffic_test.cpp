@@ -23,16 +23,16 @@ TEST(TechniqueTraffic, MatchesTheReferencesMeasuredOnTheProfileShapes) {
     const char* launcher;
     double measured;
   } references[] = {
-      {problems::kind::matmul, "matmul_tiled", 5.667},
-      {problems::kind::matmul, "matmul_dynamic", 3.000},
-      {problems::kind::matmul, "matmul_naive", 43.000},
-      {problems::kind::histogram, "histogram_interleaved", 0.996},
-      {problems::kind::histogram, "histogram_privatized", 0.996},
-      {problems::kind::histogram, "histogram_sectioned", 1.992},
-      {problems::kind::reduction, "reduce_interleaved", 1.000},
-      {problems::kind::reduction, "reduce_convergent", 1.000},
-      {problems::kind::scan, "scan_brent_kung", 2.051},
-      {problems::kind::scan, "scan_kogge_stone", 2.112},
+      {problems::kind_named("matmul"), "matmul_tiled", 5.667},
+      {problems::kind_named("matmul"), "matmul_dynamic", 3.000},
+      {problems::kind_named("matmul"), "matmul_naive", 43.000},
+      {problems::kind_named("histogram"), "histogram_interleaved", 0.996},
+      {problems::kind_named("histogram"), "histogram_privatized", 0.996},
+      {problems::kind_named("histogram"), "histogram_sectioned", 1.992},
+      {problems::kind_named("reduction"), "reduce_interleaved", 1.000},
+      {problems::kind_named("reduction"), "reduce_convergent", 1.000},
+      {problems::kind_named("scan"), "scan_brent_kung", 2.051},
+      {problems::kind_named("scan"), "scan_kogge_stone", 2.112},
   };
   for (const auto& r : references) {
     // The evidence rounds to three decimals.
@@ -41,7 +41,7 @@ TEST(TechniqueTraffic, MatchesTheReferencesMeasuredOnTheProfileShapes) {
 }
 
 TEST(TechniqueTraffic, TiledMatmulFollowsTheTileWidth) {
-  const problems::problem& matmul = problems::get(problems::kind::matmul);
+  const problems::problem& matmul = problems::get(problems::kind_named("matmul"));
   // (2N/T + 1) / 3 at N = 512: every block column reads all of M, every block row all of N.
   const auto tiled = matmul.expected_traffic("matmul_tiled", {.j = 512, .k = 512, .l = 512});
   ASSERT_TRUE(tiled);

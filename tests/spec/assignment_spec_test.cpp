@@ -79,7 +79,7 @@ TEST_F(SpecModel, GroupsCrossShapesWithDistributions) {
   EXPECT_EQ(odd.cases[0].distribution, "real");
   EXPECT_EQ(odd.cases[1].distribution, "integer");
   EXPECT_EQ(loaded->groups.at(2).vis, visibility::hidden);
-  const auto& definition = problems::get(problems::kind::matmul);
+  const auto& definition = problems::get(problems::kind_named("matmul"));
   EXPECT_EQ(loaded->groups.at(0).cases.size(),
             definition.edge_shapes().size() * definition.distributions().size());
 }
@@ -94,7 +94,7 @@ TEST_F(SpecModel, OmittedOptionalFieldsTakeDefaults) {
   EXPECT_EQ(loaded->title, "matmul");
   EXPECT_EQ(loaded->reference_dir, m_root / "reference");
   EXPECT_EQ(loaded->benchmarks.size(),
-            problems::get(problems::kind::matmul).benchmark_cases().size());
+            problems::get(problems::kind_named("matmul")).benchmark_cases().size());
   EXPECT_EQ(loaded->tolerance_policy, "fp32-any-order");
   EXPECT_DOUBLE_EQ(loaded->lim.compile_seconds, 120.0);
   EXPECT_DOUBLE_EQ(loaded->late.max_penalty, 0.0);

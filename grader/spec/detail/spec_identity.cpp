@@ -48,12 +48,14 @@ std::optional<problems::kind> read_problem(object_reader& top) {
   const auto word = top.text("problem", "\"matmul\"", true);
   if (!word)
     return std::nullopt;
-  const auto problem = problems::kind_from_string(*word);
-  if (!problem)
+  const auto problem = problems::find_kind(*word);
+  if (!problem) {
     top.diag().error(top.path_of("problem"), json(*word).dump() +
                                                  " is not a problem cugrade knows " +
                                                  expected_one_of(*word, problems::names()));
-  return problem;
+    return std::nullopt;
+  }
+  return *problem;
 }
 
 void read_source(object_reader& top, assignment_spec& out) {
