@@ -39,6 +39,7 @@ command doctor_command();
 command batch_command();
 command leaderboard_command();
 command package_command();
+command kinds_command();
 
 /// What grade_and_print did: the command's exit code and, when grading ran, its outcome.
 struct printed_grading {

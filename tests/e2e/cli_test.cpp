@@ -1,6 +1,7 @@
 // End-to-end behaviour of the cugrade command line: usage errors, typos, exit codes, doctor,
 // infrastructure failures, and git submissions with deadlines.
 
+#include "harness/problems/problem.h"
 #include "tests/e2e/e2e_support.h"
 #include "tests/fetch/git_fixture.h"
 
@@ -45,6 +46,23 @@ TEST(Cli, HelpListsEveryCommand) {
   for (const char* cmd : {"grade", "check", "doctor"}) {
     EXPECT_NE(r.out.find(cmd), std::string::npos) << r.out;
   }
+}
+
+TEST(Cli, KindsListsEveryRegisteredKindOneALine) {
+  const auto r = run_cugrade({"kinds"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string expected;
+  for (const std::string& name : problems::names()) {
+    expected += name + "\n";
+  }
+  EXPECT_EQ(r.out, expected);
+  EXPECT_NE(r.out.find("matmul\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, KindsHelpSaysWhatItLists) {
+  const auto r = run_cugrade({"kinds", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("problem kinds"), std::string::npos) << r.out;
 }
 
 TEST(Cli, DoctorSaysEmulationWorks) {
