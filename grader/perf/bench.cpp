@@ -122,6 +122,10 @@ nlohmann::json row_json(const bench_row& r) {
   return {{"kernel", r.kernel},
           {"case", r.tc.name},
           {"shape", e.shape},
+          // The shape's fields as a runner plan writes them: a script times the case again
+          // without knowing how each kind spells its shapes.
+          {"dims",
+           {{"j", r.tc.dims.j}, {"k", r.tc.dims.k}, {"l", r.tc.dims.l}, {"n", r.tc.dims.n}}},
           {"distribution", e.distribution},
           {"seed", r.tc.seed},
           {"median_ms", e.median_ms},
