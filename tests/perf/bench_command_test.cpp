@@ -51,6 +51,7 @@ TEST(BenchCommand, ExitsTwoForAnUnknownAssignment) {
 bench_result sample_result(bool self) {
   bench_result r;
   r.assignment = "histogram";
+  r.problem = problems::kind_named("histogram");
   r.device = "NVIDIA H100 80GB HBM3";
   r.self_speedup = self;
   r.reference_library = "/cache/libhistogram.so";
@@ -92,6 +93,8 @@ TEST(BenchOutput, JsonCarriesSeedsLibraryAndSelfSpeedups) {
   EXPECT_TRUE(j.at("all_good").get<bool>());
   const auto& row = j.at("rows").at(0);
   EXPECT_EQ(row.at("seed"), 77u);
+  // The plan's shape fields, so a script can time the case again (scripts/gpu-evidence).
+  EXPECT_EQ(row.at("dims"), (nlohmann::json{{"j", 0}, {"k", 0}, {"l", 0}, {"n", 268435456}}));
   EXPECT_EQ(row.at("speedup"), 1.004);
   EXPECT_TRUE(row.at("gflops").is_null());
 }

@@ -2,6 +2,7 @@
 // timing event, input sets and the fresh-contents set, file names, output digests.
 
 #include "grader/process/temp_dir.h"
+#include "harness/core/error.h"
 #include "harness/protocol/protocol.h"
 #include "harness/protocol/timing.h"
 
@@ -60,6 +61,7 @@ TEST(TimingPlan, AnOlderPlanGetsTheDocumentedDefaults) {
 
 TEST(TimingPlan, CarriesTheGateChoice) {
   plan p;
+  p.problem = problems::kind_named("reduction");
   p.launcher = "reduce_convergent";
   p.output_dir = "/tmp";
   p.timing.enabled = true;
@@ -73,6 +75,7 @@ TEST(TimingPlan, CarriesTheGateChoice) {
 
 TEST(SanitizerPlan, CarriesEveryLauncherOfAPassInOrder) {
   plan p;
+  p.problem = problems::kind_named("matmul");
   p.launcher = "matmul_naive";
   p.more_launchers = {"matmul_tiled", "matmul_dynamic"};
   p.output_dir = "/tmp";
@@ -86,8 +89,16 @@ TEST(SanitizerPlan, CarriesEveryLauncherOfAPassInOrder) {
   EXPECT_EQ(plan_launchers(*older), std::vector<std::string>{"m"});
 }
 
+TEST(Plan, APlanWithoutItsKindIsRefusedWhenWritten) {
+  plan p;
+  p.launcher = "matmul_naive";
+  p.output_dir = "/tmp";
+  EXPECT_THROW((void)to_json_text(p), cugrade::error);
+}
+
 TEST(SanitizerPlan, ATimingPlanCarriesItsMoreLaunchers) {
   plan p;
+  p.problem = problems::kind_named("matmul");
   p.launcher = "matmul_naive";
   p.more_launchers = {"matmul_tiled"};
   p.output_dir = "/tmp";

@@ -26,6 +26,7 @@ fs::path echo_runner(const fs::path& dir) {
 
 std::string devices_seen(const fs::path& dir, const std::string& tag, const run_context& context) {
   protocol::plan plan;
+  plan.problem = problems::kind_named("matmul");
   plan.output_dir = dir / tag;
   const auto runner = echo_runner(dir);
   plan.library = runner; // the sandbox shows a runner its library's folder: any file will do
