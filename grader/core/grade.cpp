@@ -10,6 +10,7 @@
 #include "reports/writers.h"
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <mutex>
 
@@ -136,6 +137,16 @@ result<void> check_overwrite(const grade_options& o, const spec::assignment_spec
                            r.submission.source);
 }
 
+// A stage that throws (a bug, a folder that cannot be made, a hook that fails) ends this
+// grading, never the process: the report says not gradable, with the exception's words.
+grade_outcome grade_or_not_gradable(grading& g) {
+  try {
+    return detail::grade_submission(g);
+  } catch (const std::exception& ex) {
+    return not_gradable(g.report, std::string("the grading stopped: ") + ex.what());
+  }
+}
+
 } // namespace
 
 grade_outcome grade(const grade_options& unserialized, const layout& l) {
@@ -190,7 +201,7 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
     }
     auto scope = scope_for_backend(g.spec, g.backend.kind); // emulation leaves gpu_only groups out
     g.spec = std::move(scope.spec);
-    out = detail::grade_submission(g);
+    out = grade_or_not_gradable(g);
     if (out.report) {
       auto& notes = out.report->submission.notes;
       notes.insert(notes.end(), scope.notes.begin(), scope.notes.end());

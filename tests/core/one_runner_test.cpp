@@ -2,6 +2,7 @@
 // only those whose every run completed without a fault, in a whole log.
 
 #include "grader/core/one_runner.h"
+#include "reports/report.h"
 
 #include <gtest/gtest.h>
 
