@@ -24,14 +24,13 @@ std::string score_text(const reports::report& r) {
 // graded too, and the higher score after its late penalty is kept (docs/git.md). Both gradings
 // are named in the kept report's notes.
 grade_outcome best_of(grade_outcome on_time, const grading& first) {
-  grading newest{
-      first.options, first.paths, first.spec, first.backend, base_report(first.spec, first.options),
-      first.deadline};
+  grading newest{first.options, first.paths, first.spec, first.backend, first.deadline};
   newest.newest = true;
-  newest.report.environment.sandbox = first.report.environment.sandbox;
-  record_backend(newest.report, newest.backend);
+  auto base = base_report(first.spec, first.options);
+  base.environment.sandbox = on_time.report->environment.sandbox;
+  record_backend(base, newest.backend);
   say(first.options, "best_of: grading the newest commit too");
-  grade_outcome latest = grade_submission(newest);
+  grade_outcome latest = walk(newest, std::move(base));
   if (!latest.report || !latest.report->gradable) {
     on_time.report->submission.notes.push_back(
         "best_of: the newest commit could not be graded, so the commit on time counts" +

@@ -18,27 +18,34 @@ void prepare_gpu_stages(grading& g, std::optional<perf::gpu_evaluator>& gpu,
               g.options.progress, evaluation);
 }
 
+namespace {
+
+// One stage over every kernel, its rows into the grading's stage table.
+result<void> run_stage(grading& g, perf::gpu_stage& stage, const perf::gpu_stage_input& in) {
+  auto stages = stage.run(in);
+  if (!stages) {
+    return fail("performance evaluation failed: " + stages.error());
+  }
+  g.timings.insert(g.timings.end(), stages->begin(), stages->end());
+  return {};
+}
+
+} // namespace
+
 result<void> run_gpu_stages(grading& g, perf::gpu_evaluator& gpu,
                             std::vector<checked_kernel>& checked,
                             const std::filesystem::path& library,
                             const std::filesystem::path& source,
                             const std::filesystem::path& work_dir) {
-  std::vector<reports::kernel_report*> kernels;
+  perf::gpu_stage_input in{{}, library, g.options.hooks.after_runs};
   for (auto& c : checked) {
-    kernels.push_back(&*c.report);
+    in.kernels.push_back(&*c.report);
   }
-  auto sanitized = gpu.sanitize_all(kernels, library);
-  if (!sanitized) {
-    return fail("performance evaluation failed: " + sanitized.error());
+  if (auto sanitized = run_stage(g, gpu.sanitizer(), in); !sanitized) {
+    return sanitized;
   }
-  g.report.stages.insert(g.report.stages.end(), sanitized->begin(), sanitized->end());
-  profile_on_gpu(g, gpu, kernels, library, source, work_dir);
-  auto timed = gpu.time_all(kernels, library, g.options.hooks.after_runs);
-  if (!timed) {
-    return fail("performance evaluation failed: " + timed.error());
-  }
-  g.report.stages.insert(g.report.stages.end(), timed->begin(), timed->end());
-  return {};
+  profile_on_gpu(g, gpu, in.kernels, library, source, work_dir);
+  return run_stage(g, gpu.timing(), in);
 }
 
 } // namespace cugrade::grader::detail

@@ -13,27 +13,29 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace cugrade::grader {
 
 namespace detail {
 
-grade_outcome grade_submission(grading& g) {
+void grade_submission(grading& g, stage_results& r) {
+  using ending = stage_results::ending;
   say(g.options, "fetching " + g.options.submission);
   auto fetched = timed_stage(g, "fetch", "", [&] { return fetch_for(g); });
   if (!fetched) {
     switch (fetched.why().kind) {
     case failure_kind::usage:
-      return {grade_exit::usage_error, fetched.error(), std::nullopt, {}, {}};
+      return r.stop(ending::usage_error, fetched.error());
     case failure_kind::submission:
-      record_nothing_built(g.report, g.spec, g.options, fetched.error());
-      return written_report(g);
+      r.nothing_built = fetched.error();
+      return;
     case failure_kind::infrastructure:
       break;
     }
-    return not_gradable(g.report, "cannot fetch the submission: " + fetched.error());
+    return r.stop(ending::not_gradable, "cannot fetch the submission: " + fetched.error());
   }
-  record_submission(g.report, g.spec, *fetched, g.deadline.when);
+  r.fetched = *fetched;
   g.newest_commit = fetched->newest_commit;
   reached(g.options, grade_stage::fetched);
   // A grading killed earlier left its folder behind: its process is gone, so remove it now.
@@ -44,11 +46,12 @@ grade_outcome grade_submission(grading& g) {
   auto copied = take_in(g, *fetched, work.path());
   if (!copied) {
     if (copied.why().kind != failure_kind::submission) {
-      return not_gradable(g.report, "cannot copy the submission: " + copied.error());
+      return r.stop(ending::not_gradable, "cannot copy the submission: " + copied.error());
     }
-    record_nothing_built(g.report, g.spec, g.options, copied.error());
-    return written_report(g);
+    r.nothing_built = copied.error();
+    return;
   }
+  r.copy_notes = copied->notes;
   const auto& source = copied->source;
   if (auto text = read_file(source)) {
     g.source_text = std::move(*text);
@@ -59,9 +62,9 @@ grade_outcome grade_submission(grading& g) {
     return build::build_submission(build_request_for(g, source, work.path()));
   });
   if (!built) {
-    return not_gradable(g.report, "the build toolchain failed: " + built.error());
+    return r.stop(ending::not_gradable, "the build toolchain failed: " + built.error());
   }
-  record_build(g.report, *built);
+  r.built = *built;
   reached(g.options, grade_stage::built);
   g.context.cuda_visible_devices = built->ok ? devices_for_runs(g) : std::string();
   std::optional<perf::gpu_evaluator> gpu;
@@ -71,20 +74,31 @@ grade_outcome grade_submission(grading& g) {
   // Correctness of every kernel first; then on the GPU its other stages.
   auto checked = check_correctness(g, *built, work.path(), gpu.has_value());
   if (!checked) {
-    return not_gradable(g.report, checked.error());
+    return r.stop(ending::not_gradable, checked.error());
   }
   if (gpu) {
-    if (auto r = run_gpu_stages(g, *gpu, *checked, built->library, source, work.path()); !r) {
-      return not_gradable(g.report, r.error());
+    if (auto s = run_gpu_stages(g, *gpu, *checked, built->library, source, work.path()); !s) {
+      return r.stop(ending::not_gradable, s.error());
     }
   }
+  std::vector<reports::kernel_report> kernels;
   for (auto& c : *checked) {
-    g.report.kernels.push_back(std::move(*c.report));
+    kernels.push_back(std::move(*c.report));
   }
   if (g.backend.kind == reports::backend_kind::emu) {
-    profile_in_emulation(g, built->library, work.path());
+    profile_in_emulation(g, kernels, built->library, work.path());
   }
-  return written_report(g);
+  r.kernels = std::move(kernels);
+}
+
+grade_outcome walk(grading& g, reports::report base) {
+  stage_results r;
+  try {
+    grade_submission(g, r);
+  } catch (const std::exception& ex) {
+    r.stop(stage_results::ending::not_gradable, std::string("the grading stopped: ") + ex.what());
+  }
+  return assemble_report(std::move(base), g, std::move(r));
 }
 
 } // namespace detail
@@ -137,16 +151,6 @@ result<void> check_overwrite(const grade_options& o, const spec::assignment_spec
                            r.submission.source);
 }
 
-// A stage that throws (a bug, a folder that cannot be made, a hook that fails) ends this
-// grading, never the process: the report says not gradable, with the exception's words.
-grade_outcome grade_or_not_gradable(grading& g) {
-  try {
-    return detail::grade_submission(g);
-  } catch (const std::exception& ex) {
-    return not_gradable(g.report, std::string("the grading stopped: ") + ex.what());
-  }
-}
-
 } // namespace
 
 grade_outcome grade(const grade_options& unserialized, const layout& l) {
@@ -173,18 +177,18 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
   for (const auto& warning : spec->warnings) {
     say(options, "warning: " + warning); // spec sanity, for the instructor (emulation_cost.h)
   }
-  grading g{options, l, std::move(*spec), {}, {}};
-  g.report = base_report(g.spec, options);
+  grading g{options, l, std::move(*spec), {}};
+  auto base = base_report(g.spec, options);
   g.deadline = detail::read_deadline(options, g.spec);
   for (const auto& usable :
-       {check_usage(options, g.spec, g.deadline), check_overwrite(options, g.spec, g.report)}) {
+       {check_usage(options, g.spec, g.deadline), check_overwrite(options, g.spec, base)}) {
     if (!usable) {
       return {grade_exit::usage_error, usable.error(), std::nullopt, {}, {}};
     }
   }
   grade_outcome out;
   // Fail closed: no student code is built or run unconfined unless --no-sandbox said so.
-  g.report.environment.sandbox = sandbox::environment_word();
+  base.environment.sandbox = sandbox::environment_word();
   auto confined = sandbox::require_working_sandbox();
   auto backend =
       !confined ? result<backend_choice>(fail(confined.error()))
@@ -192,16 +196,18 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
           ? result<backend_choice>(*options.chosen_backend)
           : detail::timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
   if (!backend) {
-    out = not_gradable(g.report, backend.error());
+    base.stages = std::exchange(g.timings, {}); // the probe's
+    out = not_gradable(base, backend.error());
   } else {
     g.backend = *backend;
-    record_backend(g.report, g.backend);
+    record_backend(base, g.backend);
     if (!g.backend.note.empty()) {
       say(options, g.backend.note);
     }
     auto scope = scope_for_backend(g.spec, g.backend.kind); // emulation leaves gpu_only groups out
     g.spec = std::move(scope.spec);
-    out = grade_or_not_gradable(g);
+    base.stages = std::exchange(g.timings, {}); // the probe's
+    out = detail::walk(g, std::move(base));
     if (out.report) {
       auto& notes = out.report->submission.notes;
       notes.insert(notes.end(), scope.notes.begin(), scope.notes.end());

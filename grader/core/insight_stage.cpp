@@ -56,12 +56,12 @@ void profile_instead(grading& g, reports::kernel_report& k, const std::string& w
 
 } // namespace
 
-void profile_in_emulation(grading& g, const std::filesystem::path& library,
-                          const std::filesystem::path& work) {
+void profile_in_emulation(grading& g, std::vector<reports::kernel_report>& kernels_graded,
+                          const std::filesystem::path& library, const std::filesystem::path& work) {
   const insight_request request{g.spec, library, work / "insight", g.source_text};
   std::vector<insight::kernel_time> profiled;
   std::vector<reports::kernel_report*> kernels;
-  for (auto& k : g.report.kernels) {
+  for (auto& k : kernels_graded) {
     if (!wants_insight(g, k, nullptr)) {
       continue;
     }

@@ -28,8 +28,7 @@ std::string devices_for_runs(grading& g) {
   }
   auto pin = g.options.hooks.before_runs();
   if (pin.identity) {
-    g.backend.identity = *pin.identity;
-    record_backend(g.report, g.backend);
+    g.backend.identity = *pin.identity; // the report names it (assemble_report)
   }
   return pin.cuda_visible_devices;
 }
@@ -53,15 +52,11 @@ result<fetch::fetched_submission> fetch_for(const grading& g) {
   return fetch::fetch_submission(req);
 }
 
-result<fetch::copied_submission> take_in(grading& g, const fetch::fetched_submission& fetched,
+result<fetch::copied_submission> take_in(const grading& g,
+                                         const fetch::fetched_submission& fetched,
                                          const std::filesystem::path& work_dir) {
-  auto copied = fetch::copy_submission(fetched.directory, g.spec.source_file,
-                                       work_dir / "submission", copy_limits_of(g.spec));
-  if (copied) {
-    g.report.submission.notes.insert(g.report.submission.notes.end(), copied->notes.begin(),
-                                     copied->notes.end());
-  }
-  return copied;
+  return fetch::copy_submission(fetched.directory, g.spec.source_file, work_dir / "submission",
+                                copy_limits_of(g.spec));
 }
 
 build::build_request build_request_for(const grading& g, const std::filesystem::path& source,

@@ -81,6 +81,10 @@ public:
   time_all(const std::vector<reports::kernel_report*>& kernels,
            const std::filesystem::path& student_library,
            const std::function<void()>& runs_ended = {});
+  /// The two stages behind one interface, in the order a grading runs them (grader/core's
+  /// gpu_stages.cpp): sanitize_all() and time_all().
+  [[nodiscard]] gpu_stage& sanitizer() { return m_sanitizer; }
+  [[nodiscard]] gpu_stage& timing() { return m_timing; }
   /// Whether sanitize() and time_all() would do anything for `k` (its status, the spec, options).
   [[nodiscard]] bool checks(const reports::kernel_report& k) const;
   [[nodiscard]] bool times(const reports::kernel_report& k) const;

@@ -6,6 +6,7 @@
 /// runs (the lock held shared).
 
 #include "grader/perf/gpu_grading.h"
+#include "grader/perf/gpu_stage.h"
 #include "grader/perf/sanitizer_check.h"
 #include "harness/core/result.h"
 #include "reports/report.h"
@@ -17,7 +18,7 @@
 
 namespace cugrade::perf {
 
-class sanitizer_stage {
+class sanitizer_stage final : public gpu_stage {
 public:
   /// `enabled`: run the spec's checks at all (they run only where the spec enables them too).
   sanitizer_stage(const gpu_grading& grading, gpu_lock& lock, bool enabled);
@@ -35,6 +36,16 @@ public:
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   sanitize_all(const std::vector<reports::kernel_report*>& kernels,
                const std::filesystem::path& student_library);
+
+  // As a gpu_stage: sanitize_all().
+  [[nodiscard]] std::string_view name() const override { return "sanitizer"; }
+  [[nodiscard]] bool applies_to(const reports::kernel_report& k) const override {
+    return checks(k);
+  }
+  [[nodiscard]] result<std::vector<reports::stage_timing>>
+  run(const gpu_stage_input& in) override {
+    return sanitize_all(in.kernels, in.student_library);
+  }
 
 private:
   /// What every compute-sanitizer run needs: the tool found, and the GPU held shared.

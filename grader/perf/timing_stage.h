@@ -9,6 +9,7 @@
 
 #include "grader/perf/comparison.h"
 #include "grader/perf/gpu_grading.h"
+#include "grader/perf/gpu_stage.h"
 #include "grader/perf/output_check.h"
 #include "grader/perf/reference_comparison.h"
 #include "harness/core/result.h"
@@ -42,7 +43,7 @@ struct gpu_evaluation_options {
   gpu_evaluation_options();
 };
 
-class timing_stage {
+class timing_stage final : public gpu_stage {
 public:
   timing_stage(const gpu_grading& grading, gpu_lock& lock, stage_parts& parts,
                const gpu_evaluation_options& options);
@@ -56,6 +57,16 @@ public:
   [[nodiscard]] result<std::vector<reports::stage_timing>>
   time_all(const std::vector<reports::kernel_report*>& kernels,
            const std::filesystem::path& student_library, const std::function<void()>& runs_ended);
+
+  // As a gpu_stage: time_all().
+  [[nodiscard]] std::string_view name() const override { return "timing"; }
+  [[nodiscard]] bool applies_to(const reports::kernel_report& k) const override {
+    return times(k);
+  }
+  [[nodiscard]] result<std::vector<reports::stage_timing>>
+  run(const gpu_stage_input& in) override {
+    return time_all(in.kernels, in.student_library, in.runs_ended);
+  }
   /// Times `library`'s `launcher` against the reference and gives one performance entry per
   /// benchmark case; `runs` receives the measured side's rounds (`cugrade bench`).
   [[nodiscard]] result<std::vector<reports::performance_entry>>

@@ -3,7 +3,9 @@
 /// One grading as the files of the pipeline share it: grade.cpp walks it through
 /// submission_intake.cpp (deadline, fetch, copy, build request), correctness_stage.cpp (every
 /// kernel's runners and verdict), gpu_stages.cpp (sanitizer and timing on the GPU),
-/// insight_stage.cpp (profiles and insights) and best_of.cpp (the deadline's best_of mode).
+/// insight_stage.cpp (profiles and insights) and best_of.cpp (the deadline's best_of mode). Each
+/// stage returns its result into the walk's stage_results; assemble_report.cpp makes the report
+/// from them once, at the end.
 
 #include "grader/build/build.h"
 #include "grader/core/backend_choice.h"
@@ -56,8 +58,8 @@ struct grading {
   const grade_options& options;
   const layout& paths;
   spec::assignment_spec spec;
+  /// The backend chosen; the device's identity follows the GPU grade_hooks::before_runs pinned.
   backend_choice backend;
-  reports::report report;
   grading_deadline deadline{};
   /// Grade the branch's newest commit whatever the deadline (latest_with_penalty, and the second
   /// grading of best_of).
@@ -68,21 +70,41 @@ struct grading {
   std::string source_text{};
   /// Where every runner of this grading runs (the GPU a batch pinned it to), set once it built.
   runners::run_context context{};
+  /// How long each stage took, in the order they ran (the report's stage table: docs/timing.md).
+  std::vector<reports::stage_timing> timings{};
 };
 
-// Runs `work` and records how long it took as a stage of the report (the profile of where a
+/// What the stages of one walk (grade_submission) produced. Each stage returns its result and
+/// the walk keeps it here; no stage writes the report, which assemble_report makes from this once.
+struct stage_results {
+  /// How the walk ended: verdicts (a report is written), a usage mistake of whoever runs
+  /// cugrade (nothing is written), or a failure of the machine (the report is not gradable).
+  enum class ending { verdicts, usage_error, not_gradable };
+  ending end = ending::verdicts;
+  std::string error; ///< why, for usage_error and not_gradable
+  std::optional<fetch::fetched_submission> fetched; ///< fetch: the commit, its time, its notes
+  std::vector<std::string> copy_notes;               ///< take_in: what the copy left out
+  /// Why there was nothing to build (no contract file, an empty repository): every kernel asked
+  /// gets build_error.
+  std::optional<std::string> nothing_built;
+  std::optional<build::build_outcome> built; ///< build: the log, warnings, library
+  /// correctness, then the GPU's stages and the insights: one report per kernel asked.
+  std::vector<reports::kernel_report> kernels;
+
+  void stop(ending why, std::string message) {
+    end = why;
+    error = std::move(message);
+  }
+};
+
+// Runs `work` and records how long it took in the grading's stage table (the profile of where a
 // grading's time goes: docs/timing.md, "Cost").
 template <class F>
 auto timed_stage(grading& g, const char* stage, const std::string& kernel, F&& work) {
   const auto started = std::chrono::steady_clock::now();
   auto r = work();
-  g.report.stages.push_back({stage, kernel, seconds_since(started), {}});
+  g.timings.push_back({stage, kernel, seconds_since(started), {}});
   return r;
-}
-
-/// The report as it stands, written: what every grading that reached a verdict returns.
-[[nodiscard]] inline grade_outcome written_report(const grading& g) {
-  return {grade_exit::report_written, "", g.report, {}, {}};
 }
 
 // submission_intake.cpp
@@ -90,9 +112,9 @@ auto timed_stage(grading& g, const char* stage, const std::string& kernel, F&& w
 /// replaces the backend's.
 [[nodiscard]] std::string devices_for_runs(grading& g);
 [[nodiscard]] result<fetch::fetched_submission> fetch_for(const grading& g);
-/// The submission's files copied into the grading's own folder, within the spec's limits; what
-/// was left out is noted in the report.
-[[nodiscard]] result<fetch::copied_submission> take_in(grading& g,
+/// The submission's files copied into the grading's own folder, within the spec's limits; its
+/// notes say what was left out.
+[[nodiscard]] result<fetch::copied_submission> take_in(const grading& g,
                                                        const fetch::fetched_submission& fetched,
                                                        const std::filesystem::path& work_dir);
 [[nodiscard]] build::build_request build_request_for(const grading& g,
@@ -112,8 +134,8 @@ struct checked_kernel {
 
 /// The correctness of every asked kernel, in the spec's order: on the GPU the kernels first share
 /// one runner (one_runner.h); those it leaves to run alone then run at once when `parallel`, each
-/// in its own runners. Each kernel's stages go into the report; fails (infrastructure) at the
-/// first kernel that could not be run, with the report's stages up to it.
+/// in its own runners. Each kernel's stages go into the stage table; fails (infrastructure) at the
+/// first kernel that could not be run, with the stages up to it.
 [[nodiscard]] result<std::vector<checked_kernel>>
 check_correctness(grading& g, const build::build_outcome& built,
                   const std::filesystem::path& work_dir, bool parallel);
@@ -125,7 +147,7 @@ check_correctness(grading& g, const build::build_outcome& built,
 void prepare_gpu_stages(grading& g, std::optional<perf::gpu_evaluator>& gpu,
                         const std::filesystem::path& work_dir);
 /// The sanitizer checks, the insights and the timing of the `checked` kernels, their stages into
-/// the report; fails (infrastructure) with the message the report is not gradable for.
+/// the stage table; fails (infrastructure) with the message the report is not gradable for.
 [[nodiscard]] result<void> run_gpu_stages(grading& g, perf::gpu_evaluator& gpu,
                                           std::vector<checked_kernel>& checked,
                                           const std::filesystem::path& library,
@@ -133,10 +155,10 @@ void prepare_gpu_stages(grading& g, std::optional<perf::gpu_evaluator>& gpu,
                                           const std::filesystem::path& work_dir);
 
 // insight_stage.cpp
-/// Insights in emulation for every kernel that wants them: one profiled run each
+/// Insights in emulation for every one of `kernels` that wants them: one profiled run each
 /// (kernel_insight.h).
-void profile_in_emulation(grading& g, const std::filesystem::path& library,
-                          const std::filesystem::path& work);
+void profile_in_emulation(grading& g, std::vector<reports::kernel_report>& kernels,
+                          const std::filesystem::path& library, const std::filesystem::path& work);
 /// Insights on the GPU: Nsight Compute, under the GPU's exclusive lock, kernel by kernel; the
 /// emulator's counts where this machine cannot read the counters (docs/insight.md).
 void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
@@ -144,10 +166,19 @@ void profile_on_gpu(grading& g, perf::gpu_evaluator& gpu,
                     const std::filesystem::path& library, const std::filesystem::path& source,
                     const std::filesystem::path& work);
 
-// grade.cpp and best_of.cpp
-/// Fetch, build, correctness, then the GPU's stages or emulation's insights: the report before
-/// its scores are finished.
-[[nodiscard]] grade_outcome grade_submission(grading& g);
+// grade.cpp, assemble_report.cpp and best_of.cpp
+/// Fetch, build, correctness, then the GPU's stages or emulation's insights, each stage's result
+/// kept in `r` as it comes (so a stage that throws leaves what the earlier ones found).
+void grade_submission(grading& g, stage_results& r);
+/// The report of one walk, made once from what its stages returned, on top of `base` (the
+/// assignment, the environment, the backend): the submission, the build, the kernels' verdicts
+/// and the stage table; not gradable when the machine failed. A usage mistake gives no report.
+[[nodiscard]] grade_outcome assemble_report(reports::report base, const grading& g,
+                                            stage_results r);
+/// grade_submission, then assemble_report: one walk of `g` from `base`. A stage that throws (a
+/// bug, a folder that cannot be made, a hook that fails) ends the walk with a not-gradable report
+/// of what was found until then, never the process.
+[[nodiscard]] grade_outcome walk(grading& g, reports::report base);
 /// The spec's best_of mode: once the deadline graded an older commit, the branch's newest is
 /// graded too, and the higher score after its late penalty is kept (docs/git.md).
 [[nodiscard]] grade_outcome best_of(grade_outcome on_time, const grading& first);
