@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -84,6 +85,11 @@ TEST(Grade, AStageThatThrowsStillWritesANotGradableReport) {
   std::ofstream(s.dir / "cache-file") << "not a folder";
   const auto out = grade(test_options(s), test_layout(s.dir / "cache-file"));
   expect_written_not_gradable(out, s, "the grading stopped");
+  // What the stages before it found is kept: the fetch ran, and its row is in the stage table.
+  ASSERT_TRUE(out.report.has_value());
+  const auto& stages = out.report->stages;
+  EXPECT_TRUE(std::any_of(stages.begin(), stages.end(),
+                          [](const reports::stage_timing& t) { return t.stage == "fetch"; }));
 }
 
 } // namespace
