@@ -115,7 +115,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   if (o.slurm) {
     return run_slurm_batch(o, l);
   }
-  auto spec = spec::load_assignment(o.assignment, l.root, o.spec_loading);
+  auto spec = spec::load_assignment(o.grading.assignment, l.root, o.grading.spec_loading);
   if (!spec) {
     return {exit_usage, spec.error()};
   }
@@ -125,7 +125,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   if (auto words = check_regrade_words(o); !words) {
     return {exit_usage, words.error()};
   }
-  auto backend = grader::choose_backend(l, o.backend);
+  auto backend = grader::choose_backend(l, o.grading.backend);
   if (!backend) {
     return {exit_infrastructure, backend.error()};
   }

@@ -6,6 +6,7 @@
 
 #include "grader/batch/lms_gradebook.h"
 #include "grader/batch/roster.h"
+#include "grader/core/grade.h"
 #include "grader/layout/layout.h"
 #include "grader/spec/assignment_spec.h"
 
@@ -32,24 +33,29 @@ struct slurm_options {
 };
 
 struct batch_options {
-  std::string assignment; ///< a name under assignments/ or a path to a spec
+  /// What every student's grading shares, as `cugrade grade` takes it: the assignment (a name
+  /// under assignments/ or a path to a spec), where the hidden groups come from (--hidden), the
+  /// backend asked for, the deadline of students without their own (--deadline), --kernel-timeout
+  /// and --kernel. Each student is graded with a copy of it that adds the student's submission,
+  /// commit, id and own deadline, the backend the batch chose and its hooks (pipeline.cpp).
+  /// Its out_dir and formats are unused: the batch writes the files itself (below).
+  grader::grade_options grading;
   batch::roster roster;
-  spec::load_options spec_loading; ///< where the hidden groups come from (--hidden)
+  /// The batch's folder (reports/, gradebooks, summary.json, journal), not one grading's
+  /// report folder as grading.out_dir would be.
   std::filesystem::path out_dir;
-  std::string backend = "auto";
-  std::size_t jobs = 0;                     ///< CPU workers; 0: every core
-  std::optional<std::string> deadline;      ///< for students without their own
-  std::vector<std::string> formats{"json"}; ///< json is always written
+  std::size_t jobs = 0; ///< CPU workers; 0: every core
+  /// Each student's report formats (json is always written): a batch defaults to json alone
+  /// where `cugrade grade` adds text, hence not grading.formats.
+  std::vector<std::string> formats{"json"};
   /// --gradebook: the LMS gradebook written besides gradebook.csv (generic: none).
   gradebook_format gradebook = gradebook_format::generic;
   std::string lms_assignment_name; ///< --lms-assignment; empty: the spec's name
   std::string lms_assignment_id;   ///< --lms-assignment-id
   /// all | failed | not-gradable | new-commits | student ids
   std::vector<std::string> regrade;
-  std::optional<double> kernel_timeout_seconds;
-  std::vector<std::string> kernels; ///< grade only these launchers (empty: all)
-  std::vector<std::string> gpus;    ///< CUDA_VISIBLE_DEVICES values; empty: every visible GPU
-  std::size_t per_gpu = 4;          ///< gradings running at once on one GPU
+  std::vector<std::string> gpus; ///< CUDA_VISIBLE_DEVICES values; empty: every visible GPU
+  std::size_t per_gpu = 4;       ///< gradings running at once on one GPU
   /// --no-sandbox was given (the gradings here run unconfined; Slurm tasks are told the same).
   bool unconfined = false;
   /// The command that reruns this batch, for "regrade with: ..." lines.

@@ -81,9 +81,7 @@ namespace {
 // What this batch can award: the maximum of its reports (kernels chosen, backend), also for a
 // student without a report.
 double assignment_maximum(const pipeline& p, const spec::assignment_spec& spec) {
-  grader::grade_options chosen;
-  chosen.kernels = p.options.kernels;
-  return grader::maximum_score(spec, p.backend.kind, chosen);
+  return grader::maximum_score(spec, p.backend.kind, p.options.grading);
 }
 
 result<void> write_lms_gradebook(const pipeline& p, const spec::assignment_spec& spec,
@@ -104,8 +102,7 @@ result<void> write_outputs(pipeline& p, const spec::assignment_spec& spec, const
   const auto entries = entries_by_student(p.log);
   std::vector<std::string> kernels;
   for (const auto& k : spec.kernels) {
-    if (p.options.kernels.empty() || std::find(p.options.kernels.begin(), p.options.kernels.end(),
-                                               k.name) != p.options.kernels.end()) {
+    if (grader::wanted(p.options.grading, k.name)) {
       kernels.push_back(k.name);
     }
   }

@@ -16,7 +16,8 @@ std::optional<std::string> commit_now(const roster_entry& e, const batch_options
   fetch::fetch_request req;
   req.source = e.repository;
   req.commit = e.commit;
-  const auto deadline = e.deadline ? e.deadline : o.deadline ? o.deadline : spec_deadline;
+  const auto& batch_deadline = o.grading.deadline;
+  const auto deadline = e.deadline ? e.deadline : batch_deadline ? batch_deadline : spec_deadline;
   if (deadline) {
     if (auto when = cugrade::parse_iso8601(*deadline)) {
       req.deadline = *when;

@@ -68,7 +68,7 @@ struct stage_clock {
 reports::report unexpected_failure(const batch_options& o, const roster_entry& e,
                                    const std::string& why) {
   reports::report r;
-  r.assignment_name = o.assignment;
+  r.assignment_name = o.grading.assignment;
   r.submission.student = e.student;
   r.submission.source = e.repository;
   r.created_at = reports::now_iso8601_utc();
@@ -76,25 +76,9 @@ reports::report unexpected_failure(const batch_options& o, const roster_entry& e
   return r;
 }
 
-grader::grade_options grading_options(const pipeline& p, const roster_entry& e) {
-  grader::grade_options g;
-  g.assignment = p.options.assignment;
-  g.spec_loading = p.options.spec_loading;
-  g.submission = e.repository;
-  g.backend = p.options.backend;
-  g.chosen_backend = p.backend;
-  g.commit = e.commit;
-  g.deadline = e.deadline ? e.deadline : p.options.deadline;
-  g.student = e.student;
-  g.kernel_timeout_seconds = p.options.kernel_timeout_seconds;
-  g.kernels = p.options.kernels;
-  g.write_files = false;
-  return g;
-}
-
 reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& times) {
   held_places places(p.places);
-  auto g = grading_options(p, e);
+  auto g = grading_options(p.options, p.backend, e);
   g.hooks.reached = [&](grader::grade_stage stage) {
     const bool fetched = stage == grader::grade_stage::fetched;
     p.log.mark_stage(e.student, fetched ? student_state::fetched : student_state::built,
@@ -155,6 +139,20 @@ result<void> hand_to_submitter(pipeline& p, const std::string& student,
 }
 
 } // namespace
+
+grader::grade_options grading_options(const batch_options& o, const grader::backend_choice& chosen,
+                                      const roster_entry& e) {
+  grader::grade_options g = o.grading; // the class's settings; the deadline is the default
+  g.submission = e.repository;
+  g.chosen_backend = chosen;
+  g.commit = e.commit;
+  if (e.deadline) {
+    g.deadline = e.deadline;
+  }
+  g.student = e.student;
+  g.write_files = false; // the batch writes the files from the journal (deliver)
+  return g;
+}
 
 void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
                        double run_seconds) {

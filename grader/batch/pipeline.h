@@ -38,6 +38,13 @@ struct pipeline {
   std::vector<std::string> failures; ///< reports that could not be written
 };
 
+/// How one student is graded: the batch's shared settings (`o.grading`) with the student's
+/// submission, commit, id and own deadline (else the batch's), the backend the batch chose, and no
+/// files written (the batch writes them from the journal). The caller adds the hooks.
+[[nodiscard]] grader::grade_options grading_options(const batch_options& o,
+                                                    const grader::backend_choice& chosen,
+                                                    const roster_entry& e);
+
 /// Counts one grading of this run and its stage times (for summary.json and the closing lines).
 void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
                        double run_seconds);

@@ -33,7 +33,7 @@ template <class Pick> void add_written_if(journal& j, std::set<std::string>& out
 } // namespace
 
 std::string grading_inputs(const roster_entry& e, const batch_options& o) {
-  const auto deadline = e.deadline ? e.deadline : o.deadline;
+  const auto deadline = e.deadline ? e.deadline : o.grading.deadline;
   // The roster's bytes need not be UTF-8 (a Latin-1 path): replaced, never a throw.
   return nlohmann::json{{"repository", e.repository},
                         {"commit", e.commit.value_or("")},

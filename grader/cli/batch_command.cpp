@@ -58,11 +58,12 @@ std::string rerun_command(const batch_args& a, const CLI::App& sub) {
   if (!a.repository_template.empty()) {
     cmd += " --repository-template '" + a.repository_template + "'";
   }
-  if (a.options.spec_loading.hidden == spec::hidden_tests::from_file) {
-    cmd += " --hidden '" + a.options.spec_loading.hidden_file.string() + "'";
+  const auto& g = a.options.grading;
+  if (g.spec_loading.hidden == spec::hidden_tests::from_file) {
+    cmd += " --hidden '" + g.spec_loading.hidden_file.string() + "'";
   }
-  if (a.options.backend != "auto") {
-    cmd += " --backend " + a.options.backend;
+  if (g.backend != "auto") {
+    cmd += " --backend " + g.backend;
   }
   if (a.options.gradebook != batch::gradebook_format::generic) {
     cmd += " --gradebook " + a.gradebook;
@@ -146,16 +147,16 @@ int run_batch_command(batch_args& a, const CLI::App& sub) {
     return exit_usage;
   }
   a.options.roster = std::move(*roster);
-  a.options.assignment = a.assignment;
+  a.options.grading.assignment = a.assignment;
   if (!a.deadline.empty()) {
     if (auto when = fetch::parse_deadline(a.deadline); !when) {
       std::cerr << "cugrade batch: --deadline: " << shown(when.error()) << "\n";
       return exit_usage;
     }
-    a.options.deadline = a.deadline;
+    a.options.grading.deadline = a.deadline;
   }
   if (sub.count("--kernel-timeout") > 0) {
-    a.options.kernel_timeout_seconds = a.kernel_timeout;
+    a.options.grading.kernel_timeout_seconds = a.kernel_timeout;
   }
   a.options.rerun_command = rerun_command(a, sub);
   a.options.live_progress = ::isatty(STDERR_FILENO) != 0;
@@ -229,7 +230,7 @@ void add_options(CLI::App& sub, batch_args& a) {
   sub.add_option("--repository-template", a.repository_template,
                  "Repository of each row, with {column} replaced by that column, e.g. "
                  "'https://github.com/org/matmul-{github_username}'");
-  sub.add_option("--backend", a.options.backend,
+  sub.add_option("--backend", a.options.grading.backend,
                  "auto (the GPUs when usable, else emulation), gpu or emu")
       ->check(CLI::IsMember({"auto", "gpu", "emu"}))
       ->capture_default_str();
@@ -260,12 +261,12 @@ void add_options(CLI::App& sub, batch_args& a) {
       ->expected(1, -1);
   sub.add_option("--kernel-timeout", a.kernel_timeout,
                  "Seconds each kernel's runner may take (default: the spec's limit)");
-  sub.add_option("--kernel", a.options.kernels, "Grade only this launcher (repeatable)");
+  sub.add_option("--kernel", a.options.grading.kernels, "Grade only this launcher (repeatable)");
   sub.add_option("--gpus", a.options.gpus,
                  "GPUs to use (CUDA_VISIBLE_DEVICES values, repeatable; default: every visible "
                  "GPU)")
       ->delimiter(',');
-  add_hidden_option(sub, a.options.spec_loading);
+  add_hidden_option(sub, a.options.grading.spec_loading);
   add_no_sandbox_flag(sub);
   sub.add_option("--per-gpu", a.options.per_gpu, "Gradings running at once on one GPU")
       ->capture_default_str();

@@ -97,8 +97,8 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
   o.slurm->account = "cs101";
   o.slurm->gpus_per_task = 2;
   o.slurm->max_parallel = 3;
-  o.kernel_timeout_seconds = 30;
-  o.kernels = {"reduce_convergent"};
+  o.grading.kernel_timeout_seconds = 30;
+  o.grading.kernels = {"reduce_convergent"};
   job_script_inputs in{"/opt/cugrade/bin/cugrade",
                        "reduction",
                        "/nfs/out/slurm/submission-2",
@@ -136,8 +136,8 @@ TEST(JobScript, CarriesTheArrayTheGresAndTheTaskCommand) {
   EXPECT_NE(job_script(in).find(" --kernel-timeout 30 --no-sandbox "), std::string::npos)
       << job_script(in);
   o.unconfined = false;
-  o.spec_loading.hidden = spec::hidden_tests::from_file;
-  o.spec_loading.hidden_file = "/course/private/reduction-hidden.json";
+  o.grading.spec_loading.hidden = spec::hidden_tests::from_file;
+  o.grading.spec_loading.hidden_file = "/course/private/reduction-hidden.json";
   EXPECT_NE(job_script(in).find(" --hidden '/course/private/reduction-hidden.json'\n"),
             std::string::npos)
       << job_script(in);

@@ -43,6 +43,7 @@ std::string sbatch_lines(const job_script_inputs& in) {
 // The task's `cugrade batch` command line.
 std::string task_command(const job_script_inputs& in) {
   const auto& o = *in.options;
+  const auto& g = o.grading;
   std::string cmd = quoted(in.cugrade.string()) + " batch " + quoted(in.assignment) + " " +
                     quoted((in.submission_dir).string()) +
                     "/shard-\"$SLURM_ARRAY_TASK_ID\".csv --out \"$work\"";
@@ -50,19 +51,19 @@ std::string task_command(const job_script_inputs& in) {
   cmd += " --jobs " + std::to_string(in.jobs);
   cmd += " --per-gpu " + std::to_string(o.per_gpu);
   cmd += " --deliver-to " + quoted(in.results_dir.string());
-  if (o.kernel_timeout_seconds) {
-    cmd += fmt::format(" --kernel-timeout {}", *o.kernel_timeout_seconds);
+  if (g.kernel_timeout_seconds) {
+    cmd += fmt::format(" --kernel-timeout {}", *g.kernel_timeout_seconds);
   }
   if (o.unconfined) {
     cmd += " --no-sandbox";
   }
-  for (const auto& k : o.kernels) {
+  for (const auto& k : g.kernels) {
     cmd += " --kernel " + quoted(k);
   }
   // An instructor's hidden file named on the command line (hidden.json beside the spec the task
   // finds by itself).
-  if (o.spec_loading.hidden == spec::hidden_tests::from_file) {
-    cmd += " --hidden " + quoted(std::filesystem::absolute(o.spec_loading.hidden_file).string());
+  if (g.spec_loading.hidden == spec::hidden_tests::from_file) {
+    cmd += " --hidden " + quoted(std::filesystem::absolute(g.spec_loading.hidden_file).string());
   }
   return cmd;
 }

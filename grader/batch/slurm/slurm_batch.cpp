@@ -26,10 +26,11 @@ reports::backend_kind backend_on_cluster(const std::string& requested) {
 // How the tasks name the assignment: by name when it is one of this installation's, else by
 // absolute path (the tasks start elsewhere).
 std::string assignment_for_tasks(const batch_options& o, const grader::layout& l) {
-  if (fs::is_regular_file(l.root / "assignments" / o.assignment / "assignment.json")) {
-    return o.assignment;
+  const auto& assignment = o.grading.assignment;
+  if (fs::is_regular_file(l.root / "assignments" / assignment / "assignment.json")) {
+    return assignment;
   }
-  return fs::absolute(o.assignment).string();
+  return fs::absolute(assignment).string();
 }
 
 submission_plan plan_submission(const batch_options& o, const grader::layout& l,
@@ -39,9 +40,10 @@ submission_plan plan_submission(const batch_options& o, const grader::layout& l,
   plan.job_name = "cugrade-" + spec.name;
   plan.gpu = gpu;
   plan.jobs = o.jobs > 0 ? o.jobs : 4;
-  const auto kernels = o.kernels.empty() ? spec.kernels.size() : o.kernels.size();
+  const auto& g = o.grading;
+  const auto kernels = g.kernels.empty() ? spec.kernels.size() : g.kernels.size();
   plan.minutes = o.slurm->time_limit_minutes.value_or(
-      task_minutes(spec.lim, kernels, o.kernel_timeout_seconds.value_or(spec.lim.kernel_seconds),
+      task_minutes(spec.lim, kernels, g.kernel_timeout_seconds.value_or(spec.lim.kernel_seconds),
                    shard, plan.jobs, gpu));
   return plan;
 }
@@ -173,7 +175,7 @@ batch_plan plan_and_deliver(pipeline& p, const spec::assignment_spec& spec) {
 
 batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   const auto started = std::chrono::steady_clock::now();
-  auto spec = spec::load_assignment(o.assignment, l.root, o.spec_loading);
+  auto spec = spec::load_assignment(o.grading.assignment, l.root, o.grading.spec_loading);
   if (!spec) {
     return {exit_usage, spec.error()};
   }
@@ -183,7 +185,7 @@ batch_result run_slurm_batch(const batch_options& o, const grader::layout& l) {
   if (auto words = check_regrade_words(o); !words) {
     return {exit_usage, words.error()};
   }
-  const auto backend = backend_on_cluster(o.backend);
+  const auto backend = backend_on_cluster(o.grading.backend);
   auto opened = journal::open(o.out_dir);
   if (!opened) {
     return {exit_infrastructure, opened.error()};

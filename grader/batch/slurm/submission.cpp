@@ -33,7 +33,7 @@ result<void> write_shards(const fs::path& dir, const std::vector<shard>& shards,
                           const batch_options& o) {
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const auto file = dir / ("shard-" + std::to_string(i) + ".csv");
-    if (auto w = write_file_atomically(file, shard_roster_csv(shards[i], o.deadline)); !w) {
+    if (auto w = write_file_atomically(file, shard_roster_csv(shards[i], o.grading.deadline)); !w) {
       return w;
     }
   }
