@@ -228,6 +228,13 @@ void record_findings(reports::kernel_report& k, std::vector<sanitizer_finding> f
   });
   const auto& first = findings.front();
   const fault_kind first_kind = reports::fault_kind_named(first.error_kind);
+  if (k.error_kind == fault_kind::illegal_address && reports::is_memory_fault(first_kind)) {
+    // The run's illegal address is the access the tool names: its hint without a line, which
+    // could only say "check the bounds of this load or store", gives way to the tool's.
+    std::erase_if(k.diagnosis, [](const reports::hint& h) {
+      return h.code == reports::hint_code::out_of_bounds && h.location.empty();
+    });
+  }
   k.status = reports::kernel_status::error;
   k.error_kind = first_kind;
   k.message = first.describe();

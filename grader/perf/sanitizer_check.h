@@ -64,7 +64,9 @@ run_sanitizer_pass(const spec::assignment_spec& spec, const std::vector<std::str
 /// Turns findings into the kernel's verdict: status `error`, the first finding's error_kind, and
 /// one diagnosis hint per finding (first). A barrier reached by only some threads (synccheck)
 /// counts as the first finding, whatever the tools' order, as the emulator's barrier fault is the
-/// first hint there. Correctness points already earned stay.
+/// first hint there. Correctness points already earned stay. A kernel the GPU stopped with an
+/// illegal address takes the tool's memory fault as its error_kind, and the tool's hint replaces
+/// the line-less out_of_bounds hint of the run.
 void record_findings(reports::kernel_report& k, std::vector<sanitizer_finding> findings);
 
 } // namespace cugrade::perf

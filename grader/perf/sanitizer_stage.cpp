@@ -16,8 +16,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool runnable(reports::kernel_status s) {
-  return s == reports::kernel_status::passed || s == reports::kernel_status::failed;
+// Kernels the tools check: those that ran to the end, and those the GPU stopped with an illegal
+// address, a fault that names no access: memcheck names it (the array or buffer, the line), as
+// the emulator does, so both backends say out_of_bounds (docs/timing.md, "Sanitizer checks").
+bool runnable(const reports::kernel_report& k) {
+  return k.status == reports::kernel_status::passed || k.status == reports::kernel_status::failed ||
+         (k.status == reports::kernel_status::error &&
+          k.error_kind == reports::fault_kind::illegal_address);
 }
 
 std::string joined_tools(const std::vector<std::string>& names) {
@@ -32,7 +37,7 @@ sanitizer_stage::sanitizer_stage(const gpu_grading& grading, gpu_lock& lock, boo
 bool sanitizer_stage::checks(const reports::kernel_report& k) const {
   const auto& spec = m_grading.spec;
   return m_enabled && spec.sanitizer.enabled && spec.find_kernel(k.name) != nullptr &&
-         runnable(k.status);
+         runnable(k);
 }
 
 result<sanitizer_stage::turn> sanitizer_stage::take_turn() const {

@@ -190,6 +190,30 @@ TEST(RecordFindings, AnInvalidSharedAccessIsAdvisedAboutTheArraysSize) {
   EXPECT_NE(k.diagnosis[0].message.find("<="), std::string::npos);
 }
 
+// The GPU stopped the kernel with an illegal address (a store just past a __shared__ array that
+// ends the block's shared window): memcheck's finding names the access, as the emulator does.
+TEST(RecordFindings, AnIllegalAddressTakesTheAccessTheToolNamesAsItsKindAndHint) {
+  reports::kernel_report k;
+  k.status = reports::kernel_status::error;
+  k.error_kind = reports::fault_kind::illegal_address;
+  k.message = "cudaErrorIllegalAddress while running: an illegal memory access was encountered";
+  k.diagnosis.push_back({reports::hint_code::out_of_bounds,
+                         "an access outside a device buffer: check the bounds of this load"});
+  k.diagnosis.push_back({reports::hint_code::boundary_check, "sizes off 1024 fail"});
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
+      "<what><text>Invalid __shared__ write of size 4 bytes</text><error>out of bounds</error>"
+      "</what><where><func>list_scan</func><path>/s/scan.cu</path><line>23</line>"
+      "</where></record></ComputeSanitizerOutput>";
+  record_findings(k, *read_sanitizer_xml(xml, "memcheck"));
+  EXPECT_EQ(k.error_kind, reports::fault_kind::out_of_bounds);
+  EXPECT_NE(k.message.find("scan.cu:23"), std::string::npos) << k.message;
+  ASSERT_EQ(k.diagnosis.size(), 2u);
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::boundary_check); // a cause stays first
+  EXPECT_EQ(k.diagnosis[1].code, reports::hint_code::out_of_bounds);
+  EXPECT_EQ(k.diagnosis[1].location, "scan.cu:23");
+}
+
 TEST(RecordFindings, LeavesAKernelWithoutFindingsAlone) {
   reports::kernel_report k;
   record_findings(k, {});
