@@ -75,4 +75,14 @@ bool close_values(double a, double b) {
   return std::fabs(a - b) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
 }
 
+std::vector<std::size_t> failing_with_values(const evidence& ev) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    if (ev.failed_without_fault(i) && !ev.outcome(i).evidence.got.empty()) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
 } // namespace cugrade::grader::detail

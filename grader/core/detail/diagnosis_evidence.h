@@ -127,6 +127,8 @@ std::optional<candidate> bytes_for_elements_pattern(const evidence& ev);
 /// Shared findings several rules consult (each also a rule of its own).
 [[nodiscard]] bool bins_not_cleared(const evidence& ev);
 [[nodiscard]] std::optional<std::size_t> first_private_bin_wrong(const evidence& ev);
+/// Failing cases (no fault) whose output values were kept.
+[[nodiscard]] std::vector<std::size_t> failing_with_values(const evidence& ev);
 [[nodiscard]] bool boundary_shaped(const evidence& ev);
 /// Every passing case is smaller (n, or the largest dimension) than every failing one: the
 /// largest passing case and the smallest failing one.

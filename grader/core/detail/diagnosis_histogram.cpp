@@ -1,6 +1,5 @@
-// Hints from the values of wrong outputs: histogram bins holding garbage plus their count, bins
-// wrong only from some index up, totals below or above n, a reduction that sums only part of its
-// input, an output that answers an earlier call.
+// Hints from the values of a histogram's wrong bins: bins holding garbage plus their count, bins
+// wrong only from some index up, totals below or above n.
 #include "grader/core/detail/diagnosis_evidence.h"
 
 #include <algorithm>
@@ -16,17 +15,6 @@ using reports::hint_code;
 
 bool is_histogram(const evidence& ev) {
   return problems::get(ev.problem()).traits().counts;
-}
-
-// Failing cases whose output values were kept.
-std::vector<std::size_t> failing_with_values(const evidence& ev) {
-  std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < ev.size(); ++i) {
-    if (ev.failed_without_fault(i) && !ev.outcome(i).evidence.got.empty()) {
-      out.push_back(i);
-    }
-  }
-  return out;
 }
 
 // Every bin is its count plus one constant (mod 2^32): the constant is what the bins held.
@@ -94,17 +82,6 @@ std::optional<std::string> contention_evidence(const evidence& ev) {
     }
   }
   return std::nullopt;
-}
-
-std::string partial_words(const partial_sum_match& m, long n) {
-  if (m.prefix && m.count == m.block) {
-    return fmt::format("the sum of its first {} elements (one block's partial sum)", m.count);
-  }
-  if (m.prefix) {
-    return fmt::format("the sum of its first {} elements only, not of all n = {}", m.count, n);
-  }
-  return fmt::format("the partial sum of elements {}..{} alone (one block of {})", m.first,
-                     m.first + m.count - 1, m.block);
 }
 
 } // namespace
@@ -203,37 +180,6 @@ std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
         fmt::format("the first 1/{} of the bins is right in every failing case and only the "
                     "rest holds garbage: the launcher cleared too few bytes",
                     short_clear->parts));
-  }
-  return c;
-}
-
-std::optional<candidate> not_cleared_result(const evidence& ev) {
-  if (!problems::get(ev.problem()).traits().single_sum) {
-    return std::nullopt;
-  }
-  const auto failing = failing_with_values(ev);
-  if (failing.size() < 2) {
-    return std::nullopt;
-  }
-  candidate c{hint_code::not_cleared,
-              specificity::cause,
-              "the result is NaN on every size, with inputs that hold no NaN: *result arrives "
-              "holding garbage (here a NaN) and the kernel adds into it without clearing it. "
-              "Set it to 0 (cudaMemset(result, 0, sizeof(float))) before the blocks add their "
-              "partial sums",
-              "",
-              {},
-              {}};
-  c.support.push_back(fmt::format("NaN on all {} failing cases", failing.size()));
-  c.failures_explained = failing.size();
-  for (const std::size_t i : failing) {
-    if (!std::isnan(ev.outcome(i).evidence.got[0])) {
-      c.contradictions.push_back(fmt::format("{} gives a number, not NaN", ev.name(i)));
-      break;
-    }
-  }
-  if (const auto p = ev.first([&](std::size_t i) { return ev.good(i); })) {
-    c.contradictions.push_back(fmt::format("{} passes", ev.name(*p)));
   }
   return c;
 }
@@ -357,96 +303,6 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
   if (bytes_for_elements_match(ev)) {
     c.contradictions.push_back("the bins over n hold garbage plus their count: they were not "
                                "cleared, not counted twice");
-  }
-  return c;
-}
-
-std::optional<candidate> partial_sum_pattern(const evidence& ev) {
-  if (!problems::get(ev.problem()).traits().single_sum) {
-    return std::nullopt;
-  }
-  const auto failing = failing_with_values(ev);
-  std::vector<std::size_t> matched;
-  for (const std::size_t i : failing) {
-    if (ev.outcome(i).evidence.partial_sum) {
-      matched.push_back(i);
-    }
-  }
-  if (matched.empty()) {
-    return std::nullopt;
-  }
-  const std::size_t i = matched.front();
-  candidate c{hint_code::partial_sum,
-              specificity::cause,
-              fmt::format("the result on {} is {}: only some blocks' partial sums reached "
-                          "*result. Launch enough blocks for all n elements (or loop over them), "
-                          "and have every block add its partial sum with atomicAdd(result, "
-                          "partial) after *result is cleared once, or reduce the partial sums in "
-                          "a second pass",
-                          ev.name(i),
-                          partial_words(*ev.outcome(i).evidence.partial_sum, ev.dims(i).n)),
-              "",
-              {},
-              {}};
-  c.support.push_back(fmt::format("{} of {} failing cases equal a sum of whole blocks of the input",
-                                  matched.size(), failing.size()));
-  c.failures_explained = matched.size();
-  // Blocks that cover the first `count` elements sum every input that is no longer.
-  if (const auto& m = *ev.outcome(i).evidence.partial_sum; m.prefix) {
-    c.passes_predicted =
-        ev.count_good([&](std::size_t k) { return ev.dims(k).n <= static_cast<long>(m.count); });
-  }
-  if (2 * matched.size() < failing.size()) {
-    c.contradictions.push_back("most failing results are not a sum of whole blocks");
-  }
-  return c;
-}
-
-// The earlier case whose answer case i's output is, if any.
-std::optional<std::size_t> earlier_answer(const evidence& ev, std::size_t i) {
-  const auto& v = ev.outcome(i).evidence;
-  for (std::size_t j = 0; j < i; ++j) {
-    const auto& earlier = ev.outcome(j).evidence.expected;
-    if (!earlier.empty() && earlier != v.expected && same_answer(v.got, earlier, 1e-5)) {
-      return j;
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<candidate> stale_result_pattern(const evidence& ev) {
-  const auto failing = failing_with_values(ev);
-  std::vector<std::pair<std::size_t, std::size_t>> repeats;
-  for (const std::size_t i : failing) {
-    if (const auto j = earlier_answer(ev, i)) {
-      repeats.emplace_back(i, *j);
-    }
-  }
-  if (repeats.empty()) {
-    return std::nullopt;
-  }
-  const auto [i, j] = repeats.front();
-  candidate c{hint_code::stale_result,
-              specificity::cause,
-              fmt::format("the output on {} is exactly the answer for {}, an earlier call's "
-                          "inputs: a result was kept across calls (cached by pointer, by size or "
-                          "unconditionally). Every call must compute from its own inputs",
-                          ev.name(i), ev.name(j)),
-              "",
-              {},
-              {}};
-  c.support.push_back(fmt::format("{} of {} failing outputs are answers to earlier calls, e.g. {} "
-                                  "returned the answer of {}",
-                                  repeats.size(), failing.size(), ev.name(i), ev.name(j)));
-  c.failures_explained = repeats.size();
-  // Small integer answers collide by chance: one repeat among many failures is no pattern.
-  if (repeats.size() < 2 || 2 * repeats.size() < failing.size()) {
-    c.contradictions.push_back("most failing outputs are not an earlier call's answer");
-  }
-  if (const auto s = ev.first([&](std::size_t k) { return ev.outcome(k).schedule_dependent; })) {
-    c.contradictions.push_back(fmt::format("the output on {} changed between two runs, which a "
-                                           "kept result would not",
-                                           ev.name(*s)));
   }
   return c;
 }

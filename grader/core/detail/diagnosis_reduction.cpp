@@ -1,0 +1,99 @@
+// Hints from the value of a single-sum output (a reduction): a result never cleared before the
+// blocks add into it, and a result that sums only some blocks of the input.
+#include "grader/core/detail/diagnosis_evidence.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace cugrade::grader::detail {
+
+namespace {
+
+using reports::hint_code;
+
+std::string partial_words(const partial_sum_match& m, long n) {
+  if (m.prefix && m.count == m.block) {
+    return fmt::format("the sum of its first {} elements (one block's partial sum)", m.count);
+  }
+  if (m.prefix) {
+    return fmt::format("the sum of its first {} elements only, not of all n = {}", m.count, n);
+  }
+  return fmt::format("the partial sum of elements {}..{} alone (one block of {})", m.first,
+                     m.first + m.count - 1, m.block);
+}
+
+} // namespace
+
+std::optional<candidate> not_cleared_result(const evidence& ev) {
+  if (!problems::get(ev.problem()).traits().single_sum) {
+    return std::nullopt;
+  }
+  const auto failing = failing_with_values(ev);
+  if (failing.size() < 2) {
+    return std::nullopt;
+  }
+  candidate c{hint_code::not_cleared,
+              specificity::cause,
+              "the result is NaN on every size, with inputs that hold no NaN: *result arrives "
+              "holding garbage (here a NaN) and the kernel adds into it without clearing it. "
+              "Set it to 0 (cudaMemset(result, 0, sizeof(float))) before the blocks add their "
+              "partial sums",
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("NaN on all {} failing cases", failing.size()));
+  c.failures_explained = failing.size();
+  for (const std::size_t i : failing) {
+    if (!std::isnan(ev.outcome(i).evidence.got[0])) {
+      c.contradictions.push_back(fmt::format("{} gives a number, not NaN", ev.name(i)));
+      break;
+    }
+  }
+  if (const auto p = ev.first([&](std::size_t i) { return ev.good(i); })) {
+    c.contradictions.push_back(fmt::format("{} passes", ev.name(*p)));
+  }
+  return c;
+}
+
+std::optional<candidate> partial_sum_pattern(const evidence& ev) {
+  if (!problems::get(ev.problem()).traits().single_sum) {
+    return std::nullopt;
+  }
+  const auto failing = failing_with_values(ev);
+  std::vector<std::size_t> matched;
+  for (const std::size_t i : failing) {
+    if (ev.outcome(i).evidence.partial_sum) {
+      matched.push_back(i);
+    }
+  }
+  if (matched.empty()) {
+    return std::nullopt;
+  }
+  const std::size_t i = matched.front();
+  candidate c{hint_code::partial_sum,
+              specificity::cause,
+              fmt::format("the result on {} is {}: only some blocks' partial sums reached "
+                          "*result. Launch enough blocks for all n elements (or loop over them), "
+                          "and have every block add its partial sum with atomicAdd(result, "
+                          "partial) after *result is cleared once, or reduce the partial sums in "
+                          "a second pass",
+                          ev.name(i),
+                          partial_words(*ev.outcome(i).evidence.partial_sum, ev.dims(i).n)),
+              "",
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} of {} failing cases equal a sum of whole blocks of the input",
+                                  matched.size(), failing.size()));
+  c.failures_explained = matched.size();
+  // Blocks that cover the first `count` elements sum every input that is no longer.
+  if (const auto& m = *ev.outcome(i).evidence.partial_sum; m.prefix) {
+    c.passes_predicted =
+        ev.count_good([&](std::size_t k) { return ev.dims(k).n <= static_cast<long>(m.count); });
+  }
+  if (2 * matched.size() < failing.size()) {
+    c.contradictions.push_back("most failing results are not a sum of whole blocks");
+  }
+  return c;
+}
+
+} // namespace cugrade::grader::detail
