@@ -28,7 +28,6 @@ grade_outcome best_of(grade_outcome on_time, const grading& first) {
   newest.newest = true;
   auto base = base_report(first.spec, first.options);
   base.environment.sandbox = on_time.report->environment.sandbox;
-  record_backend(base, newest.backend);
   say(first.options, "best_of: grading the newest commit too");
   grade_outcome latest = walk(newest, std::move(base));
   if (!latest.report || !latest.report->gradable) {

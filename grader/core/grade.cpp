@@ -81,14 +81,12 @@ void grade_submission(grading& g, stage_results& r) {
       return r.stop(ending::not_gradable, s.error());
     }
   }
-  std::vector<reports::kernel_report> kernels;
   for (auto& c : *checked) {
-    kernels.push_back(std::move(*c.report));
+    r.kernels.push_back(std::move(*c.report));
   }
   if (g.backend.kind == reports::backend_kind::emu) {
-    profile_in_emulation(g, kernels, built->library, work.path());
+    profile_in_emulation(g, r.kernels, built->library, work.path());
   }
-  r.kernels = std::move(kernels);
 }
 
 grade_outcome walk(grading& g, reports::report base) {
@@ -195,18 +193,16 @@ grade_outcome grade(const grade_options& unserialized, const layout& l) {
       : options.chosen_backend
           ? result<backend_choice>(*options.chosen_backend)
           : detail::timed_stage(g, "probe", "", [&] { return choose_backend(l, options.backend); });
+  base.stages = std::exchange(g.timings, {}); // the probe's
   if (!backend) {
-    base.stages = std::exchange(g.timings, {}); // the probe's
     out = not_gradable(base, backend.error());
   } else {
-    g.backend = *backend;
-    record_backend(base, g.backend);
+    g.backend = *backend; // the report names it when the walk is assembled
     if (!g.backend.note.empty()) {
       say(options, g.backend.note);
     }
     auto scope = scope_for_backend(g.spec, g.backend.kind); // emulation leaves gpu_only groups out
     g.spec = std::move(scope.spec);
-    base.stages = std::exchange(g.timings, {}); // the probe's
     out = detail::walk(g, std::move(base));
     if (out.report) {
       auto& notes = out.report->submission.notes;

@@ -69,7 +69,8 @@ result<void> gpu_evaluator::evaluate(reports::kernel_report& k, const fs::path& 
   if (checks(k)) {
     const auto started = std::chrono::steady_clock::now();
     auto r = sanitize(k, student_library);
-    m_stages.push_back({"sanitizer", k.name, seconds_since(started), take_parts()});
+    m_stages.push_back(
+        {std::string(m_sanitizer.name()), k.name, seconds_since(started), take_parts()});
     if (!r) {
       return r;
     }

@@ -33,11 +33,10 @@ public:
 
   /// The stage's name in the report's stage table ("sanitizer", "timing").
   [[nodiscard]] virtual std::string_view name() const = 0;
-  /// Whether run() would do anything for `k` (its status, the spec, the options).
-  [[nodiscard]] virtual bool applies_to(const reports::kernel_report& k) const = 0;
-  /// Runs the stage over `in.kernels` that applies_to() accepts, adding what it finds to their
-  /// reports; gives the stage table's rows. Fails only for infrastructure (a program that cannot
-  /// start, a reference that does not build): the grading is then not gradable.
+  /// Runs the stage over those of `in.kernels` it applies to (their status, the spec, the
+  /// options), adding what it finds to their reports; gives the stage table's rows, named name().
+  /// Fails only for infrastructure (a program that cannot start, a reference that does not build):
+  /// the grading is then not gradable.
   [[nodiscard]] virtual result<std::vector<reports::stage_timing>>
   run(const gpu_stage_input& in) = 0;
 };

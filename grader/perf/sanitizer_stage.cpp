@@ -36,8 +36,7 @@ sanitizer_stage::sanitizer_stage(const gpu_grading& grading, gpu_lock& lock, boo
 
 bool sanitizer_stage::checks(const reports::kernel_report& k) const {
   const auto& spec = m_grading.spec;
-  return m_enabled && spec.sanitizer.enabled && spec.find_kernel(k.name) != nullptr &&
-         runnable(k);
+  return m_enabled && spec.sanitizer.enabled && spec.find_kernel(k.name) != nullptr && runnable(k);
 }
 
 result<sanitizer_stage::turn> sanitizer_stage::take_turn() const {
@@ -119,7 +118,7 @@ sanitizer_stage::check_each(const std::vector<reports::kernel_report*>& kernels,
   std::vector<reports::stage_timing> stages;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto [r, seconds] = runs[i].get();
-    stages.push_back({"sanitizer", kernels[i]->name, seconds, {}});
+    stages.push_back({std::string(name()), kernels[i]->name, seconds, {}});
     if (!r) {
       return fail(r.error());
     }
@@ -138,7 +137,7 @@ sanitizer_stage::sanitize_all(const std::vector<reports::kernel_report*>& kernel
   if (checked.size() > 1) {
     const auto started = std::chrono::steady_clock::now();
     auto clean = pass(checked, student_library);
-    stages.push_back({"sanitizer", "", seconds_since(started), {}});
+    stages.push_back({std::string(name()), "", seconds_since(started), {}});
     if (!clean) {
       return fail(clean.error());
     }

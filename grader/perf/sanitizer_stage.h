@@ -39,11 +39,7 @@ public:
 
   // As a gpu_stage: sanitize_all().
   [[nodiscard]] std::string_view name() const override { return "sanitizer"; }
-  [[nodiscard]] bool applies_to(const reports::kernel_report& k) const override {
-    return checks(k);
-  }
-  [[nodiscard]] result<std::vector<reports::stage_timing>>
-  run(const gpu_stage_input& in) override {
+  [[nodiscard]] result<std::vector<reports::stage_timing>> run(const gpu_stage_input& in) override {
     return sanitize_all(in.kernels, in.student_library);
   }
 

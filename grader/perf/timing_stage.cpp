@@ -204,7 +204,7 @@ timing_stage::time_all(const std::vector<reports::kernel_report*>& kernels, cons
   gpu_done();
   const bool shared = timed.size() > 1;
   if (shared) {
-    stages.push_back({"timing", "", seconds_since(starting), m_parts.take()});
+    stages.push_back({std::string(name()), "", seconds_since(starting), m_parts.take()});
   }
   for (std::size_t i = 0; i < timed.size(); ++i) {
     const auto started = shared ? std::chrono::steady_clock::now() : starting;
@@ -215,7 +215,7 @@ timing_stage::time_all(const std::vector<reports::kernel_report*>& kernels, cons
     if (auto scored = score_timing(*timed[i], std::move(*entries), (*ran)[i].runs); !scored) {
       return fail(scored.error());
     }
-    stages.push_back({"timing", timed[i]->name, seconds_since(started), m_parts.take()});
+    stages.push_back({std::string(name()), timed[i]->name, seconds_since(started), m_parts.take()});
   }
   return stages;
 }
