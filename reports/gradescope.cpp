@@ -17,7 +17,7 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 // How many failing visible cases a group's output lists before "and N more".
-constexpr std::size_t listed_failures = 5;
+constexpr std::size_t failures_listed = 5;
 // Gradescope shows test output in a collapsed <pre>; a compiler can print megabytes.
 constexpr std::size_t max_log_chars = 20000;
 
@@ -39,15 +39,15 @@ std::string group_output(const kernel_report& k, const group_result& g) {
     if (t.group != g.name || t.status == test_status::passed) {
       continue;
     }
-    if (++failing <= listed_failures) {
+    if (++failing <= failures_listed) {
       out += fmt::format("\n- {}: {}{}{}", t.name, to_string(t.status),
                          t.message.empty() ? "" : ": ", t.message);
       const std::string output = debug_output_block(t, "  ");
       out += output.empty() ? "" : "\n" + output.substr(0, output.size() - 1);
     }
   }
-  if (failing > listed_failures) {
-    out += fmt::format("\n- and {} more", failing - listed_failures);
+  if (failing > failures_listed) {
+    out += fmt::format("\n- and {} more", failing - failures_listed);
   }
   return out;
 }

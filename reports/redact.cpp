@@ -155,30 +155,9 @@ redacted_report redact(const report& r) {
   return redacted_report(std::move(out));
 }
 
-std::string hidden_hint_message(hint_code code) {
-  static const std::map<hint_code, std::string_view> kinds{
-      {hint_code::boundary_check, "results go wrong at the edges of some shapes (a missing "
-                                  "boundary check)"},
-      {hint_code::wrong_dimension, "a dimension is used in place of another"},
-      {hint_code::poison_left, "part of the output is never written"},
-      {hint_code::canary_overwritten, "the kernel writes past the end of its output"},
-      {hint_code::lost_updates, "updates are lost (increments that are not atomic)"},
-      {hint_code::race, "results change from run to run (a race)"},
-      {hint_code::barrier_divergence, "a barrier is not reached by every thread of a block"},
-      {hint_code::out_of_bounds, "a memory access is out of bounds"},
-      {hint_code::launch_failure, "a launch fails"},
-      {hint_code::timeout, "a run does not finish in time"},
-      {hint_code::input_modified, "the kernel changes its input"},
-      {hint_code::tile_arithmetic, "tile indices are computed wrongly"},
-      {hint_code::partial_sum, "only part of the input is summed"},
-      {hint_code::not_cleared, "the output is not cleared before it is accumulated into"},
-      {hint_code::private_bins, "private bins are merged wrongly"},
-      {hint_code::stale_result, "an output answers an earlier call"},
-      {hint_code::size_threshold, "the kernel is right only up to some size"},
-      {hint_code::bytes_for_elements, "a size is counted in elements where bytes are needed"},
-  };
-  const auto kind = kinds.find(code);
-  return std::string(kind == kinds.end() ? "results are wrong" : kind->second) +
+std::string hidden_hint_message(const hint_code& code) {
+  const std::string& words = code.hidden_words();
+  return (words.empty() ? std::string("results are wrong") : words) +
          " on hidden tests, whose shapes and values stay hidden: test your kernel on shapes "
          "that are not multiples of the block or tile size, rectangular, tiny and large";
 }

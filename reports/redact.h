@@ -48,6 +48,6 @@ private:
 
 /// What a hint that would name a hidden test's details says instead: the kind of mistake, and
 /// that its details stay hidden.
-[[nodiscard]] std::string hidden_hint_message(hint_code code);
+[[nodiscard]] std::string hidden_hint_message(const hint_code& code);
 
 } // namespace cugrade::reports

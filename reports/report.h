@@ -7,6 +7,7 @@
 
 #include "harness/core/enum_names.h"
 #include "harness/core/fault_kind.h"
+#include "reports/hint_code.h"
 
 #include <array>
 #include <cstddef>
@@ -35,31 +36,6 @@ enum class visibility { visible, hidden, after_due_date, after_published };
 enum class backend_kind { gpu, emu };
 /// Whether the submission was built.
 enum class build_status { ok, error, skipped };
-/// Diagnosis codes: one per kind of mistake the grader recognises.
-enum class hint_code {
-  boundary_check,
-  wrong_dimension,
-  poison_left,
-  canary_overwritten,
-  lost_updates,
-  race,
-  barrier_divergence,
-  out_of_bounds,
-  launch_failure,
-  timeout,
-  missing_launcher,
-  forbidden_symbol,
-  build_error,
-  wrong_result,
-  input_modified,
-  tile_arithmetic,
-  partial_sum,
-  not_cleared,
-  private_bins,
-  stale_result,
-  size_threshold,
-  bytes_for_elements
-};
 
 } // namespace cugrade::reports
 
@@ -83,20 +59,6 @@ template <> struct enum_traits<reports::backend_kind> {
 };
 template <> struct enum_traits<reports::build_status> {
   static constexpr std::array<std::string_view, 3> names{"ok", "error", "skipped"};
-};
-template <> struct enum_traits<reports::hint_code> {
-  static constexpr std::array<std::string_view, 22> names{
-      "boundary_check",     "wrong_dimension",
-      "poison_left",        "canary_overwritten",
-      "lost_updates",       "race",
-      "barrier_divergence", "out_of_bounds",
-      "launch_failure",     "timeout",
-      "missing_launcher",   "forbidden_symbol",
-      "build_error",        "wrong_result",
-      "input_modified",     "tile_arithmetic",
-      "partial_sum",        "not_cleared",
-      "private_bins",       "stale_result",
-      "size_threshold",     "bytes_for_elements"};
 };
 
 } // namespace cugrade

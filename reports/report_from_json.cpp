@@ -184,8 +184,18 @@ std::vector<std::string> strings(const json& obj, std::string_view key, const st
   });
 }
 
+// A shared code, or a kind's own: any word of a code's form (the schema's pattern).
+hint_code read_hint_code(const json& j, const std::string& at) {
+  const std::string word = str(j, "code", at);
+  if (!hint_code::well_formed(word)) {
+    fail(at + ".code", "expected a hint code (lowercase words joined by underscores), got \"" +
+                           word + "\"");
+  }
+  return hint_code(word);
+}
+
 hint read_hint(const json& j, const std::string& at) {
-  return {enumerated<hint_code>(j, "code", at, "hint code"), str(j, "message", at),
+  return {read_hint_code(j, at), str(j, "message", at),
           str_or_empty(j, "location", at), strings(j, "evidence", at)};
 }
 

@@ -1,6 +1,7 @@
 #include "grader/core/diagnosis.h"
 
 #include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/core/detail/diagnosis_kinds.h"
 #include "reports/redact.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ hint fallback(const detail::evidence& ev) {
 
 std::vector<hint> ranked_hints(const detail::evidence& ev) {
   std::vector<detail::candidate> candidates;
-  for (const auto rule : detail::all_rules()) {
+  for (const auto rule : detail::rules_for(ev.problem())) {
     if (auto c = rule(ev)) {
       candidates.push_back(std::move(*c));
     }
@@ -86,43 +87,6 @@ void keep_hidden_values_out(std::vector<hint>& hints, const diagnosis_input& in)
 }
 
 } // namespace
-
-namespace detail {
-
-const std::vector<rule>& all_rules() {
-  // The order breaks ties between equally specific hints; it never depends on the data.
-  static const std::vector<rule> rules{barrier_fault,
-                                       race_fault,
-                                       launch_fault,
-                                       input_fault,
-                                       timeout_fault,
-                                       not_cleared_bins,
-                                       bytes_for_elements_pattern,
-                                       not_cleared_result,
-                                       not_cleared_private_bins,
-                                       private_bins_pattern,
-                                       partial_sum_pattern,
-                                       carry_missing_pattern,
-                                       exclusive_scan_pattern,
-                                       halo_missing_pattern,
-                                       stale_result_pattern,
-                                       early_exit_cause,
-                                       dimension_pattern,
-                                       boundary_pattern,
-                                       size_threshold_pattern,
-                                       lost_updates_pattern,
-                                       race_pattern,
-                                       precision_pattern,
-                                       tile_arithmetic_pattern,
-                                       memory_fault,
-                                       overcount_pattern,
-                                       poison_pattern,
-                                       nan_pattern,
-                                       other_fault};
-  return rules;
-}
-
-} // namespace detail
 
 std::vector<hint> diagnose(const diagnosis_input& in) {
   const detail::evidence ev(in);

@@ -119,10 +119,10 @@ bool killed_by_submission(const runners::runner_outcome& run) {
 }
 
 // A memory fault is often the symptom of a cause the correctness results already named (an
-// index using the wrong dimension, a missing boundary check): those hints stay first.
+// index using the wrong dimension, a missing boundary check): those hints stay first. Their codes
+// say so (hint_code::causes_memory_faults), whichever kind's they are.
 bool explains_memory_faults(const reports::hint& h) {
-  return h.code == reports::hint_code::wrong_dimension ||
-         h.code == reports::hint_code::boundary_check;
+  return h.code.causes_memory_faults();
 }
 
 } // namespace

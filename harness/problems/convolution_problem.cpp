@@ -257,6 +257,8 @@ std::string convolution_problem::advice(advice_topic topic) const {
   case advice_topic::race:
     return "a __syncthreads() is missing between loading the input tile (with its halo) into "
            "shared memory and computing from it";
+  case advice_topic::size_limit:
+    return fixed_work_advice();
   case advice_topic::barrier:
     break;
   }

@@ -23,7 +23,6 @@ public:
   [[nodiscard]] std::string shape_words() const override;
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;
-  [[nodiscard]] problem_traits traits() const override { return {.windowed = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::string launcher_parameters() const override;

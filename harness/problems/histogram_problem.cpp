@@ -202,6 +202,8 @@ std::string histogram_problem::advice(advice_topic topic) const {
     return "a bin is incremented without atomicAdd by threads that share it, or a "
            "__syncthreads() is missing between clearing, counting into and merging the "
            "block's private bins";
+  case advice_topic::size_limit:
+    return fixed_work_advice();
   case advice_topic::barrier:
     break;
   }

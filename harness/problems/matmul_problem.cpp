@@ -268,6 +268,10 @@ std::string matmul_problem::advice(advice_topic topic) const {
   case advice_topic::race:
     return "a __syncthreads() is missing after loading a tile (before it is used) or before "
            "the next phase overwrites it";
+  case advice_topic::size_limit:
+    return "a grid or a loop that does not grow with the shape (a fixed number of blocks or "
+           "phases), or an int index that overflows: size the grid and the phase loop from j, k "
+           "and l";
   case advice_topic::barrier:
     break;
   }

@@ -21,7 +21,6 @@ public:
   [[nodiscard]] timed_check timed_output_check() const override {
     return timed_check::sampled_rows;
   }
-  [[nodiscard]] problem_traits traits() const override { return {.tiled_matrix = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::string launcher_parameters() const override;

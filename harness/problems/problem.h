@@ -97,15 +97,7 @@ enum class advice_topic {
   boundary, ///< the last partial tile/block/section, and what must happen at the edge
   race,     ///< what a race in this kernel most likely is
   barrier,  ///< which __syncthreads() every thread must reach
-};
-
-/// Facts about a kind that select diagnosis rules.
-struct problem_traits {
-  bool tiled_matrix = false;   ///< a 2-D output computed in tiles (tile-width and shape hints)
-  bool counts = false;         ///< outputs count input values (bins): totals and clearing hints
-  bool single_sum = false;     ///< the output is one float, the sum of the input
-  bool running_totals = false; ///< output i depends on inputs 0..i (scan): carry hints
-  bool windowed = false;       ///< outputs read a window of neighbours (convolution): halo hints
+  size_limit ///< what makes a kernel right only up to some size (a fixed grid, a fixed second level)
 };
 
 /// "17x33x9" for several parameters (their values joined by x), "n=1000" for one.
@@ -232,7 +224,6 @@ public:
   [[nodiscard]] virtual shape profile_shape() const = 0;
   [[nodiscard]] virtual boundness bound() const { return boundness::memory; }
   [[nodiscard]] virtual timed_check timed_output_check() const { return timed_check::whole_output; }
-  [[nodiscard]] virtual problem_traits traits() const { return {}; }
   /// The kind's words for a generic hint (see advice_topic).
   [[nodiscard]] virtual std::string advice(advice_topic topic) const = 0;
   /// The contract's launcher names, e.g. {"matmul_naive", "matmul_tiled", "matmul_dynamic"}.

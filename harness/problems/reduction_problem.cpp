@@ -159,6 +159,9 @@ std::string reduction_problem::advice(advice_topic topic) const {
   case advice_topic::race:
     return "a __syncthreads() is missing between the steps of the tree, or partial sums are "
            "combined without atomicAdd";
+  case advice_topic::size_limit:
+    return "a fixed number of blocks or of elements per thread covers only so much of the input: "
+           "launch blocks for all n elements, or loop over the input with a grid-stride loop";
   case advice_topic::barrier:
     break;
   }

@@ -17,7 +17,6 @@ public:
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;
   [[nodiscard]] timed_check timed_output_check() const override { return timed_check::single_sum; }
-  [[nodiscard]] problem_traits traits() const override { return {.single_sum = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::string launcher_parameters() const override;

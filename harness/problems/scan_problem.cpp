@@ -90,6 +90,11 @@ std::string scan_problem::advice(advice_topic topic) const {
            "overwrites it: read into a register, __syncthreads(), then write, then "
            "__syncthreads() again before the next step; in Brent-Kung, a __syncthreads() is "
            "missing between the steps of the up-sweep or the down-sweep";
+  case advice_topic::size_limit:
+    return "a second level that covers a fixed number of blocks: the section totals are scanned "
+           "by one block, so with S-element sections and a B-thread block only n up to S x (B + "
+           "1) is right. Scan the totals the way the input is scanned (in sections, with a level "
+           "above them when there are more sections than one block holds)";
   case advice_topic::barrier:
     break;
   }

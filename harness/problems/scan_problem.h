@@ -18,7 +18,6 @@ public:
   [[nodiscard]] std::string_view name() const override { return "scan"; }
   [[nodiscard]] std::vector<shape> sanitizer_shapes() const override;
   [[nodiscard]] shape profile_shape() const override;
-  [[nodiscard]] problem_traits traits() const override { return {.running_totals = true}; }
   [[nodiscard]] std::string advice(advice_topic topic) const override;
   [[nodiscard]] std::vector<std::string> launchers() const override;
   [[nodiscard]] std::string launcher_parameters() const override;

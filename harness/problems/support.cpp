@@ -7,6 +7,12 @@
 
 namespace cugrade::problems {
 
+std::string fixed_work_advice() {
+  return "the kernel covers a fixed amount of work: a grid capped at a fixed number of blocks "
+         "with no grid-stride loop, a second pass run in one block, a fixed-size scratch array, "
+         "or an int index that overflows";
+}
+
 buffer make_buffer(element_type type, std::size_t count) {
   buffer b;
   b.type = type;

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Helpers the three problem definitions share: buffers, argument checks, chunked generation and
+/// Helpers the problem definitions share: buffers, argument checks, chunked generation and
 /// the cast from a launcher's address to its contract signature.
 
 #include "harness/problems/parallel.h"
@@ -17,6 +17,10 @@
 #include <vector>
 
 namespace cugrade::problems {
+
+/// The size-limit advice (advice_topic::size_limit) for a kind with no more particular cause: the
+/// usual ways a kernel covers a fixed amount of work.
+[[nodiscard]] std::string fixed_work_advice();
 
 /// A buffer of `count` zeroed elements.
 [[nodiscard]] buffer make_buffer(element_type type, std::size_t count);

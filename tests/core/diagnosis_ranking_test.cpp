@@ -45,9 +45,9 @@ TEST(HintRanking, EqualFailuresGoToTheMoreSpecificThenToMorePassesPredicted) {
   const auto ranked = detail::rank({
       explaining(hint_code::boundary_check, specificity::pattern, 3, 5),
       explaining(hint_code::size_threshold, specificity::pattern, 3, 9),
-      explaining(hint_code::partial_sum, specificity::cause, 3, 0),
+      explaining(hint_code{"partial_sum"}, specificity::cause, 3, 0),
   });
-  EXPECT_EQ(codes(ranked), (std::vector{hint_code::partial_sum, hint_code::size_threshold,
+  EXPECT_EQ(codes(ranked), (std::vector{hint_code{"partial_sum"}, hint_code::size_threshold,
                                         hint_code::boundary_check}));
 }
 
@@ -57,12 +57,12 @@ TEST(HintRanking, ExactTiesKeepTheRulesOrderAndContradictedHintsAreDropped) {
   const auto ranked = detail::rank({
       explaining(hint_code::not_cleared, specificity::cause, 2, 0),
       contradicted,
-      explaining(hint_code::private_bins, specificity::cause, 2, 0),
+      explaining(hint_code{"private_bins"}, specificity::cause, 2, 0),
   });
-  EXPECT_EQ(codes(ranked), (std::vector{hint_code::not_cleared, hint_code::private_bins}));
+  EXPECT_EQ(codes(ranked), (std::vector{hint_code::not_cleared, hint_code{"private_bins"}}));
   EXPECT_FALSE(
       detail::ranks_before(explaining(hint_code::race, specificity::pattern, 2, 1),
-                           explaining(hint_code::lost_updates, specificity::pattern, 2, 1)));
+                           explaining(hint_code{"lost_updates"}, specificity::pattern, 2, 1)));
 }
 
 // A square-only kernel (one Width, the launcher passes j): every square shape passes, every
@@ -85,7 +85,7 @@ TEST(HintRanking, SquareOnlyKernelIsWrongDimensionAboveItsFaultsWithTheirLine) {
   k.add(matmul_case(3, 97, 5), failed(15, 15));
   const auto hints = k.hints();
   ASSERT_GE(hints.size(), 2u);
-  EXPECT_EQ(hints[0].code, hint_code::wrong_dimension);
+  EXPECT_EQ(hints[0].code, hint_code{"wrong_dimension"});
   EXPECT_EQ(hints[0].location, "matmul.cu:18");
   EXPECT_TRUE(has_code(hints, hint_code::out_of_bounds));
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check)); // 16x16x16 passes, 37x41x43 fails
@@ -112,7 +112,7 @@ TEST(HintRanking, LectureKernelAssumingSquareMultiplesOfTheTileNamesBothAboveIts
   k.add(matmul_case(48, 96, 64), failed(3072, 3072));
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::wrong_dimension);
+  EXPECT_EQ(hints[0].code, hint_code{"wrong_dimension"});
   EXPECT_EQ(hints[0].location, "matmul.cu:18");
   EXPECT_NE(hints[0].message.find("48x96x64"), std::string::npos) << hints[0].message;
   EXPECT_NE(hints[0].message.find("multiple of the tile"), std::string::npos);
@@ -134,7 +134,7 @@ TEST(HintRanking, AnAlignedShapeThatChangesBetweenRunsIsARaceNotTheSquareAndTile
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code::race);
-  EXPECT_FALSE(has_code(hints, hint_code::wrong_dimension));
+  EXPECT_FALSE(has_code(hints, hint_code{"wrong_dimension"}));
 }
 
 TEST(HintRanking, AnAlignedSquareFailingStillContradictsWrongDimension) {
@@ -142,7 +142,7 @@ TEST(HintRanking, AnAlignedSquareFailingStillContradictsWrongDimension) {
   k.add(matmul_case(16, 16, 16), passed());
   k.add(matmul_case(32, 32, 32), failed());
   k.add(matmul_case(48, 96, 64), failed());
-  EXPECT_FALSE(has_code(k.hints(), hint_code::wrong_dimension));
+  EXPECT_FALSE(has_code(k.hints(), hint_code{"wrong_dimension"}));
 }
 
 // A two-level scan whose second level is one block: every size up to the limit passes, aligned
@@ -209,7 +209,7 @@ TEST(HintRanking, BinsClearedByBytesNotCountersAreBytesForElements) {
   EXPECT_NE(hints[0].message.find("cudaMemset(bins, 0, 256 * sizeof(unsigned int))"),
             std::string::npos);
   EXPECT_FALSE(has_code(hints, hint_code::not_cleared)); // the private bins are fine
-  EXPECT_FALSE(has_code(hints, hint_code::private_bins));
+  EXPECT_FALSE(has_code(hints, hint_code{"private_bins"}));
   EXPECT_FALSE(has_code(hints, hint_code::poison_left));
 }
 
@@ -225,7 +225,7 @@ TEST(HintRanking, PrivateBinsShortOfTheirCountsAreNotBytesForElements) {
   k.add(n_case(k.problem, 1024, "uniform"), o);
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::private_bins);
+  EXPECT_EQ(hints[0].code, hint_code{"private_bins"});
   EXPECT_FALSE(has_code(hints, hint_code::bytes_for_elements));
 }
 

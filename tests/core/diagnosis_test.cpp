@@ -36,7 +36,7 @@ TEST(Diagnosis, FailureOnAMultipleOfTheTileContradictsBoundaryAndNamesTheTileLoo
   k.add(matmul_case(48, 96, 64), failed());
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::tile_arithmetic);
+  EXPECT_EQ(hints[0].code, hint_code{"tile_arithmetic"});
   EXPECT_NE(hints[0].message.find("Mds[ty][e]"), std::string::npos);
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
 }
@@ -47,7 +47,7 @@ TEST(Diagnosis, NaiveKernelArithmeticSpeaksOfTheInnerProductNotTiles) {
   k.add(matmul_case(16, 16, 16), failed());
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::tile_arithmetic);
+  EXPECT_EQ(hints[0].code, hint_code{"tile_arithmetic"});
   EXPECT_NE(hints[0].message.find("inner product"), std::string::npos);
 }
 
@@ -61,7 +61,7 @@ TEST(Diagnosis, ExactOnIntegersIsPrecisionNotTileArithmetic) {
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code::wrong_result);
   EXPECT_NE(hints[0].message.find("precise"), std::string::npos);
-  EXPECT_FALSE(has_code(hints, hint_code::tile_arithmetic));
+  EXPECT_FALSE(has_code(hints, hint_code{"tile_arithmetic"}));
 }
 
 TEST(Diagnosis, NoBoundaryCheckWhenFailuresFollowTheData) {
@@ -131,9 +131,9 @@ TEST(Diagnosis, PrivatisedBinsWrongFromBlockDimUpNameTheStridingLoops) {
   k.add(n_case(k.problem, 768, "uniform"), histogram_failure(expected, got));
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::private_bins);
+  EXPECT_EQ(hints[0].code, hint_code{"private_bins"});
   EXPECT_NE(hints[0].message.find("128"), std::string::npos);
-  EXPECT_FALSE(has_code(hints, hint_code::lost_updates)); // the kernel's atomics are fine
+  EXPECT_FALSE(has_code(hints, hint_code{"lost_updates"})); // the kernel's atomics are fine
 }
 
 // One byte value in all n bytes, of which the kernel counted only `counted`, differently from run
@@ -161,7 +161,7 @@ TEST(Diagnosis, LostUpdatesInAPlainHistogram) {
   k.add(n_case(k.problem, 4096, "single"), racing_single_bin(4096, 4000));
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
+  EXPECT_EQ(hints[0].code, hint_code{"lost_updates"});
   EXPECT_FALSE(has_code(hints, hint_code::boundary_check));
   EXPECT_EQ(hints[0].evidence.size(), 2u); // the totals and the contention
 }
@@ -174,8 +174,14 @@ TEST(Diagnosis, LostUpdatesSeenOnlyOnAHiddenCaseNameNothingOfIt) {
   k.add(n_case(k.problem, 1000, "single"), racing_single_bin(1000, 999), true);
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
-  EXPECT_EQ(hints[0].message, reports::hidden_hint_message(hint_code::lost_updates));
+  EXPECT_EQ(hints[0].code, hint_code{"lost_updates"});
+  // The histogram's own code says its mistake in its own words (diagnosis_histogram.cpp).
+  EXPECT_EQ(hints[0].message, reports::hidden_hint_message(hints[0].code));
+  EXPECT_EQ(hints[0].message.rfind("updates are lost (increments that are not atomic) on hidden "
+                                   "tests",
+                                   0),
+            0u)
+      << hints[0].message;
   for (const auto& h : hints) {
     for (const std::string& text : h.evidence) {
       EXPECT_EQ(text.find("1000"), std::string::npos) << text;
@@ -190,7 +196,7 @@ TEST(Diagnosis, AHintSeenOnVisibleCasesTooSpeaksOfThemAlone) {
   k.add(n_case(k.problem, 4096, "single"), racing_single_bin(4096, 4000));
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::lost_updates);
+  EXPECT_EQ(hints[0].code, hint_code{"lost_updates"});
   EXPECT_NE(hints[0].message.find("the bins total 4000, but n = 4096"), std::string::npos)
       << hints[0].message;
   EXPECT_EQ(hints[0].message.find("1000"), std::string::npos) << hints[0].message;
@@ -207,7 +213,7 @@ TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
   k.add(n_case(k.problem, 1000, "ones"), o);
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::partial_sum);
+  EXPECT_EQ(hints[0].code, hint_code{"partial_sum"});
   EXPECT_NE(hints[0].message.find("first 512 elements"), std::string::npos);
 }
 
@@ -259,7 +265,7 @@ TEST(Diagnosis, WrongDimensionRanksAboveTheOutOfBoundsFaultItCausesAndKeepsItsLi
                                          "matmul.cu:30 (in naive)"));
   const auto hints = k.hints();
   ASSERT_GE(hints.size(), 2u);
-  EXPECT_EQ(hints[0].code, hint_code::wrong_dimension);
+  EXPECT_EQ(hints[0].code, hint_code{"wrong_dimension"});
   EXPECT_EQ(hints[0].location, "matmul.cu:30");
   EXPECT_NE(hints[0].message.find("matmul.cu:30"), std::string::npos);
   EXPECT_EQ(hints[1].code, hint_code::out_of_bounds);
@@ -324,7 +330,7 @@ TEST(Diagnosis, SameOutcomesGiveTheSameHintsInTheSameOrder) {
     EXPECT_EQ(k.hints(), first);
   }
   ASSERT_GE(first.size(), 2u);
-  EXPECT_EQ(first[0].code, hint_code::lost_updates);
+  EXPECT_EQ(first[0].code, hint_code{"lost_updates"});
   EXPECT_EQ(first[1].code, hint_code::race);
 }
 
@@ -450,7 +456,7 @@ TEST(Diagnosis, AReturnBeforeTheBarrierDoesNotExplainFailuresOnMultiplesOfTheBlo
   k.add(matmul_case(17, 17, 17), failed());
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
-  EXPECT_EQ(hints[0].code, hint_code::tile_arithmetic);
+  EXPECT_EQ(hints[0].code, hint_code{"tile_arithmetic"});
   EXPECT_TRUE(has_code(hints, hint_code::barrier_divergence)) << "it still explains 17x17x17";
 }
 

@@ -144,14 +144,14 @@ TEST(RecordFindings, MakesTheKernelAnErrorWithTheKindAndALineHint) {
 
 TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
   reports::kernel_report k;
-  k.diagnosis.push_back({reports::hint_code::wrong_dimension, "N indexed with k"});
+  k.diagnosis.push_back({reports::hint_code{"wrong_dimension"}, "N indexed with k"});
   const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok());
   ASSERT_FALSE(f->empty());
   record_findings(k, *f);
   EXPECT_EQ(k.error_kind, reports::fault_kind::out_of_bounds);
   ASSERT_GE(k.diagnosis.size(), 2u);
-  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::wrong_dimension);
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code{"wrong_dimension"});
   EXPECT_EQ(k.diagnosis[1].code, reports::hint_code::out_of_bounds);
   EXPECT_FALSE(k.diagnosis[1].location.empty());
 }

@@ -95,7 +95,7 @@ TEST(Redact, AHintQuotingAHiddenSizeAloneIsRedacted) {
   report r = testing::sample_report();
   r.kernels[1].tests[1].shape = "n=1000";
   r.kernels[1].tests[1].name = "n=1000/uniform";
-  r.kernels[1].diagnosis = {{hint_code::lost_updates,
+  r.kernels[1].diagnosis = {{hint_code{"lost_updates"},
                              "the bins total 999, but n = 1000: updates were lost",
                              "histogram.cu:12",
                              {"the bins total 999, but n = 1000"}}};
@@ -109,7 +109,7 @@ TEST(Redact, AHintQuotingAHiddenSizeAloneIsRedacted) {
 
 TEST(Redact, AHintOfVisibleCasesIsUntouched) {
   report r = testing::sample_report();
-  r.kernels[1].diagnosis = {{hint_code::lost_updates, "the bins total 4090, but n = 4096"}};
+  r.kernels[1].diagnosis = {{hint_code{"lost_updates"}, "the bins total 4090, but n = 4096"}};
   EXPECT_EQ(redact(r)->kernels[1].diagnosis[0].message, "the bins total 4090, but n = 4096");
 }
 

@@ -13,8 +13,11 @@ namespace {
 
 using reports::hint_code;
 
+// Whether the output's elements are counters (unsigned words that threads add into, a
+// histogram's bins) rather than values: counters past the right part hold garbage plus a count.
 bool counts(const evidence& ev) {
-  return problems::get(ev.problem()).traits().counts;
+  return ev.size() > 0 &&
+         problems::get(ev.problem()).output(ev.dims(0)).type == problems::element_type::u32;
 }
 
 // The number of leading elements that are right.

@@ -1,9 +1,10 @@
-// Hints from the values of a windowed output (a convolution): halo cells never loaded. A tiled
+// Convolution's part of diagnosis (diagnosis_kinds.h), from the values of its windowed output:
+// halo cells never loaded (its own code, halo_not_loaded). A tiled
 // kernel that loads only its own output tile (or takes its neighbours' elements as 0) is wrong
 // exactly where an element's window reaches into another tile of the image: within r of an
 // edge between two tiles. Reads the kept output values (outputs of at most
 // kept_output_elements), and the shape's height (j), width (l) and mask radius (k).
-#include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/core/detail/diagnosis_kinds.h"
 
 #include <fmt/format.h>
 
@@ -13,9 +14,8 @@ namespace {
 
 using reports::hint_code;
 
-bool windowed(const evidence& ev) {
-  return problems::get(ev.problem()).traits().windowed;
-}
+const hint_code halo_not_loaded{"halo_not_loaded",
+                                "the halo cells around a tile are not loaded"};
 
 // Whether the window of element (row, col), clipped to the image, reaches into another tile.
 bool needs_halo(const problems::shape& s, long width, long row, long col) {
@@ -59,12 +59,7 @@ std::optional<halo_match> halo_missing(const problems::shape& s, long width,
 // block the size of the input tile (16 or 32 threads less a 3x3 to 7x7 mask's halo).
 constexpr long tile_widths[] = {16, 32, 8, 14, 12, 10, 30, 28, 26};
 
-} // namespace
-
 std::optional<candidate> halo_missing_pattern(const evidence& ev) {
-  if (!windowed(ev)) {
-    return std::nullopt;
-  }
   std::size_t failing = 0, matched = 0;
   std::optional<std::pair<std::size_t, long>> example; // case, tile width
   for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -86,7 +81,7 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
   }
   const auto [i, width] = *example;
   const long r = ev.dims(i).k;
-  candidate c{hint_code::wrong_result,
+  candidate c{halo_not_loaded,
               specificity::cause,
               fmt::format("on {}, exactly the elements within r = {} of an edge between two "
                           "{}x{} tiles are wrong, and every other element is right: the halo "
@@ -114,6 +109,20 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
     c.contradictions.push_back("most failing outputs are wrong outside the halo of any tile");
   }
   return c;
+}
+
+} // namespace
+
+kind_diagnosis convolution_diagnosis() {
+  return {.kind = "convolution",
+          .rules = {{rule_place::after_faults, halo_missing_pattern}},
+          .codes = {halo_not_loaded},
+          .alignment_words = "",
+          .shows_boundary_alone = nullptr,
+          .changes_are_unwritten_edges = nullptr,
+          .output_not_cleared = nullptr,
+          .size_words = nullptr,
+          .read_output = nullptr};
 }
 
 } // namespace cugrade::grader::detail

@@ -42,6 +42,10 @@ std::size_t evidence::count(const std::function<bool(std::size_t)>& pred) const 
   return matched;
 }
 
+bool aligned(const evidence& ev, std::size_t i) {
+  return all_multiples_of(ev.problem(), ev.dims(i), alignment_unit);
+}
+
 long evidence::extent(std::size_t i) const {
   const auto& s = dims(i);
   return std::max({s.n, s.j, s.k, s.l});

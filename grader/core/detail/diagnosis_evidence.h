@@ -86,7 +86,7 @@ private:
 
 using rule = std::optional<candidate> (*)(const evidence&);
 
-// Rules, one family per file.
+// The shared rules, one family per file (a kind's own rules are in its file: diagnosis_kinds.h).
 std::optional<candidate> early_exit_cause(const evidence& ev);
 std::optional<candidate> barrier_fault(const evidence& ev);
 std::optional<candidate> memory_fault(const evidence& ev);
@@ -97,36 +97,23 @@ std::optional<candidate> input_fault(const evidence& ev);
 std::optional<candidate> other_fault(const evidence& ev);
 
 std::optional<candidate> boundary_pattern(const evidence& ev);
-std::optional<candidate> dimension_pattern(const evidence& ev);
-std::optional<candidate> tile_arithmetic_pattern(const evidence& ev);
 std::optional<candidate> race_pattern(const evidence& ev);
 std::optional<candidate> precision_pattern(const evidence& ev);
 std::optional<candidate> poison_pattern(const evidence& ev);
 std::optional<candidate> nan_pattern(const evidence& ev);
 
-std::optional<candidate> not_cleared_bins(const evidence& ev);
-std::optional<candidate> not_cleared_result(const evidence& ev);
-std::optional<candidate> not_cleared_private_bins(const evidence& ev);
-std::optional<candidate> private_bins_pattern(const evidence& ev);
-std::optional<candidate> lost_updates_pattern(const evidence& ev);
-std::optional<candidate> overcount_pattern(const evidence& ev);
-std::optional<candidate> partial_sum_pattern(const evidence& ev);
 std::optional<candidate> stale_result_pattern(const evidence& ev);
-std::optional<candidate> carry_missing_pattern(const evidence& ev);
-std::optional<candidate> exclusive_scan_pattern(const evidence& ev);
-std::optional<candidate> halo_missing_pattern(const evidence& ev);
 std::optional<candidate> size_threshold_pattern(const evidence& ev);
 std::optional<candidate> bytes_for_elements_pattern(const evidence& ev);
 
 /// A fault at a barrier: divergence, a deadlock or another synccheck finding.
 [[nodiscard]] bool is_barrier_fault(reports::fault_kind k);
 
-/// The rules above in their tie-breaking order.
-[[nodiscard]] const std::vector<rule>& all_rules();
-
-/// Shared findings several rules consult (each also a rule of its own).
-[[nodiscard]] bool bins_not_cleared(const evidence& ev);
-[[nodiscard]] std::optional<std::size_t> first_private_bin_wrong(const evidence& ev);
+/// Shared findings several rules consult.
+/// The tile or block width the shared rules test alignment against: every course kernel's.
+inline constexpr long alignment_unit = 16;
+/// Every size of case `i` that tiles cover is a multiple of alignment_unit.
+[[nodiscard]] bool aligned(const evidence& ev, std::size_t i);
 /// Failing cases (no fault) whose output values were kept.
 [[nodiscard]] std::vector<std::size_t> failing_with_values(const evidence& ev);
 [[nodiscard]] bool boundary_shaped(const evidence& ev);

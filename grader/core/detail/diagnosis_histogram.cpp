@@ -1,6 +1,6 @@
 // Hints from the values of a histogram's wrong bins: bins holding garbage plus their count, bins
 // wrong only from some index up, totals below or above n.
-#include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/core/detail/diagnosis_kinds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +13,9 @@ namespace {
 
 using reports::hint_code;
 
-bool is_histogram(const evidence& ev) {
-  return problems::get(ev.problem()).traits().counts;
-}
+const reports::hint_code lost_updates{"lost_updates",
+                                      "updates are lost (increments that are not atomic)"};
+const reports::hint_code private_bins{"private_bins", "private bins are merged wrongly"};
 
 // Every bin is its count plus one constant (mod 2^32): the constant is what the bins held.
 std::optional<std::uint32_t> constant_offset(const output_evidence& v) {
@@ -84,12 +84,7 @@ std::optional<std::string> contention_evidence(const evidence& ev) {
   return std::nullopt;
 }
 
-} // namespace
-
 bool bins_not_cleared(const evidence& ev) {
-  if (!is_histogram(ev)) {
-    return false;
-  }
   const auto failing = failing_with_values(ev);
   if (failing.empty()) {
     return false;
@@ -149,7 +144,7 @@ std::optional<std::pair<std::size_t, std::size_t>> garbage_bin(const evidence& e
 // Bins that start from garbage without one constant offset: a privatised kernel's shared bins
 // were never cleared (their garbage differs per block and per run).
 std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
-  if (!is_histogram(ev) || bins_not_cleared(ev)) {
+  if (bins_not_cleared(ev)) {
     return std::nullopt;
   }
   const auto g = garbage_bin(ev);
@@ -185,8 +180,7 @@ std::optional<candidate> not_cleared_private_bins(const evidence& ev) {
 }
 
 std::optional<std::size_t> first_private_bin_wrong(const evidence& ev) {
-  if (!is_histogram(ev) || ev.kernel().find("privat") == std::string::npos ||
-      bins_not_cleared(ev)) {
+  if (ev.kernel().find("privat") == std::string::npos || bins_not_cleared(ev)) {
     return std::nullopt;
   }
   const auto failing = failing_with_values(ev);
@@ -219,7 +213,7 @@ std::optional<candidate> private_bins_pattern(const evidence& ev) {
   if (!from) {
     return std::nullopt;
   }
-  candidate c{hint_code::private_bins,
+  candidate c{private_bins,
               specificity::cause,
               fmt::format("bins below {} are right in every case and the bins from {} up are "
                           "wrong: the loops that clear the block's private bins and merge them "
@@ -243,15 +237,12 @@ std::optional<candidate> private_bins_pattern(const evidence& ev) {
 }
 
 std::optional<candidate> lost_updates_pattern(const evidence& ev) {
-  if (!is_histogram(ev)) {
-    return std::nullopt;
-  }
   const auto i = total_case(ev, true);
   if (!i) {
     return std::nullopt;
   }
   const bool privatized = ev.kernel().find("privat") != std::string::npos;
-  candidate c{hint_code::lost_updates,
+  candidate c{lost_updates,
               specificity::pattern,
               total_words(*ev.outcome(*i).comparison) +
                   ": counts were lost. When several threads increment the same bin at once, "
@@ -280,9 +271,6 @@ std::optional<candidate> lost_updates_pattern(const evidence& ev) {
 }
 
 std::optional<candidate> overcount_pattern(const evidence& ev) {
-  if (!is_histogram(ev)) {
-    return std::nullopt;
-  }
   const auto i = total_case(ev, false);
   if (!i) {
     return std::nullopt;
@@ -305,6 +293,24 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
                                "cleared, not counted twice");
   }
   return c;
+}
+
+} // namespace
+
+kind_diagnosis histogram_diagnosis() {
+  return {.kind = "histogram",
+          .rules = {{rule_place::after_faults, not_cleared_bins},
+                    {rule_place::after_faults, not_cleared_private_bins},
+                    {rule_place::after_faults, private_bins_pattern},
+                    {rule_place::after_size_patterns, lost_updates_pattern},
+                    {rule_place::after_memory_faults, overcount_pattern}},
+          .codes = {lost_updates, private_bins},
+          .alignment_words = "",
+          .shows_boundary_alone = nullptr,
+          .changes_are_unwritten_edges = nullptr,
+          .output_not_cleared = bins_not_cleared,
+          .size_words = nullptr,
+          .read_output = nullptr};
 }
 
 } // namespace cugrade::grader::detail

@@ -1,6 +1,7 @@
-// Hints from the value of a single-sum output (a reduction): a result never cleared before the
-// blocks add into it, and a result that sums only some blocks of the input.
-#include "grader/core/detail/diagnosis_evidence.h"
+// Reduction's part of diagnosis (diagnosis_kinds.h), from the value of its single-sum output: a
+// result never cleared before the blocks add into it, and a result that sums only some blocks of
+// the input (its own code, partial_sum, matched when the case is evaluated: match_block_sums).
+#include "grader/core/detail/diagnosis_kinds.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -10,6 +11,23 @@ namespace cugrade::grader::detail {
 namespace {
 
 using reports::hint_code;
+
+const hint_code partial_sum{"partial_sum", "only part of the input is summed"};
+
+// The one output value against the sums of whole blocks of the input (output_patterns.h).
+void match_block_sums(std::span<const problems::buffer> inputs, output_evidence& out) {
+  if (inputs.empty() || out.got.size() != 1) {
+    return;
+  }
+  const auto input = inputs[0].as<float>();
+  double abs_sum = 0;
+  for (const float x : input) {
+    abs_sum += std::fabs(static_cast<double>(x));
+  }
+  // Far below any real difference between two partial sums, well above float32 rounding.
+  const double tolerance = 1e-5 * abs_sum + 1e-6;
+  out.partial_sum = match_partial_sum(input, out.got[0], tolerance);
+}
 
 std::string partial_words(const partial_sum_match& m, long n) {
   if (m.prefix && m.count == m.block) {
@@ -22,12 +40,7 @@ std::string partial_words(const partial_sum_match& m, long n) {
                      m.first + m.count - 1, m.block);
 }
 
-} // namespace
-
 std::optional<candidate> not_cleared_result(const evidence& ev) {
-  if (!problems::get(ev.problem()).traits().single_sum) {
-    return std::nullopt;
-  }
   const auto failing = failing_with_values(ev);
   if (failing.size() < 2) {
     return std::nullopt;
@@ -55,10 +68,13 @@ std::optional<candidate> not_cleared_result(const evidence& ev) {
   return c;
 }
 
+// Whether the result was added into without being cleared, with nothing against it.
+bool result_not_cleared(const evidence& ev) {
+  const auto c = not_cleared_result(ev);
+  return c && c->contradictions.empty();
+}
+
 std::optional<candidate> partial_sum_pattern(const evidence& ev) {
-  if (!problems::get(ev.problem()).traits().single_sum) {
-    return std::nullopt;
-  }
   const auto failing = failing_with_values(ev);
   std::vector<std::size_t> matched;
   for (const std::size_t i : failing) {
@@ -70,7 +86,7 @@ std::optional<candidate> partial_sum_pattern(const evidence& ev) {
     return std::nullopt;
   }
   const std::size_t i = matched.front();
-  candidate c{hint_code::partial_sum,
+  candidate c{partial_sum,
               specificity::cause,
               fmt::format("the result on {} is {}: only some blocks' partial sums reached "
                           "*result. Launch enough blocks for all n elements (or loop over them), "
@@ -94,6 +110,21 @@ std::optional<candidate> partial_sum_pattern(const evidence& ev) {
     c.contradictions.push_back("most failing results are not a sum of whole blocks");
   }
   return c;
+}
+
+} // namespace
+
+kind_diagnosis reduction_diagnosis() {
+  return {.kind = "reduction",
+          .rules = {{rule_place::after_faults, not_cleared_result},
+                    {rule_place::after_faults, partial_sum_pattern}},
+          .codes = {partial_sum},
+          .alignment_words = "",
+          .shows_boundary_alone = nullptr,
+          .changes_are_unwritten_edges = nullptr,
+          .output_not_cleared = result_not_cleared,
+          .size_words = nullptr,
+          .read_output = match_block_sums};
 }
 
 } // namespace cugrade::grader::detail

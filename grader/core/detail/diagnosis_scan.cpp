@@ -1,7 +1,8 @@
-// Hints from the values of a running-totals output (a scan): sections that restart from 0 (their
-// carry never added) and an exclusive scan where an inclusive one is asked for. Both read the
-// kept output values (outputs of at most kept_output_elements).
-#include "grader/core/detail/diagnosis_evidence.h"
+// Scan's part of diagnosis (diagnosis_kinds.h), from the values of its running totals: sections
+// that restart from 0 (their carry never added: sections_not_carried) and an exclusive scan where
+// an inclusive one is asked for (exclusive_scan). Both read the kept output values (outputs of at
+// most kept_output_elements).
+#include "grader/core/detail/diagnosis_kinds.h"
 
 #include <fmt/format.h>
 
@@ -11,9 +12,11 @@ namespace {
 
 using reports::hint_code;
 
-bool running_totals(const evidence& ev) {
-  return problems::get(ev.problem()).traits().running_totals;
-}
+const hint_code sections_not_carried{"sections_not_carried",
+                                     "the sections' totals are not carried into the sections "
+                                     "after them"};
+const hint_code exclusive_scan{"exclusive_scan",
+                               "an exclusive scan is computed where an inclusive one is asked for"};
 
 std::vector<std::size_t> failing_with_whole_output(const evidence& ev) {
   std::vector<std::size_t> out;
@@ -66,12 +69,7 @@ bool exclusive(const std::vector<double>& got, const std::vector<double>& expect
   return true;
 }
 
-} // namespace
-
 std::optional<candidate> carry_missing_pattern(const evidence& ev) {
-  if (!running_totals(ev)) {
-    return std::nullopt;
-  }
   const auto failing = failing_with_whole_output(ev);
   std::vector<std::pair<std::size_t, std::size_t>> matched; // case, section length
   for (const std::size_t i : failing) {
@@ -83,7 +81,7 @@ std::optional<candidate> carry_missing_pattern(const evidence& ev) {
     return std::nullopt;
   }
   const auto [i, f] = matched.front();
-  candidate c{hint_code::partial_sum,
+  candidate c{sections_not_carried,
               specificity::cause,
               fmt::format("on {}, the running sums restart from 0 at output[{}]: each section of "
                           "{} elements is scanned on its own and the totals of the sections "
@@ -111,9 +109,6 @@ std::optional<candidate> carry_missing_pattern(const evidence& ev) {
 }
 
 std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
-  if (!running_totals(ev)) {
-    return std::nullopt;
-  }
   const auto failing = failing_with_whole_output(ev);
   std::vector<std::size_t> matched;
   for (const std::size_t i : failing) {
@@ -124,7 +119,7 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
   if (matched.empty()) {
     return std::nullopt;
   }
-  candidate c{hint_code::wrong_result,
+  candidate c{exclusive_scan,
               specificity::cause,
               fmt::format("on {}, output[0] is 0 and every output[i] is the sum of the elements "
                           "before i without input[i] itself: an exclusive scan, where the "
@@ -144,6 +139,21 @@ std::optional<candidate> exclusive_scan_pattern(const evidence& ev) {
     c.contradictions.push_back("most failing outputs are not the exclusive scan");
   }
   return c;
+}
+
+} // namespace
+
+kind_diagnosis scan_diagnosis() {
+  return {.kind = "scan",
+          .rules = {{rule_place::after_faults, carry_missing_pattern},
+                    {rule_place::after_faults, exclusive_scan_pattern}},
+          .codes = {sections_not_carried, exclusive_scan},
+          .alignment_words = "",
+          .shows_boundary_alone = nullptr,
+          .changes_are_unwritten_edges = nullptr,
+          .output_not_cleared = nullptr,
+          .size_words = nullptr,
+          .read_output = nullptr};
 }
 
 } // namespace cugrade::grader::detail

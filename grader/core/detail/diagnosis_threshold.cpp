@@ -3,6 +3,7 @@
 // runs in one block, a capped grid with no grid-stride loop, an index that overflows) fails this
 // way; a missing boundary check fails on sizes off the tile instead, small or large.
 #include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/core/detail/diagnosis_kinds.h"
 
 #include <fmt/format.h>
 
@@ -59,31 +60,8 @@ std::optional<size_split> split_by_size(const evidence& ev) {
 namespace {
 
 std::string size_words(const evidence& ev, std::size_t i) {
-  const bool matrix = problems::get(ev.problem()).traits().tiled_matrix;
-  return matrix ? fmt::format("{} (largest dimension {})", ev.name(i), grouped(ev.extent(i)))
-                : fmt::format("n = {}", grouped(ev.extent(i)));
-}
-
-std::string threshold_advice(problems::kind problem) {
-  const auto traits = problems::get(problem).traits();
-  if (traits.running_totals) {
-    return "a second level that covers a fixed number of blocks: the section totals are scanned "
-           "by one block, so with S-element sections and a B-thread block only n up to S x (B + "
-           "1) is right. Scan the totals the way the input is scanned (in sections, with a level "
-           "above them when there are more sections than one block holds)";
-  }
-  if (traits.single_sum) {
-    return "a fixed number of blocks or of elements per thread covers only so much of the input: "
-           "launch blocks for all n elements, or loop over the input with a grid-stride loop";
-  }
-  if (traits.tiled_matrix) {
-    return "a grid or a loop that does not grow with the shape (a fixed number of blocks or "
-           "phases), or an int index that overflows: size the grid and the phase loop from j, k "
-           "and l";
-  }
-  return "the kernel covers a fixed amount of work: a grid capped at a fixed number of blocks "
-         "with no grid-stride loop, a second pass run in one block, a fixed-size scratch array, "
-         "or an int index that overflows";
+  const auto words = diagnosis_of(ev.problem()).size_words;
+  return words ? words(ev, i) : fmt::format("n = {}", grouped(ev.extent(i)));
 }
 
 } // namespace
@@ -92,7 +70,8 @@ std::string size_threshold_words(problems::kind problem, const std::string& up_t
                                  const std::string& from, const std::string& how) {
   return fmt::format("right for every size up to {} and wrong for every size from {} on{}, "
                      "multiples of 16 or not: not a boundary check but a limit on size. Likely {}",
-                     up_to, from, how.empty() ? "" : " (" + how + ")", threshold_advice(problem));
+                     up_to, from, how.empty() ? "" : " (" + how + ")",
+                     problems::get(problem).advice(problems::advice_topic::size_limit));
 }
 
 bool right_up_to_a_size(const evidence& ev) {
