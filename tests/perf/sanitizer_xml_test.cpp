@@ -144,7 +144,10 @@ TEST(RecordFindings, MakesTheKernelAnErrorWithTheKindAndALineHint) {
 
 TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
   reports::kernel_report k;
-  k.diagnosis.push_back({reports::hint_code{"wrong_dimension"}, "N indexed with k"});
+  // Matmul's code, as its diagnosis makes it: a mistake that commonly shows as a memory fault.
+  k.diagnosis.push_back(
+      {reports::hint_code{"wrong_dimension", "a dimension is used in place of another", true},
+       "N indexed with k"});
   const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok());
   ASSERT_FALSE(f->empty());
@@ -154,6 +157,21 @@ TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
   EXPECT_EQ(k.diagnosis[0].code, reports::hint_code{"wrong_dimension"});
   EXPECT_EQ(k.diagnosis[1].code, reports::hint_code::out_of_bounds);
   EXPECT_FALSE(k.diagnosis[1].location.empty());
+}
+
+// A hint whose mistake does not show as a memory fault (here a histogram's lost updates) gives
+// way to the fault memcheck names, with its line.
+TEST(RecordFindings, PutsTheMemoryFaultBeforeAHintThatDoesNotCauseIt) {
+  reports::kernel_report k;
+  k.diagnosis.push_back({reports::hint_code{"lost_updates", "updates are lost"}, "bins total less"});
+  const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
+  ASSERT_TRUE(f.ok());
+  ASSERT_FALSE(f->empty());
+  record_findings(k, *f);
+  ASSERT_GE(k.diagnosis.size(), 2u);
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::out_of_bounds);
+  EXPECT_FALSE(k.diagnosis[0].location.empty());
+  EXPECT_EQ(k.diagnosis[1].code, reports::hint_code{"lost_updates"});
 }
 
 // An early return before __syncthreads(): the loads past the edge that memcheck reports come
