@@ -188,15 +188,15 @@ std::vector<std::string> strings(const json& obj, std::string_view key, const st
 hint_code read_hint_code(const json& j, const std::string& at) {
   const std::string word = str(j, "code", at);
   if (!hint_code::well_formed(word)) {
-    fail(at + ".code", "expected a hint code (lowercase words joined by underscores), got \"" +
-                           word + "\"");
+    fail(at + ".code",
+         "expected a hint code (lowercase words joined by underscores), got \"" + word + "\"");
   }
   return hint_code(word);
 }
 
 hint read_hint(const json& j, const std::string& at) {
-  return {read_hint_code(j, at), str(j, "message", at),
-          str_or_empty(j, "location", at), strings(j, "evidence", at)};
+  return {read_hint_code(j, at), str(j, "message", at), str_or_empty(j, "location", at),
+          strings(j, "evidence", at)};
 }
 
 performance_entry read_performance(const json& j, const std::string& at) {

@@ -94,10 +94,11 @@ enum class timed_check { whole_output, sampled_rows, single_sum };
 
 /// What the generic hints (grader/core diagnosis) ask a kind to say in its own words.
 enum class advice_topic {
-  boundary, ///< the last partial tile/block/section, and what must happen at the edge
-  race,     ///< what a race in this kernel most likely is
-  barrier,  ///< which __syncthreads() every thread must reach
-  size_limit ///< what makes a kernel right only up to some size (a fixed grid, a fixed second level)
+  boundary,  ///< the last partial tile/block/section, and what must happen at the edge
+  race,      ///< what a race in this kernel most likely is
+  barrier,   ///< which __syncthreads() every thread must reach
+  size_limit ///< what makes a kernel right only up to some size (a fixed grid, a fixed second
+             ///< level)
 };
 
 /// "17x33x9" for several parameters (their values joined by x), "n=1000" for one.

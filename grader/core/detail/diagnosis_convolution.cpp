@@ -14,8 +14,7 @@ namespace {
 
 using reports::hint_code;
 
-const hint_code halo_not_loaded{"halo_not_loaded",
-                                "the halo cells around a tile are not loaded"};
+const hint_code halo_not_loaded{"halo_not_loaded", "the halo cells around a tile are not loaded"};
 
 // Whether the window of element (row, col), clipped to the image, reaches into another tile.
 bool needs_halo(const problems::shape& s, long width, long row, long col) {
@@ -116,13 +115,7 @@ std::optional<candidate> halo_missing_pattern(const evidence& ev) {
 kind_diagnosis convolution_diagnosis() {
   return {.kind = "convolution",
           .rules = {{rule_place::after_faults, halo_missing_pattern}},
-          .codes = {halo_not_loaded},
-          .alignment_words = "",
-          .shows_boundary_alone = nullptr,
-          .changes_are_unwritten_edges = nullptr,
-          .output_not_cleared = nullptr,
-          .size_words = nullptr,
-          .read_output = nullptr};
+          .codes = {halo_not_loaded}};
 }
 
 } // namespace cugrade::grader::detail

@@ -305,12 +305,7 @@ kind_diagnosis histogram_diagnosis() {
                     {rule_place::after_size_patterns, lost_updates_pattern},
                     {rule_place::after_memory_faults, overcount_pattern}},
           .codes = {lost_updates, private_bins},
-          .alignment_words = "",
-          .shows_boundary_alone = nullptr,
-          .changes_are_unwritten_edges = nullptr,
-          .output_not_cleared = bins_not_cleared,
-          .size_words = nullptr,
-          .read_output = nullptr};
+          .output_not_cleared = bins_not_cleared};
 }
 
 } // namespace cugrade::grader::detail

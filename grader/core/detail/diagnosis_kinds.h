@@ -37,12 +37,12 @@ struct kind_rule {
 /// One kind's part of diagnosis. Every hook may be left empty: the shared rules then use their
 /// own words and read nothing more of the output.
 struct kind_diagnosis {
-  std::string kind;             ///< the registered problem kind's name, e.g. "matmul"
-  std::vector<kind_rule> rules; ///< in their tie-breaking order within each place
-  std::vector<reports::hint_code> codes; ///< the codes of the kind's own mistakes its rules give
+  std::string kind{};                      ///< the registered problem kind's name, e.g. "matmul"
+  std::vector<kind_rule> rules{};          ///< in their tie-breaking order within each place
+  std::vector<reports::hint_code> codes{}; ///< the codes of the kind's own mistakes its rules give
   /// "a multiple of the tile width 16": what every size of a shape that passes is, in the
   /// boundary hint's words; "a multiple of 16" when empty.
-  std::string alignment_words;
+  std::string alignment_words{};
   /// Whether a failing case of this shape shows a boundary mistake on its own (matmul: a square
   /// one; a rectangle may be a wrong dimension); every shape when empty.
   bool (*shows_boundary_alone)(const problems::shape& s) = nullptr;

@@ -11,8 +11,8 @@ namespace cugrade::grader::detail {
 
 namespace {
 
-const reports::hint_code wrong_dimension{"wrong_dimension", "a dimension is used in place of another",
-                                         true};
+const reports::hint_code wrong_dimension{"wrong_dimension",
+                                         "a dimension is used in place of another", true};
 const reports::hint_code tile_arithmetic{"tile_arithmetic", "tile indices are computed wrongly"};
 
 bool is_square(const problems::shape& s) {
@@ -81,10 +81,10 @@ std::optional<candidate> dimension_pattern(const evidence& ev) {
   const auto explained = [&](std::size_t i) {
     return !is_square(ev.dims(i)) || (tile_too && !aligned(ev, i));
   };
-  c.support.push_back(
-      tile_too ? fmt::format("{} fails; every square multiple of {} passes", ev.name(shown),
-                           alignment_unit)
-               : fmt::format("{} fails; every square shape passes", ev.name(shown)));
+  c.support.push_back(tile_too
+                          ? fmt::format("{} fails; every square multiple of {} passes",
+                                        ev.name(shown), alignment_unit)
+                          : fmt::format("{} fails; every square shape passes", ev.name(shown)));
   c.failures_explained = ev.count_bad(explained);
   c.passes_predicted = ev.count_good([&](std::size_t i) { return !explained(i); });
   if (const auto s = ev.first([&](std::size_t i) { return ev.bad(i) && !explained(i); })) {
@@ -114,9 +114,8 @@ std::optional<candidate> tile_arithmetic_pattern(const evidence& ev) {
               "",
               {},
               {}};
-  c.support.push_back(
-      fmt::format("{} is square and a multiple of {}, and fails", ev.name(*example),
-                  alignment_unit));
+  c.support.push_back(fmt::format("{} is square and a multiple of {}, and fails", ev.name(*example),
+                                  alignment_unit));
   // Wrong arithmetic is wrong on every shape: it accounts for every failure without a fault.
   c.failures_explained = ev.count([&](std::size_t i) { return ev.failed_without_fault(i); });
   if (const auto s = ev.first([&](std::size_t i) { return ev.outcome(i).schedule_dependent; })) {
@@ -138,7 +137,6 @@ std::optional<candidate> tile_arithmetic_pattern(const evidence& ev) {
   return c;
 }
 
-
 std::string matrix_size_words(const evidence& ev, std::size_t i) {
   return fmt::format("{} (largest dimension {})", ev.name(i), grouped(ev.extent(i)));
 }
@@ -153,9 +151,7 @@ kind_diagnosis matmul_diagnosis() {
           .alignment_words = fmt::format("a multiple of the tile width {}", alignment_unit),
           .shows_boundary_alone = is_square,
           .changes_are_unwritten_edges = boundary_shaped,
-          .output_not_cleared = nullptr,
-          .size_words = matrix_size_words,
-          .read_output = nullptr};
+          .size_words = matrix_size_words};
 }
 
 } // namespace cugrade::grader::detail

@@ -119,11 +119,7 @@ kind_diagnosis reduction_diagnosis() {
           .rules = {{rule_place::after_faults, not_cleared_result},
                     {rule_place::after_faults, partial_sum_pattern}},
           .codes = {partial_sum},
-          .alignment_words = "",
-          .shows_boundary_alone = nullptr,
-          .changes_are_unwritten_edges = nullptr,
           .output_not_cleared = result_not_cleared,
-          .size_words = nullptr,
           .read_output = match_block_sums};
 }
 

@@ -147,13 +147,7 @@ kind_diagnosis scan_diagnosis() {
   return {.kind = "scan",
           .rules = {{rule_place::after_faults, carry_missing_pattern},
                     {rule_place::after_faults, exclusive_scan_pattern}},
-          .codes = {sections_not_carried, exclusive_scan},
-          .alignment_words = "",
-          .shows_boundary_alone = nullptr,
-          .changes_are_unwritten_edges = nullptr,
-          .output_not_cleared = nullptr,
-          .size_words = nullptr,
-          .read_output = nullptr};
+          .codes = {sections_not_carried, exclusive_scan}};
 }
 
 } // namespace cugrade::grader::detail
