@@ -18,7 +18,7 @@
 
 namespace cugrade::grader::detail {
 
-/// Where a kind's rule stands among the shared rules (all_rules()), which breaks ties between
+/// Where a kind's rule stands among the shared rules (rules_for()), which breaks ties between
 /// hints that explain the evidence equally. Named by the shared rule it follows.
 enum class rule_place {
   after_faults,        ///< the kind's named mistakes, read from its output values (after the
