@@ -50,17 +50,12 @@ const shared_code* find_shared(std::string_view word) {
   return it == codes.end() ? nullptr : &*it;
 }
 
-hint_code shared(std::string_view word) {
-  const shared_code* c = find_shared(word);
-  return {std::string(c->word), std::string(c->hidden), c->causes_memory_faults};
-}
-
 } // namespace
 
 std::vector<hint_code> hint_code::shared_codes() {
   std::vector<hint_code> out;
   for (const shared_code& c : shared_table()) {
-    out.push_back(shared(c.word));
+    out.emplace_back(c.word);
   }
   return out;
 }
@@ -91,22 +86,22 @@ hint_code::hint_code(std::string_view word) : hint_code(std::string(word), "") {
   }
 }
 
-const hint_code hint_code::boundary_check = shared("boundary_check");
-const hint_code hint_code::poison_left = shared("poison_left");
-const hint_code hint_code::canary_overwritten = shared("canary_overwritten");
-const hint_code hint_code::race = shared("race");
-const hint_code hint_code::barrier_divergence = shared("barrier_divergence");
-const hint_code hint_code::out_of_bounds = shared("out_of_bounds");
-const hint_code hint_code::launch_failure = shared("launch_failure");
-const hint_code hint_code::timeout = shared("timeout");
-const hint_code hint_code::missing_launcher = shared("missing_launcher");
-const hint_code hint_code::forbidden_symbol = shared("forbidden_symbol");
-const hint_code hint_code::build_error = shared("build_error");
-const hint_code hint_code::wrong_result = shared("wrong_result");
-const hint_code hint_code::input_modified = shared("input_modified");
-const hint_code hint_code::not_cleared = shared("not_cleared");
-const hint_code hint_code::stale_result = shared("stale_result");
-const hint_code hint_code::size_threshold = shared("size_threshold");
-const hint_code hint_code::bytes_for_elements = shared("bytes_for_elements");
+const hint_code hint_code::boundary_check{"boundary_check"};
+const hint_code hint_code::poison_left{"poison_left"};
+const hint_code hint_code::canary_overwritten{"canary_overwritten"};
+const hint_code hint_code::race{"race"};
+const hint_code hint_code::barrier_divergence{"barrier_divergence"};
+const hint_code hint_code::out_of_bounds{"out_of_bounds"};
+const hint_code hint_code::launch_failure{"launch_failure"};
+const hint_code hint_code::timeout{"timeout"};
+const hint_code hint_code::missing_launcher{"missing_launcher"};
+const hint_code hint_code::forbidden_symbol{"forbidden_symbol"};
+const hint_code hint_code::build_error{"build_error"};
+const hint_code hint_code::wrong_result{"wrong_result"};
+const hint_code hint_code::input_modified{"input_modified"};
+const hint_code hint_code::not_cleared{"not_cleared"};
+const hint_code hint_code::stale_result{"stale_result"};
+const hint_code hint_code::size_threshold{"size_threshold"};
+const hint_code hint_code::bytes_for_elements{"bytes_for_elements"};
 
 } // namespace cugrade::reports
