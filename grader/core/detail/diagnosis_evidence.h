@@ -77,6 +77,11 @@ public:
   [[nodiscard]] long extent(std::size_t i) const;
   /// The case's name ("17x33x9/real", "n=1000/uniform"), or "a hidden case" for hidden ones.
   [[nodiscard]] std::string name(std::size_t i) const;
+  /// The first case whose two runs gave different outputs (a race, or reads of memory nobody
+  /// wrote).
+  [[nodiscard]] std::optional<std::size_t> first_schedule_dependent() const {
+    return first([&](std::size_t i) { return outcome(i).schedule_dependent; });
+  }
   /// The source line of the first memory fault, or "".
   [[nodiscard]] std::string memory_fault_location() const;
 

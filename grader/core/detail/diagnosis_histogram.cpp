@@ -262,7 +262,7 @@ std::optional<candidate> lost_updates_pattern(const evidence& ev) {
   if (const auto from = first_private_bin_wrong(ev)) {
     c.contradictions.push_back(fmt::format("the missing counts are all in bins {} and up", *from));
   }
-  const bool repeatable = !ev.any([&](std::size_t k) { return ev.outcome(k).schedule_dependent; });
+  const bool repeatable = !ev.first_schedule_dependent();
   if (repeatable && boundary_shaped(ev) && c.support.size() == 1) {
     c.contradictions.push_back("counts go missing only where n is not a multiple of 16, the "
                                "same way on every run: elements were skipped, not lost");

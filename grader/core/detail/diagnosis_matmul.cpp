@@ -118,7 +118,7 @@ std::optional<candidate> tile_arithmetic_pattern(const evidence& ev) {
                                   alignment_unit));
   // Wrong arithmetic is wrong on every shape: it accounts for every failure without a fault.
   c.failures_explained = ev.count([&](std::size_t i) { return ev.failed_without_fault(i); });
-  if (const auto s = ev.first([&](std::size_t i) { return ev.outcome(i).schedule_dependent; })) {
+  if (const auto s = ev.first_schedule_dependent()) {
     c.contradictions.push_back(fmt::format("the result on {} changed between runs", ev.name(*s)));
   }
   if (const auto f = ev.first([&](std::size_t i) {

@@ -11,10 +11,6 @@ namespace {
 
 using reports::hint_code;
 
-std::optional<std::size_t> schedule_dependent_case(const evidence& ev) {
-  return ev.first([&](std::size_t i) { return ev.outcome(i).schedule_dependent; });
-}
-
 // The same shape passes with one input distribution and fails with another.
 std::optional<std::pair<std::size_t, std::size_t>> data_dependent_pair(const evidence& ev) {
   for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -107,7 +103,7 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
   }
   // Outputs that change between runs at the edges only may be reads of elements nobody wrote
   // there (a tile hanging over the edge left unfilled); anywhere else they are a race.
-  if (const auto s = schedule_dependent_case(ev); s && !changes_are_unwritten_edges(ev)) {
+  if (const auto s = ev.first_schedule_dependent(); s && !changes_are_unwritten_edges(ev)) {
     c.contradictions.push_back(fmt::format("the result on {} changed between runs", ev.name(*s)));
   }
   add_distribution_contradiction(ev, c);
@@ -124,7 +120,7 @@ std::optional<candidate> boundary_pattern(const evidence& ev) {
 }
 
 std::optional<candidate> race_pattern(const evidence& ev) {
-  const auto i = schedule_dependent_case(ev);
+  const auto i = ev.first_schedule_dependent();
   if (!i) {
     return std::nullopt;
   }

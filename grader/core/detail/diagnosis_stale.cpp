@@ -53,7 +53,7 @@ std::optional<candidate> stale_result_pattern(const evidence& ev) {
   if (repeats.size() < 2 || 2 * repeats.size() < failing.size()) {
     c.contradictions.push_back("most failing outputs are not an earlier call's answer");
   }
-  if (const auto s = ev.first([&](std::size_t k) { return ev.outcome(k).schedule_dependent; })) {
+  if (const auto s = ev.first_schedule_dependent()) {
     c.contradictions.push_back(fmt::format("the output on {} changed between two runs, which a "
                                            "kept result would not",
                                            ev.name(*s)));

@@ -99,7 +99,7 @@ std::optional<candidate> size_threshold_pattern(const evidence& ev) {
                   ev.count([&](std::size_t i) { return ev.bad(i); })));
   c.failures_explained = ev.count([&](std::size_t i) { return ev.bad(i); });
   c.passes_predicted = ev.count([&](std::size_t i) { return ev.good(i); });
-  if (const auto s = ev.first([&](std::size_t i) { return ev.outcome(i).schedule_dependent; })) {
+  if (const auto s = ev.first_schedule_dependent()) {
     c.contradictions.push_back(fmt::format("the result on {} changed between runs: a race, which "
                                            "more blocks make likelier",
                                            ev.name(*s)));
