@@ -3,8 +3,8 @@
 // write at bugs.cu:8, a shared-memory race between lines 15 and 16, a __syncthreads() inside a
 // branch at line 25).
 
-#include "grader/perf/sanitizer_check.h"
 #include "grader/perf/fault_address.h"
+#include "grader/perf/sanitizer_check.h"
 #include "grader/perf/sanitizer_findings.h"
 
 #include <fstream>
@@ -21,23 +21,26 @@ std::string data(const std::string& name) {
   return s.str();
 }
 
-// A memcheck record whose function and path are whatever the student named them, as
-// compute-sanitizer writes them (escaped).
-std::string memcheck_record(const std::string& func, const std::string& path) {
+// A memcheck record of a 4-byte write out of bounds in `space` ("__global__", "__shared__"),
+// whose function and path are whatever the student named them, as compute-sanitizer writes them
+// (escaped).
+std::string memcheck_record(const std::string& func, const std::string& path, int line = 8,
+                            const std::string& space = "__global__") {
   return "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
-         "<what><text>Invalid __global__ write of size 4 bytes</text>"
+         "<what><text>Invalid " +
+         space +
+         " write of size 4 bytes</text>"
          "<error>out of bounds</error></what><where><func>" +
-         func + "</func><path>" + path +
-         "</path><line>8</line></where></record></ComputeSanitizerOutput>";
+         func + "</func><path>" + path + "</path><line>" + std::to_string(line) +
+         "</line></where></record></ComputeSanitizerOutput>";
 }
 
 TEST(SanitizerXml, DecodesEscapedMarkupInStudentNamesWithoutReadingItAsElements) {
   // A kernel named to look like the end of <func> and a new <line>, and a file named with an
   // ampersand, a quote and a CDATA terminator: they stay names.
-  const auto f = read_sanitizer_xml(
-      memcheck_record("evil&lt;/func&gt;&lt;line&gt;99&lt;/line&gt;",
-                      "/tmp/a &amp; &quot;b&quot; ]]&gt; c.cu"),
-      "memcheck");
+  const auto f = read_sanitizer_xml(memcheck_record("evil&lt;/func&gt;&lt;line&gt;99&lt;/line&gt;",
+                                                    "/tmp/a &amp; &quot;b&quot; ]]&gt; c.cu"),
+                                    "memcheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u);
   EXPECT_EQ((*f)[0].function, "evil</func><line>99</line>");
@@ -72,8 +75,8 @@ TEST(SanitizerXml, SaysWhereABrokenOrForeignReportIsWrong) {
   // element at all, and some other XML document.
   for (const std::string& bad :
        {memcheck_record("k", "x.cu").substr(0, 120), std::string("<a><b></a>"),
-        std::string("<ComputeSanitizerOutput><record>"),
-        std::string("text"), std::string("<html><record/></html>")}) {
+        std::string("<ComputeSanitizerOutput><record>"), std::string("text"),
+        std::string("<html><record/></html>")}) {
     const auto r = read_sanitizer_xml(bad, "memcheck");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.error().find("compute-sanitizer's report"), std::string::npos) << r.error();
@@ -163,7 +166,8 @@ TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
 // way to the fault memcheck names, with its line.
 TEST(RecordFindings, PutsTheMemoryFaultBeforeAHintThatDoesNotCauseIt) {
   reports::kernel_report k;
-  k.diagnosis.push_back({reports::hint_code{"lost_updates", "updates are lost"}, "bins total less"});
+  k.diagnosis.push_back(
+      {reports::hint_code{"lost_updates", "updates are lost"}, "bins total less"});
   const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok());
   ASSERT_FALSE(f->empty());
@@ -195,11 +199,7 @@ TEST(RecordFindings, ABarrierDivergenceFindingComesFirstAheadOfMemoryFaultsAndBo
 
 TEST(RecordFindings, AnInvalidSharedAccessIsAdvisedAboutTheArraysSize) {
   reports::kernel_report k;
-  const std::string xml =
-      "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
-      "<what><text>Invalid __shared__ write of size 4 bytes</text><error>out of bounds</error>"
-      "</what><where><func>Brent_Kung_scan_kernel</func><path>/s/scan.cu</path><line>31</line>"
-      "</where></record></ComputeSanitizerOutput>";
+  const std::string xml = memcheck_record("Brent_Kung_scan_kernel", "/s/scan.cu", 31, "__shared__");
   record_findings(k, *read_sanitizer_xml(xml, "memcheck"));
   ASSERT_FALSE(k.diagnosis.empty());
   EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::out_of_bounds);
@@ -218,11 +218,7 @@ TEST(RecordFindings, AnIllegalAddressTakesTheAccessTheToolNamesAsItsKindAndHint)
   k.diagnosis.push_back({reports::hint_code::out_of_bounds,
                          "an access outside a device buffer: check the bounds of this load"});
   k.diagnosis.push_back({reports::hint_code::boundary_check, "sizes off 1024 fail"});
-  const std::string xml =
-      "<?xml version=\"1.0\"?>\n<ComputeSanitizerOutput><record><kind>Precise</kind>"
-      "<what><text>Invalid __shared__ write of size 4 bytes</text><error>out of bounds</error>"
-      "</what><where><func>list_scan</func><path>/s/scan.cu</path><line>23</line>"
-      "</where></record></ComputeSanitizerOutput>";
+  const std::string xml = memcheck_record("list_scan", "/s/scan.cu", 23, "__shared__");
   record_findings(k, *read_sanitizer_xml(xml, "memcheck"));
   EXPECT_EQ(k.error_kind, reports::fault_kind::out_of_bounds);
   EXPECT_NE(k.message.find("scan.cu:23"), std::string::npos) << k.message;
