@@ -173,10 +173,12 @@ namespace access_rewrite {
 const std::string flag = " [[maybe_unused]] const bool __cugrade_chk = "
                          "::cugrade::emu::detail::checking_shared();";
 
-// `(flag ? f(lvalue, true, line) : lvalue)`: the same lvalue, checked in checked blocks.
+// `(flag ? f(lvalue, true, line) : f(lvalue, false, line))`: the same lvalue, checked in checked
+// blocks (and stepped by its warp when it is volatile, in every block).
 std::string checked(const char* function, const std::string& lvalue, int line) {
-  return "(__cugrade_chk ? ::cugrade::emu::detail::" + std::string(function) + "(" + lvalue +
-         ", true, " + std::to_string(line) + ") : " + lvalue + ")";
+  const std::string call = "::cugrade::emu::detail::" + std::string(function) + "(" + lvalue;
+  return "(__cugrade_chk ? " + call + ", true, " + std::to_string(line) + ") : " + call +
+         ", false, " + std::to_string(line) + "))";
 }
 std::string read(const std::string& lvalue, int line = 1) {
   return checked("shared_read", lvalue, line);
@@ -232,7 +234,8 @@ TEST(RewriteAccesses, LambdasAskTheThreadContextAndLinesStayPut) {
   EXPECT_EQ(body("__global__ void k(float* a) {\n  auto f = [&](int i) { return a[i]; };\n}"),
             "__global__ void k(float* a) {\n  auto f = [&](int i) { return "
             "(::cugrade::emu::detail::checking_shared() ? "
-            "::cugrade::emu::detail::shared_read(a[i], true, 2) : a[i]); };\n}");
+            "::cugrade::emu::detail::shared_read(a[i], true, 2) : "
+            "::cugrade::emu::detail::shared_read(a[i], false, 2)); };\n}");
   const std::string src =
       "__global__ void k(float* a,\n float* b) {\n  a[0] =\n    b[1]; a[\n 2] = 0;\n}\n";
   const std::string out = body(src);

@@ -119,4 +119,54 @@ TEST_F(Warp, RendezvousThatCannotCompleteIsADeadlockNotAHang) {
   EXPECT_NE(diags[0].message.find("__syncthreads()"), std::string::npos) << diags[0].message;
 }
 
+// Warp-synchronous code through a volatile pointer (the "unrolled last warp"): the lanes take
+// each access together, in every block (checked or not) and whatever order the threads run in.
+TEST_F(Warp, VolatileLastWarpGivesTheSumInEveryOrder) {
+  const int blocks = 40; // more than the emulator checks whole: some blocks run unchecked
+  std::vector<int> in(blocks * 256);
+  std::mt19937 rng(20261129);
+  std::uniform_int_distribution<int> dist(-1000, 1000);
+  for (int& v : in) {
+    v = dist(rng);
+  }
+  device_buffer<int> d_in(in.size());
+  d_in.upload(in);
+  device_buffer<int> out(blocks);
+  for (const auto order :
+       {cugrade::emu::schedule_order::forward, cugrade::emu::schedule_order::reverse,
+        cugrade::emu::schedule_order::shuffled}) {
+    cugrade::emu::set_schedule_order(order, 5);
+    out.fill(0);
+    m_kernels.fn<void(const int*, int, int*)>("run_volatile_last_warp")(d_in.get(), blocks,
+                                                                        out.get());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<int> sums = out.download();
+    for (int b = 0; b < blocks; ++b) {
+      int expect = 0;
+      for (int t = 0; t < 256; ++t) {
+        expect += in[b * 256 + t];
+      }
+      EXPECT_EQ(sums[b], expect) << "block " << b << " order " << static_cast<int>(order);
+    }
+  }
+  cugrade::emu::set_schedule_order(cugrade::emu::schedule_order::forward);
+  EXPECT_TRUE(cugrade::emu::take_diagnostics().empty());
+}
+
+TEST_F(Warp, LanesThatWaitAtABarrierDoNotHoldUpTheStep) {
+  for (const auto order :
+       {cugrade::emu::schedule_order::forward, cugrade::emu::schedule_order::reverse}) {
+    cugrade::emu::set_schedule_order(order);
+    device_buffer<int> out(32);
+    m_kernels.fn<void(int*)>("run_volatile_half_warp")(out.get());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << static_cast<int>(order);
+    const std::vector<int> r = out.download();
+    for (int t = 0; t < 32; ++t) {
+      EXPECT_EQ(r[t], t < 16 ? t + 1 : t) << "thread " << t << " order " << static_cast<int>(order);
+    }
+  }
+  cugrade::emu::set_schedule_order(cugrade::emu::schedule_order::forward);
+  EXPECT_TRUE(cugrade::emu::take_diagnostics().empty());
+}
+
 } // namespace

@@ -1,14 +1,16 @@
 // Access translation, for the shared-memory hazard and bounds detector. In device code (the body
 // of a __global__ or __device__ function) every subscript expression that names a variable,
 //   Mds[ty][k]  ->  (__cugrade_chk ? ::cugrade::emu::detail::shared_read(Mds[ty][k], true, 41)
-//                                  : Mds[ty][k])
-//   T[t] = x    ->  (__cugrade_chk ? ...shared_write(T[t], true, 52) : T[t]) = x
-//   T[t] += x   ->  (__cugrade_chk ? ...shared_update(T[t], true, 52) : T[t]) += x
+//                                  : ::cugrade::emu::detail::shared_read(Mds[ty][k], false, 41))
+//   T[t] = x    ->  (__cugrade_chk ? ...shared_write(T[t], true, 52) : ...(T[t], false, 52)) = x
+//   T[t] += x   ->  (__cugrade_chk ? ...shared_update(T[t], true, 52) : ...(T[t], false, 52)) += x
 // is the same lvalue, passed in a block the emulator checks through a check that reports an
 // address in the block's shared memory (a global buffer costs a compare). The body of each such
 // function gets `const bool __cugrade_chk = ...;` after its `{`: a constant for the compiler, so
-// a loop keeps one test per access at most and unchecked code is the plain access (whose
-// instructions, and a fault's line, the compiler attributes as before). A subscript holding
+// a loop keeps one test per access at most and unchecked code is the plain access (the `false`
+// form inlines to nothing but the access, whose instructions, and a fault's line, the compiler
+// attributes as before), except for a volatile element: warp-synchronous code, whose lanes
+// step together in every block (shared_access.h). A subscript holding
 // another, or spanning lines, is wrapped instead: `shared_read(a[...], __cugrade_chk, 41)`.
 // Lambdas and local classes, which cannot see that local, ask the thread context.
 //
@@ -373,11 +375,13 @@ void rewrite_accesses(rewrite_context& ctx) {
       accesses.push_back({a.begin, a.begin, function_of(a.how)});
       accesses.push_back({a.end, a.end, ", " + flag + ", " + line + ")"});
     } else {
-      // `(flag ? f(a[i], true, line) : a[i])`: the same lvalue; unchecked code keeps the plain
-      // access, so the compiler attributes its instructions (a fault's line) as it would.
+      // `(flag ? f(a[i], true, line) : f(a[i], false, line))`: the same lvalue; unchecked code
+      // keeps the plain access (and a volatile one's warp step), so the compiler attributes its
+      // instructions (a fault's line) as it would.
       accesses.push_back({a.begin, a.end,
                           "(" + flag + " ? " + function_of(a.how) + std::string(text) + ", true, " +
-                              line + ") : " + std::string(text) + ")"});
+                              line + ") : " + function_of(a.how) + std::string(text) + ", false, " +
+                              line + "))"});
     }
     if (a.body) {
       bodies.insert(*a.body);

@@ -60,6 +60,8 @@ std::string block_runner::where_waits(fiber_id f) const {
     return "waits at __syncthreads()" + at(m_barrier_site);
   case fiber_state::warp:
     return "waits in " + std::string(op_name(m_extra[f].request.op)) + at(m_extra[f].warp_site);
+  case fiber_state::step:
+    return "waits for its warp at a volatile access to shared memory";
   case fiber_state::done:
     return "has exited";
   default:

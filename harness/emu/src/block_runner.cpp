@@ -141,7 +141,7 @@ void block_runner::setup(std::uint64_t block_linear) {
   const unsigned warps = (m_count + 31) / 32;
   for (unsigned w = 0; w < warps; ++w) {
     const unsigned lanes = m_count - w * 32 >= 32 ? 32 : m_count - w * 32;
-    m_warps[w] = {lanes == 32 ? ~0u : (1u << lanes) - 1u, 0u, 0u, 0u};
+    m_warps[w] = {lanes == 32 ? ~0u : (1u << lanes) - 1u, 0u, 0u, 0u, 0u};
   }
   m_pos = 0;
   m_live = m_ready = m_count;
@@ -392,6 +392,9 @@ int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {
   if (kind != sync_kind::plain) [[unlikely]] {
     m_extra[self].parity = m_parity;
     m_predicate_sum += predicate != 0 ? 1u : 0u;
+  }
+  if (m_warps[self / 32].stepping != 0) [[unlikely]] { // lanes of its warp wait for it no more
+    try_step(self / 32);
   }
   if (++m_at_barrier == m_live) {
     release_barrier();

@@ -29,7 +29,7 @@
 
 namespace cugrade::emu::detail {
 
-enum class fiber_state : std::uint8_t { fresh, ready, barrier, warp, done };
+enum class fiber_state : std::uint8_t { fresh, ready, barrier, warp, step, done };
 
 /// A line of the student's code where a thread waits.
 struct wait_site {
@@ -63,6 +63,7 @@ struct warp_lanes {
   /// __activemask() leaves out. Lanes that exit later, while the others run on one by one, still
   /// count as active, as they would in a converged warp on a GPU.
   unsigned exited_at_sync = 0;
+  unsigned stepping = 0; ///< lanes waiting to take a volatile shared access together (warp_step)
 };
 
 class block_runner {
@@ -77,6 +78,8 @@ public:
   int sync_threads(sync_kind kind, int predicate, wait_site site);
   std::uint64_t warp_exchange(warp_op op, const warp_request& request, wait_site site);
   [[nodiscard]] unsigned active_mask() const;
+  /// A volatile access to shared memory by the running thread: its warp's lanes take it in step.
+  void warp_step();
   void yield();
   void* shared_slot(const void* key, std::size_t size, std::size_t align,
                     const shared_array_info& info);
@@ -157,11 +160,16 @@ private:
   bool place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line);
   [[noreturn]] void fail_out_of_bounds(const shared_place& where, shared_use use, int line);
   void try_complete(unsigned warp, unsigned mask);
+  /// Lets the lanes waiting in warp_step go on once no other lane of the warp can still arrive.
+  void try_step(unsigned warp);
   void on_lane_exit(fiber_id f) {
     warp_lanes& w = m_warps[f / 32];
     w.exited |= 1u << (f % 32);
     if (w.waiting != 0) { // the exit may be what a waiting rendezvous was waiting for
       complete_after_exit(f / 32);
+    }
+    if (w.stepping != 0) [[unlikely]] {
+      try_step(f / 32);
     }
   }
   void complete_after_exit(unsigned warp);

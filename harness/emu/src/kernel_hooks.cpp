@@ -60,4 +60,10 @@ void note_global(const volatile void* address, std::size_t bytes, shared_use use
   static_cast<block_runner*>(t_ctx.runner)->note_global(address, bytes, use, line);
 }
 
+void warp_step() {
+  if (block_runner* r = runner(); r != nullptr && t_ctx.fiber != nullptr) {
+    r->warp_step();
+  }
+}
+
 } // namespace cugrade::emu::detail

@@ -135,6 +135,9 @@ std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& reques
   --m_ready;
   m_warps[warp].waiting |= lane_bit;
   try_complete(warp, extra.request.mask);
+  if (m_warps[warp].stepping != 0) [[unlikely]] {
+    try_step(warp);
+  }
   switch_away(self);
   return m_extra[self].result;
 }

@@ -56,6 +56,61 @@ __global__ void divergent_shuffle(int* out) {
   out[threadIdx.x] = v;
 }
 
+// Warp-synchronous code as the reduction slides teach it: a tree with barriers down to 64 sums,
+// then the first warp finishes through a volatile pointer with no __syncwarp().
+__device__ void last_warp(volatile int* s, unsigned t) {
+  s[t] += s[t + 32];
+  s[t] += s[t + 16];
+  s[t] += s[t + 8];
+  s[t] += s[t + 4];
+  s[t] += s[t + 2];
+  s[t] += s[t + 1];
+}
+
+__global__ void volatile_last_warp(const int* in, int* out) {
+  __shared__ int s[256];
+  const unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * 256 + t];
+  __syncthreads();
+  for (unsigned stride = 128; stride > 32; stride >>= 1) {
+    if (t < stride) {
+      s[t] += s[t + stride];
+    }
+    __syncthreads();
+  }
+  if (t < 32) {
+    last_warp(s, t);
+  }
+  if (t == 0) {
+    out[blockIdx.x] = s[0];
+  }
+}
+
+// Only the lanes below 16 step; the others of their warp wait at the barrier meanwhile. Each
+// stepping lane then reads what its neighbour held before the step (a shift in place).
+__global__ void volatile_half_warp(int* out) {
+  __shared__ int s[33];
+  volatile int* v = s;
+  const unsigned t = threadIdx.x;
+  s[t] = static_cast<int>(t);
+  if (t == 0) {
+    s[32] = 32;
+  }
+  __syncthreads();
+  if (t < 16) {
+    const int next = v[t + 1];
+    v[t] = next;
+  }
+  __syncthreads();
+  out[t] = s[t];
+}
+
+extern "C" void run_volatile_last_warp(const int* in, int blocks, int* out) {
+  volatile_last_warp<<<blocks, 256>>>(in, out);
+}
+extern "C" void run_volatile_half_warp(int* out) {
+  volatile_half_warp<<<1, 32>>>(out);
+}
 extern "C" void run_shuffle_sum(const float* in, int n, float* total, int threads) {
   shuffle_sum<<<(n + threads - 1) / threads, threads>>>(in, n, total);
 }

@@ -8,6 +8,10 @@
 /// rewriter cannot use that local (lambdas, local classes), of the thread context. The wrappers
 /// are `artificial`: their instructions carry the student's line, so a fault in one (a guard
 /// page after a global buffer) names the line of the access.
+///
+/// A `volatile` element of shared memory is warp-synchronous code's (the "unrolled last warp"
+/// of a reduction): in every block, checked or not, the lanes of the warp take each such access
+/// together (warp_step), as a warp running its lanes in step does.
 
 #include <cstddef>
 #include <type_traits>
@@ -28,6 +32,10 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
 /// Reports one access outside shared memory while the launch is profiled (warp_profile.h);
 /// addresses outside every device buffer (a thread's local array) are not counted.
 void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
+/// Waits until every other lane of the running thread's warp has reached a volatile access to
+/// shared memory too, or waits elsewhere (a barrier, a warp rendezvous) or has exited: the lanes
+/// then make their accesses, each before any of them reaches its next one.
+void warp_step();
 #pragma GCC visibility pop
 
 /// Whether the running block is checked: read once per function by the rewritten code.
@@ -48,9 +56,28 @@ template <class T>
   }
 }
 
+/// A volatile access to the block's shared memory is a step of its warp.
+[[gnu::always_inline, gnu::artificial]] inline void step_if_shared(const volatile void* address) {
+  if (reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes) {
+    warp_step();
+  }
+}
+
 #define CUGRADE_EMU_ACCESS(name, use)                                                              \
   template <class T>                                                                               \
   [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
+    if (__builtin_expect(check, false)) {                                                          \
+      note_if_shared(element, use, line);                                                          \
+    }                                                                                              \
+    return element;                                                                                \
+  }                                                                                                \
+  /* Warp-synchronous code: the step first, so that a write is judged after its store. */          \
+  template <class T>                                                                               \
+  [[gnu::always_inline, gnu::artificial]] inline volatile T& name(volatile T& element, bool check, \
+                                                                  int line) {                      \
+    if constexpr (!std::is_array_v<T>) {                                                           \
+      step_if_shared(__builtin_addressof(element));                                                \
+    }                                                                                              \
     if (__builtin_expect(check, false)) {                                                          \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \

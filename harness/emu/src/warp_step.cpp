@@ -1,0 +1,52 @@
+// Warp-synchronous code: the lanes of a warp take each volatile access to shared memory together
+// (the "unrolled last warp" of a reduction, `sdata[tid] += sdata[tid + 16]` through a volatile
+// pointer with no __syncwarp). Before each such access a lane waits until every other lane of
+// its warp has reached one too, or waits where it cannot arrive (a __syncthreads(), a warp
+// rendezvous) or has exited; then all of them go on, and each makes its access before any of them
+// reaches its next one. A warp whose lanes run in step, as a GPU runs a converged warp, gives
+// such code the result its author meant; one thread after another would not. The order the
+// lanes then run in does not matter: what one lane reads, no other lane of the warp writes in
+// the same step.
+#include "harness/emu/src/block_runner.h"
+
+namespace cugrade::emu::detail {
+
+void block_runner::warp_step() {
+  const fiber_id self = m_current;
+  const unsigned warp = self / 32;
+  const unsigned lane_bit = 1u << (self % 32);
+  warp_lanes& w = m_warps[warp];
+  if ((w.existing & ~w.exited & ~lane_bit) == 0) {
+    return; // alone in its warp
+  }
+  settle_shared();
+  m_state[self] = fiber_state::step;
+  --m_ready;
+  w.stepping |= lane_bit;
+  try_step(warp);
+  switch_away(self);
+}
+
+void block_runner::try_step(unsigned warp) {
+  warp_lanes& w = m_warps[warp];
+  const fiber_id base = warp * 32;
+  // Lanes that may still arrive: running or ready, not waiting at a barrier or a rendezvous.
+  unsigned pending = w.existing & ~w.exited & ~w.stepping & ~w.waiting;
+  for (unsigned rest = pending; rest != 0; rest &= rest - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(rest));
+    const fiber_id f = base + lane;
+    if (m_state[f] == fiber_state::barrier && m_gen[f] == m_barrier_gen) {
+      pending &= ~(1u << lane);
+    }
+  }
+  if (pending != 0) {
+    return;
+  }
+  for (unsigned rest = w.stepping; rest != 0; rest &= rest - 1) {
+    m_state[base + static_cast<unsigned>(__builtin_ctz(rest))] = fiber_state::ready;
+    ++m_ready;
+  }
+  w.stepping = 0;
+}
+
+} // namespace cugrade::emu::detail
