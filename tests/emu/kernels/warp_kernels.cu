@@ -57,14 +57,16 @@ __global__ void divergent_shuffle(int* out) {
 }
 
 // Warp-synchronous code as the reduction slides teach it: a tree with barriers down to 64 sums,
-// then the first warp finishes through a volatile pointer with no __syncwarp().
+// then the first warp finishes through a volatile pointer with no __syncwarp(). (The slides write
+// `s[t] += s[t + 32]`, which C++20 warns about for a volatile operand; the fixture
+// parity_volatile_last_warp has that form.)
 __device__ void last_warp(volatile int* s, unsigned t) {
-  s[t] += s[t + 32];
-  s[t] += s[t + 16];
-  s[t] += s[t + 8];
-  s[t] += s[t + 4];
-  s[t] += s[t + 2];
-  s[t] += s[t + 1];
+  s[t] = s[t] + s[t + 32];
+  s[t] = s[t] + s[t + 16];
+  s[t] = s[t] + s[t + 8];
+  s[t] = s[t] + s[t + 4];
+  s[t] = s[t] + s[t + 2];
+  s[t] = s[t] + s[t + 1];
 }
 
 __global__ void volatile_last_warp(const int* in, int* out) {
