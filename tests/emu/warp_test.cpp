@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -167,6 +168,24 @@ TEST_F(Warp, LanesThatWaitAtABarrierDoNotHoldUpTheStep) {
   }
   cugrade::emu::set_schedule_order(cugrade::emu::schedule_order::forward);
   EXPECT_TRUE(cugrade::emu::take_diagnostics().empty());
+}
+
+TEST_F(Warp, ALaneThatSpinsDoesNotHoldUpTheStep) {
+  const auto child = emu_test::run_in_child([&] {
+    cugrade::emu::set_time_limit(2.0);
+    device_buffer<int> out(32);
+    m_kernels.fn<void(int*)>("run_step_beside_spin")(out.get());
+    std::printf("finished %d:", static_cast<int>(cudaDeviceSynchronize()));
+    for (const int v : out.download()) {
+      std::printf(" %d", v);
+    }
+  });
+  EXPECT_EQ(child.exit_status, 0) << child.fault_report;
+  std::string want = "finished 0:";
+  for (int t = 0; t < 32; ++t) {
+    want += " " + std::to_string(t == 1 ? 100 : t + 100);
+  }
+  EXPECT_EQ(child.stdout_text, want) << child.fault_report;
 }
 
 } // namespace

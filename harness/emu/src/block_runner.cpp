@@ -437,6 +437,11 @@ __attribute__((noinline)) void block_runner::release_barrier() {
 void block_runner::yield() {
   if (m_current != k_none) {
     settle_shared();
+    // A lane that spins waits for something else: its warp's step goes on without it (it may be
+    // waiting for a lane of that step).
+    if (m_warps[m_current / 32].stepping != 0) [[unlikely]] {
+      release_step(m_current / 32);
+    }
     switch_away(m_current);
   }
 }

@@ -162,6 +162,8 @@ private:
   void try_complete(unsigned warp, unsigned mask);
   /// Lets the lanes waiting in warp_step go on once no other lane of the warp can still arrive.
   void try_step(unsigned warp);
+  /// Lets them go on now.
+  void release_step(unsigned warp);
   void on_lane_exit(fiber_id f) {
     warp_lanes& w = m_warps[f / 32];
     w.exited |= 1u << (f % 32);

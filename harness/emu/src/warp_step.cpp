@@ -39,9 +39,14 @@ void block_runner::try_step(unsigned warp) {
       pending &= ~(1u << lane);
     }
   }
-  if (pending != 0) {
-    return;
+  if (pending == 0) {
+    release_step(warp);
   }
+}
+
+void block_runner::release_step(unsigned warp) {
+  warp_lanes& w = m_warps[warp];
+  const fiber_id base = warp * 32;
   for (unsigned rest = w.stepping; rest != 0; rest &= rest - 1) {
     m_state[base + static_cast<unsigned>(__builtin_ctz(rest))] = fiber_state::ready;
     ++m_ready;

@@ -107,6 +107,35 @@ __global__ void volatile_half_warp(int* out) {
   out[t] = s[t];
 }
 
+// Lane 1 spins (with __nanosleep) until lane 0 sets a flag, which lane 0 does only after a
+// volatile step that lane 1, spinning, never reaches: the step must go on without the spinner.
+__global__ void step_beside_spin(int* out) {
+  __shared__ int s[32];
+  __shared__ int flag;
+  volatile int* v = s;
+  const unsigned t = threadIdx.x;
+  if (t == 0) {
+    flag = 0;
+  }
+  s[t] = static_cast<int>(t);
+  __syncthreads();
+  if (t == 1) {
+    while (atomicAdd(&flag, 0) == 0) {
+      __nanosleep(100);
+    }
+    out[t] = v[0];
+  } else {
+    v[t] = v[t] + 100;
+    if (t == 0) {
+      atomicExch(&flag, 1);
+    }
+    out[t] = v[t];
+  }
+}
+
+extern "C" void run_step_beside_spin(int* out) {
+  step_beside_spin<<<1, 32>>>(out);
+}
 extern "C" void run_volatile_last_warp(const int* in, int blocks, int* out) {
   volatile_last_warp<<<blocks, 256>>>(in, out);
 }
