@@ -167,11 +167,9 @@ private:
   void on_lane_exit(fiber_id f) {
     warp_lanes& w = m_warps[f / 32];
     w.exited |= 1u << (f % 32);
-    if (w.waiting != 0) { // the exit may be what a waiting rendezvous was waiting for
+    // The exit may be what a waiting rendezvous, or a step, was waiting for.
+    if ((w.waiting | w.stepping) != 0) [[unlikely]] {
       complete_after_exit(f / 32);
-    }
-    if (w.stepping != 0) [[unlikely]] {
-      try_step(f / 32);
     }
   }
   void complete_after_exit(unsigned warp);

@@ -149,6 +149,9 @@ void block_runner::complete_after_exit(unsigned warp) {
       try_complete(warp, m_extra[warp * 32 + l].request.mask);
     }
   }
+  if (w.stepping != 0) {
+    try_step(warp);
+  }
 }
 
 unsigned block_runner::active_mask() const {
