@@ -4,9 +4,9 @@
 // its warp has reached one too, or waits where it cannot arrive (a __syncthreads(), a warp
 // rendezvous) or has exited; then all of them go on, and each makes its access before any of them
 // reaches its next one. A warp whose lanes run in step, as a GPU runs a converged warp, gives
-// such code the result its author meant; one thread after another would not. The order the
-// lanes then run in does not matter: what one lane reads, no other lane of the warp writes in
-// the same step.
+// such code the result its author meant; one thread after another would not. In such code the
+// order the lanes then run in does not matter: what one lane reads in a step, no other lane of
+// the warp writes in the same step. A lane that spins (yield) lets the step go on without it.
 #include "harness/emu/src/block_runner.h"
 
 namespace cugrade::emu::detail {
