@@ -114,7 +114,8 @@ std::optional<candidate> bytes_for_elements_pattern(const evidence& ev);
 /// A fault at a barrier: divergence, a deadlock or another synccheck finding.
 [[nodiscard]] bool is_barrier_fault(reports::fault_kind k);
 
-/// Shared findings several rules consult.
+// Shared findings several rules consult.
+
 /// The tile or block width the shared rules test alignment against: every course kernel's.
 inline constexpr long alignment_unit = 16;
 /// Every size of case `i` that tiles cover is a multiple of alignment_unit.

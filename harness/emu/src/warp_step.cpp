@@ -30,12 +30,12 @@ void block_runner::warp_step() {
 void block_runner::try_step(unsigned warp) {
   warp_lanes& w = m_warps[warp];
   const fiber_id base = warp * 32;
-  // Lanes that may still arrive: running or ready, not waiting at a barrier or a rendezvous.
+  // Lanes that may still arrive: runnable ones. Outside the masks, a lane that cannot run waits
+  // at a barrier.
   unsigned pending = w.existing & ~w.exited & ~w.stepping & ~w.waiting;
   for (unsigned rest = pending; rest != 0; rest &= rest - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(rest));
-    const fiber_id f = base + lane;
-    if (m_state[f] == fiber_state::barrier && m_gen[f] == m_barrier_gen) {
+    if (!runnable(base + lane)) {
       pending &= ~(1u << lane);
     }
   }
