@@ -2,6 +2,7 @@
 
 #include "harness/core/words.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <regex>
 #include <sstream>
@@ -89,8 +90,17 @@ std::vector<compiler_message> student_messages(std::string_view log,
   std::vector<compiler_message> out;
   for (const std::string& line : lines_of(log)) {
     std::smatch m;
-    if (std::regex_search(line, m, located) && m[1].str() == student_file) {
-      out.push_back({std::stoi(m[2].str()), m[3].str(), in_student_words(m[4].str())});
+    if (!std::regex_search(line, m, located) || m[1].str() != student_file) {
+      continue;
+    }
+    compiler_message message{std::stoi(m[2].str()), m[3].str(), in_student_words(m[4].str())};
+    // nvcc's host and device passes, and an expression the emulation's rewrite spells twice,
+    // give one message twice: the student wrote it once.
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const compiler_message& o) {
+      return o.line == message.line && o.severity == message.severity && o.text == message.text;
+    });
+    if (!seen) {
+      out.push_back(std::move(message));
     }
   }
   return out;

@@ -30,7 +30,8 @@ struct compiler_message {
 [[nodiscard]] std::string in_student_words(std::string text);
 
 /// The errors and warnings of a trimmed log located in `student_file` (gcc's "file:line:col:"
-/// or "file:line:" after compile_log.h unified nvcc's form), in order.
+/// or "file:line:" after compile_log.h unified nvcc's form), in order, each once: a message the
+/// compiler repeats at the same line (nvcc's host and device passes both warn) is counted once.
 [[nodiscard]] std::vector<compiler_message> student_messages(std::string_view log,
                                                              std::string_view student_file);
 

@@ -56,6 +56,23 @@ TEST(CompileMessages, FindsErrorsAndWarningsOfTheStudentsFileOnly) {
   EXPECT_EQ(messages[2].line, 14);
 }
 
+TEST(CompileMessages, AMessageRepeatedAtOneLineIsCountedOnce) {
+  // nvcc warns in its host pass and again in its device pass; a column does not tell them apart
+  // for the student (columns are dropped).
+  const std::string log = "matmul.cu:12:9: warning: unused variable 'x' [-Wunused-variable]\n"
+                          "matmul.cu:12:9: warning: unused variable 'x' [-Wunused-variable]\n"
+                          "matmul.cu:12:20: warning: unused variable 'y' [-Wunused-variable]\n"
+                          "matmul.cu:13: warning: unused variable 'x' [-Wunused-variable]\n"
+                          "matmul.cu:12: warning: unused variable 'y' [-Wunused-variable]\n";
+  const auto messages = student_messages(log, "matmul.cu");
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[0].line, 12);
+  EXPECT_EQ(messages[0].text, "unused variable 'x' [-Wunused-variable]");
+  EXPECT_EQ(messages[1].line, 12);
+  EXPECT_EQ(messages[1].text, "unused variable 'y' [-Wunused-variable]");
+  EXPECT_EQ(messages[2].line, 13);
+}
+
 TEST(CompileMessages, SummaryShowsTheStudentsLineUnderEachMessageAndCountsTheRest) {
   const std::string source = "a\nb\nc\n  atomicAdd(result, s)\n";
   std::vector<compiler_message> messages;
