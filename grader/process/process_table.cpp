@@ -3,6 +3,7 @@
 #include "harness/core/file_io.h"
 
 #include <filesystem>
+#include <sstream>
 
 namespace cugrade::process {
 
@@ -24,6 +25,38 @@ std::optional<std::string> command_line(pid_t pid) {
     return std::nullopt;
   }
   return std::move(*line);
+}
+
+std::optional<pid_t> parent_of(pid_t pid) {
+  // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so read after the last ')'.
+  const auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) {
+    return std::nullopt;
+  }
+  const auto close = stat->rfind(')');
+  if (close == std::string::npos) {
+    return std::nullopt;
+  }
+  std::istringstream rest(stat->substr(close + 1));
+  char state = 0;
+  long parent = -1;
+  if (!(rest >> state >> parent) || parent < 0) {
+    return std::nullopt;
+  }
+  return static_cast<pid_t>(parent);
+}
+
+bool descends_from(pid_t pid, pid_t ancestor) {
+  // A chain of parents ends at init (pid 1) or the kernel's threads (parent 0).
+  for (auto parent = parent_of(pid); parent && *parent > 0; parent = parent_of(*parent)) {
+    if (*parent == ancestor) {
+      return true;
+    }
+    if (*parent == 1) {
+      break;
+    }
+  }
+  return false;
 }
 
 std::string program_name(const std::string& command_line) {

@@ -18,6 +18,13 @@ namespace cugrade::process {
 /// process is gone (or for a kernel thread, which has none).
 [[nodiscard]] std::optional<std::string> command_line(pid_t pid);
 
+/// A process's parent (from /proc/PID/stat); nothing once the process is gone. An orphan's parent
+/// is the nearest ancestor that is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), else init.
+[[nodiscard]] std::optional<pid_t> parent_of(pid_t pid);
+
+/// Whether `ancestor` is `pid`'s parent, its parent's parent, and so on.
+[[nodiscard]] bool descends_from(pid_t pid, pid_t ancestor);
+
 /// The program a command line runs: the file name of its first argument.
 [[nodiscard]] std::string program_name(const std::string& command_line);
 

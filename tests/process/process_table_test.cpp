@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,39 @@ TEST(ProcessTable, AProcessThatIsGoneHasNoCommandLine) {
   EXPECT_FALSE(command_line(child).has_value());
   const auto pids = running_pids();
   EXPECT_EQ(std::find(pids.begin(), pids.end(), child), pids.end());
+}
+
+TEST(ProcessTable, AChildsParentIsThisProcessAndItDescendsFromIt) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const pid_t grandchild = ::fork();
+    if (grandchild == 0) {
+      ::pause();
+      ::_exit(0);
+    }
+    const auto written = ::write(ready[1], &grandchild, sizeof grandchild);
+    ::pause();
+    ::_exit(written == sizeof grandchild ? 0 : 1);
+  }
+  pid_t grandchild = 0;
+  ASSERT_EQ(::read(ready[0], &grandchild, sizeof grandchild), sizeof grandchild);
+  EXPECT_EQ(parent_of(child), ::getpid());
+  EXPECT_EQ(parent_of(grandchild), child);
+  EXPECT_TRUE(descends_from(grandchild, ::getpid()));
+  EXPECT_TRUE(descends_from(child, ::getpid()));
+  EXPECT_FALSE(descends_from(::getpid(), child));
+  EXPECT_FALSE(descends_from(child, grandchild));
+  EXPECT_EQ(parent_of(::getpid()), ::getppid());
+  ::kill(grandchild, SIGKILL);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_FALSE(parent_of(child).has_value()) << "a reaped process has no parent";
+  ::close(ready[0]);
+  ::close(ready[1]);
 }
 
 TEST(ProcessTable, TheProgramIsTheFileNameOfTheFirstArgument) {

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -64,8 +65,11 @@ private:
   bool m_ok = false;
 };
 
-// Processes of this build's runners (or a bwrap binding this build): none may outlive a grading.
-// Other checkouts' runners on a shared machine are not ours to count.
+// Processes of this build's runners (or a bwrap binding this build) that descend from this test:
+// none may outlive a grading. The test process is a child subreaper (Hostile::SetUp), so whatever
+// a grading leaves running, however it detached itself, is reparented to it and counted here;
+// the runners of other tests that ctest runs beside this one, and other checkouts' on a shared
+// machine, are not ours to count.
 std::vector<std::string> surviving_runners() {
   const char* binary = std::getenv("CUGRADE_BINARY"); // a device bundle's, as run_cugrade uses
   const std::string build_bin =
@@ -75,7 +79,7 @@ std::vector<std::string> surviving_runners() {
   std::vector<std::string> found;
   for (const pid_t pid : process::running_pids()) {
     auto line = process::command_line(pid);
-    if (pid == ::getpid() || !line) {
+    if (pid == ::getpid() || !line || !process::descends_from(pid, ::getpid())) {
       continue;
     }
     std::string cmdline = *line;
@@ -122,6 +126,7 @@ graded grade(const fs::path& submission, const std::string& kernel, const fs::pa
 class Hostile : public testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
+    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0) << "cannot become a child subreaper";
     fs::remove_all(arena);
     fs::create_directories(arena / "victim");
     m_secret = random_token("CUGRADE-SECRET-");
