@@ -183,11 +183,17 @@ std::string checked(const char* function, const std::string& lvalue, int line) {
 std::string read(const std::string& lvalue, int line = 1) {
   return checked("shared_read", lvalue, line);
 }
+// A store's target: `f(lvalue, flag, line)` (an assignment to a conditional volatile lvalue has a
+// g++ warning of its own).
+std::string stored(const char* function, const std::string& lvalue, int line) {
+  return "::cugrade::emu::detail::" + std::string(function) + "(" + lvalue + ", __cugrade_chk, " +
+         std::to_string(line) + ")";
+}
 std::string write(const std::string& lvalue, int line = 1) {
-  return checked("shared_write", lvalue, line);
+  return stored("shared_write", lvalue, line);
 }
 std::string update(const std::string& lvalue, int line = 1) {
-  return checked("shared_update", lvalue, line);
+  return stored("shared_update", lvalue, line);
 }
 
 TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {

@@ -2,8 +2,8 @@
 // of a __global__ or __device__ function) every subscript expression that names a variable,
 //   Mds[ty][k]  ->  (__cugrade_chk ? ::cugrade::emu::detail::shared_read(Mds[ty][k], true, 41)
 //                                  : ::cugrade::emu::detail::shared_read(Mds[ty][k], false, 41))
-//   T[t] = x    ->  (__cugrade_chk ? ...shared_write(T[t], true, 52) : ...(T[t], false, 52)) = x
-//   T[t] += x   ->  (__cugrade_chk ? ...shared_update(T[t], true, 52) : ...(T[t], false, 52)) += x
+//   T[t] = x    ->  ::cugrade::emu::detail::shared_write(T[t], __cugrade_chk, 52) = x
+//   T[t] += x   ->  ::cugrade::emu::detail::shared_update(T[t], __cugrade_chk, 52) += x
 // is the same lvalue, passed in a block the emulator checks through a check that reports an
 // address in the block's shared memory (a global buffer costs a compare). The body of each such
 // function gets `const bool __cugrade_chk = ...;` after its `{`: a constant for the compiler, so
@@ -370,14 +370,16 @@ void rewrite_accesses(rewrite_context& ctx) {
     const std::string flag = a.body ? "__cugrade_chk" : "::cugrade::emu::detail::checking_shared()";
     const std::string_view text = ctx.source().substr(a.begin, a.end - a.begin);
     const bool nested = k + 1 < all.size() && all[k + 1].begin < a.end;
-    if (nested || text.find('\n') != std::string_view::npos) {
-      // `f(a[b[i]], flag, line)`: the inner access is translated in place.
+    if (nested || text.find('\n') != std::string_view::npos || a.how != use::read) {
+      // `f(a[b[i]], flag, line)`: the inner access is translated in place. A store's target
+      // takes this form too: g++ gives an assignment to a conditional `volatile` lvalue a
+      // warning of its own ("using value of simple assignment"), which nvcc never gives.
       accesses.push_back({a.begin, a.begin, function_of(a.how)});
       accesses.push_back({a.end, a.end, ", " + flag + ", " + line + ")"});
     } else {
-      // `(flag ? f(a[i], true, line) : f(a[i], false, line))`: the same lvalue; unchecked code
-      // keeps the plain access (and a volatile one's warp step), so the compiler attributes its
-      // instructions (a fault's line) as it would.
+      // A read: `(flag ? f(a[i], true, line) : f(a[i], false, line))`, the same lvalue;
+      // unchecked code keeps the plain access (and a volatile one's warp step), so the compiler
+      // attributes its instructions (a fault's line) as it would.
       accesses.push_back({a.begin, a.end,
                           "(" + flag + " ? " + function_of(a.how) + std::string(text) + ", true, " +
                               line + ") : " + function_of(a.how) + std::string(text) + ", false, " +
