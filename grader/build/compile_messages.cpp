@@ -10,7 +10,6 @@
 namespace cugrade::build {
 namespace {
 
-
 // "    43 |   code" and "       |   ^~~~": gcc's echo of the source it compiled.
 bool is_source_echo(const std::string& line) {
   static const std::regex echo(R"(^\s*[0-9]*\s\|( |$))");

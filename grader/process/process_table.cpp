@@ -47,22 +47,17 @@ std::optional<pid_t> parent_of(pid_t pid) {
 }
 
 bool descends_from(pid_t pid, pid_t ancestor) {
-  // A chain of parents ends at init (pid 1) or the kernel's threads (parent 0).
+  // A chain of parents ends above init and the kernel's threads, whose parent is 0.
   for (auto parent = parent_of(pid); parent && *parent > 0; parent = parent_of(*parent)) {
     if (*parent == ancestor) {
       return true;
-    }
-    if (*parent == 1) {
-      break;
     }
   }
   return false;
 }
 
 std::string program_name(const std::string& command_line) {
-  return std::filesystem::path(command_line.substr(0, command_line.find('\0')))
-      .filename()
-      .string();
+  return std::filesystem::path(command_line.substr(0, command_line.find('\0'))).filename().string();
 }
 
 } // namespace cugrade::process

@@ -1,5 +1,6 @@
 // Cooperative groups (<cooperative_groups.h>, <cooperative_groups/reduce.h>): the block as a
-// group, static and run-time tiles of a warp and cg::reduce give what a GPU gives, and a tile sync some lanes never reach is a deadlock at the student's line.
+// group, static and run-time tiles of a warp and cg::reduce give what a GPU gives, and a tile sync
+// some lanes never reach is a deadlock at the student's line.
 #include <gtest/gtest.h>
 
 #include <vector>

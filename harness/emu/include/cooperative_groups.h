@@ -34,11 +34,15 @@ inline unsigned lane() {
 }
 /// The lanes of the tile of `size` lanes (a power of two, at most 32) that holds this lane.
 inline unsigned tile_mask(unsigned size) {
-  const unsigned bits = size >= 32 ? 0xffffffffu : (1u << size) - 1u;
-  return size >= 32 ? bits : bits << (lane() / size * size);
+  return size >= 32 ? 0xffffffffu : ((1u << size) - 1u) << (lane() / size * size);
 }
-inline bool tile_size_ok(unsigned size) {
+constexpr bool tile_size_ok(unsigned size) {
   return size >= 1 && size <= 32 && (size & (size - 1)) == 0;
+}
+/// The block's barrier, named at the caller's line.
+inline void block_sync(const char* file, int line) {
+  (void)::cugrade::emu::detail::sync_threads(::cugrade::emu::detail::sync_kind::plain, 0, file,
+                                             line);
 }
 
 } // namespace details
@@ -49,8 +53,7 @@ class thread_group {
 public:
   void sync(CUGRADE_CG_HERE) const {
     if (m_tile == 0) {
-      (void)::cugrade::emu::detail::sync_threads(::cugrade::emu::detail::sync_kind::plain, 0, file,
-                                                 line);
+      details::block_sync(file, line);
     } else {
       __syncwarp(details::tile_mask(m_tile), file, line);
     }
@@ -72,10 +75,7 @@ protected:
 class thread_block : public thread_group {
 public:
   thread_block() : thread_group(0) {}
-  void sync(CUGRADE_CG_HERE) const {
-    (void)::cugrade::emu::detail::sync_threads(::cugrade::emu::detail::sync_kind::plain, 0, file,
-                                               line);
-  }
+  void sync(CUGRADE_CG_HERE) const { details::block_sync(file, line); }
   [[nodiscard]] unsigned thread_rank() const { return details::linear_thread_rank(); }
   [[nodiscard]] unsigned num_threads() const { return details::block_threads(); }
   [[nodiscard]] unsigned size() const { return num_threads(); }
@@ -93,7 +93,7 @@ inline thread_block this_thread_block() {
 
 /// A tile of Size lanes of one warp (Size a power of two, at most 32).
 template <unsigned int Size, class ParentT = void> class thread_block_tile : public thread_group {
-  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+  static_assert(details::tile_size_ok(Size),
                 "cugrade's emulator provides tiles of 1, 2, 4, 8, 16 or 32 threads");
 
 public:
@@ -105,9 +105,7 @@ public:
   [[nodiscard]] unsigned thread_rank() const { return details::lane() % Size; }
   [[nodiscard]] static constexpr unsigned num_threads() { return Size; }
   [[nodiscard]] static constexpr unsigned size() { return Size; }
-  [[nodiscard]] unsigned meta_group_rank() const {
-    return details::linear_thread_rank() / Size;
-  }
+  [[nodiscard]] unsigned meta_group_rank() const { return details::linear_thread_rank() / Size; }
   [[nodiscard]] unsigned meta_group_size() const {
     return (details::block_threads() + Size - 1) / Size;
   }
@@ -134,7 +132,8 @@ public:
   /// Bit i is the predicate of the tile's thread of rank i.
   unsigned ballot(int predicate, CUGRADE_CG_HERE) const {
     const unsigned warp_bits = __ballot_sync(mask(), predicate, file, line);
-    return Size >= 32 ? warp_bits : (warp_bits >> (details::lane() / Size * Size)) & ((1u << Size) - 1u);
+    return Size >= 32 ? warp_bits
+                      : (warp_bits >> (details::lane() / Size * Size)) & ((1u << Size) - 1u);
   }
 
 private:
@@ -154,8 +153,9 @@ public:
 
 inline thread_group tiled_partition(const thread_group&, unsigned int tile_size) {
   if (!details::tile_size_ok(tile_size)) {
-    std::fprintf(stderr, "tiled_partition: a tile of %u threads: the emulator provides tiles of "
-                         "1, 2, 4, 8, 16 or 32 threads\n",
+    std::fprintf(stderr,
+                 "tiled_partition: a tile of %u threads: the emulator provides tiles of "
+                 "1, 2, 4, 8, 16 or 32 threads\n",
                  tile_size);
     std::abort();
   }
