@@ -96,6 +96,11 @@ void block_runner::fail_as(diagnostic d, cudaError_t error, bool sticky) {
   __builtin_unreachable();
 }
 
+void block_runner::fail_assert(const char* assertion, const char* file, int line) {
+  fail("device_assert", "assertion `" + std::string(assertion) + "` failed", m_current,
+       wait_site{file, line}, cudaErrorAssert, true);
+}
+
 void block_runner::fail_other_barrier(fiber_id arriver, wait_site site) {
   fail("barrier_divergence",
        "waits at __syncthreads()" + at(site) + " while thread " + triple(m_tid[m_first_waiter]) +

@@ -37,6 +37,8 @@ void block_runner::run_blocks(launch_job& job) {
   for (hot_range& r : m_buffers) {
     r = {};
   }
+  // Buffers may have been freed and others allocated since the last launch.
+  m_placed_begin = m_placed_end = m_unplaced_page = 0;
   std::uint64_t block = 0;
   // Normally once: the fibers go on from block to block, and come back here when the job has
   // no block left for this worker, or when a block was abandoned.

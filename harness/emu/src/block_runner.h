@@ -102,6 +102,24 @@ public:
   }
   /// An access outside shared memory while profiling: counted when it is in a device buffer.
   void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
+  /// An assert() that failed in the running thread: ends the launch with a sticky
+  /// cudaErrorAssert (device_assert), as a GPU's device-side assert does.
+  [[noreturn]] void fail_assert(const char* assertion, const char* file, int line);
+  /// An access of `bytes` at `at` by the running thread, whose type is aligned to `align`: ends
+  /// the launch with a sticky cudaErrorMisalignedAddress (misaligned_address) unless the address
+  /// is aligned as it would be on a GPU. `line` 0: the line is unknown.
+  void check_placement(std::uintptr_t at, std::size_t bytes, std::size_t align, int line) {
+    if (at - m_placed_begin < m_placed_end - m_placed_begin) {
+      if (((at - m_placed_begin) & (align - 1)) == 0) [[likely]] {
+        return;
+      }
+    } else if ((at >> 12) == m_unplaced_page && (at & (align - 1)) == 0) [[likely]] {
+      return;
+    } else if (placed_aligned(at, align)) {
+      return;
+    }
+    fail_misaligned(at, bytes, align, line);
+  }
 
 private:
   using fiber_id = unsigned;
@@ -182,12 +200,25 @@ private:
   [[nodiscard]] diagnostic diagnostic_of(const char* kind, std::string message, fiber_id who,
                                          wait_site where) const;
   [[noreturn]] void fail_other_barrier(fiber_id arriver, wait_site site);
+  /// Whether `at` is aligned to `align` as on a GPU: by its offset into the device buffer that
+  /// holds it (which check_placement then measures from), or where no buffer holds it (shared
+  /// memory, a local or global variable), by its address (its page is then remembered).
+  bool placed_aligned(std::uintptr_t at, std::size_t align);
+  [[noreturn]] void fail_misaligned(std::uintptr_t at, std::size_t bytes, std::size_t align,
+                                    int line);
   void report_stuck();
   [[nodiscard]] std::string where_waits(fiber_id f) const;
   [[nodiscard]] std::string prefix(fiber_id f) const;
   [[nodiscard]] std::string thread_of_block(unsigned thread) const;
   [[nodiscard]] std::string block_name() const;
   [[nodiscard]] std::string at_line(int line) const;
+
+  // The device buffer the running thread's last checked access was in, [begin, end): a GPU
+  // places a buffer at a multiple of 256 bytes, the emulator flush with its rear guard page, so
+  // an access is aligned as on a GPU when its offset into the buffer is.
+  std::uintptr_t m_placed_begin = 0;
+  std::uintptr_t m_placed_end = 0;
+  std::uintptr_t m_unplaced_page = 0; ///< a page no device buffer is in (address >> 12)
 
   stack_pool m_stacks;
   // Hot state, one dense array per field, so a barrier touches few cache lines. Plain arrays

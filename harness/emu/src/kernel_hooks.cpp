@@ -6,6 +6,8 @@
 #include "cugrade_emu/shared_access.h"
 #include "harness/emu/src/block_runner.h"
 
+#include <cstdint>
+
 namespace cugrade::emu::detail {
 namespace {
 
@@ -58,6 +60,12 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
 
 void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line) {
   static_cast<block_runner*>(t_ctx.runner)->note_global(address, bytes, use, line);
+}
+
+void check_placement(const volatile void* address, std::size_t bytes, std::size_t align, int line) {
+  if (block_runner* r = runner(); r != nullptr && t_ctx.fiber != nullptr) {
+    r->check_placement(reinterpret_cast<std::uintptr_t>(address), bytes, align, line);
+  }
 }
 
 void warp_step() {

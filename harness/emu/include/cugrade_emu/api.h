@@ -300,6 +300,73 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, T* func
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, reinterpret_cast<const void*>(func),
                                                          block_size, dynamic_shared_bytes);
 }
+/// The block size that gives `func` the most resident threads per multiprocessor (the largest
+/// such size, in whole warps, up to `block_size_limit` when it is positive), and the smallest grid
+/// that fills the device at that size; `shared_of(block_size)` gives the dynamic shared memory a
+/// block of that size needs. The search CUDA's own header makes, over the emulated device.
+template <class SharedOf, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int* min_grid_size, int* block_size, T func, SharedOf shared_of, int block_size_limit = 0,
+    unsigned int /*flags*/ = 0) {
+  if (min_grid_size == nullptr || block_size == nullptr || func == nullptr) {
+    return cudaErrorInvalidValue;
+  }
+  int largest = 0;
+  int per_sm_threads = 0;
+  int sms = 0;
+  ::cudaDeviceGetAttribute(&largest, cudaDevAttrMaxThreadsPerBlock, 0);
+  ::cudaDeviceGetAttribute(&per_sm_threads, cudaDevAttrMaxThreadsPerMultiProcessor, 0);
+  ::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  if (block_size_limit > 0 && block_size_limit < largest) {
+    largest = block_size_limit;
+  }
+  int best_threads = 0;
+  int best_size = 0;
+  int best_blocks = 0;
+  for (int size = (largest + 31) / 32 * 32; size > 0; size -= 32) {
+    const int tried = size > largest ? largest : size;
+    int blocks = 0;
+    const cudaError_t e = ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, reinterpret_cast<const void*>(func), tried, static_cast<size_t>(shared_of(tried)));
+    if (e != cudaSuccess) {
+      return e;
+    }
+    if (blocks * tried > best_threads) {
+      best_threads = blocks * tried;
+      best_size = tried;
+      best_blocks = blocks;
+    }
+    if (best_threads >= per_sm_threads) {
+      break;
+    }
+  }
+  *block_size = best_size;
+  *min_grid_size = best_blocks * sms;
+  return cudaSuccess;
+}
+template <class SharedOf, class T>
+inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, T func,
+                                               SharedOf shared_of, int block_size_limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, func,
+                                                                 shared_of, block_size_limit);
+}
+template <class T>
+inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid_size, int* block_size, T func,
+                                            size_t dynamic_shared_bytes = 0,
+                                            int block_size_limit = 0, unsigned int flags = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      min_grid_size, block_size, func, [=](int) { return dynamic_shared_bytes; }, block_size_limit,
+      flags);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T func,
+                                                      size_t dynamic_shared_bytes = 0,
+                                                      int block_size_limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeWithFlags(min_grid_size, block_size, func,
+                                                     dynamic_shared_bytes, block_size_limit);
+}
 template <class T>
 inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
                                       size_t offset = 0,

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "cugrade_emu/shared_access.h"
+
 inline float rsqrtf(float x) {
   return 1.0f / sqrtf(x);
 }
@@ -198,17 +200,21 @@ inline unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
   return c + (a > b ? a - b : b - a);
 }
 
-/// Read-only-cache loads are plain loads on the CPU.
+/// Read-only-cache loads are plain loads on the CPU, aligned as on a GPU (the line is unknown).
 template <class T> inline T __ldg(const T* p) {
+  cugrade::emu::detail::check_alignment_of(*p, 0);
   return *p;
 }
 template <class T> inline T __ldcg(const T* p) {
+  cugrade::emu::detail::check_alignment_of(*p, 0);
   return *p;
 }
 template <class T> inline T __ldca(const T* p) {
+  cugrade::emu::detail::check_alignment_of(*p, 0);
   return *p;
 }
 template <class T> inline T __ldcs(const T* p) {
+  cugrade::emu::detail::check_alignment_of(*p, 0);
   return *p;
 }
 

@@ -36,6 +36,10 @@ void note_global(const volatile void* address, std::size_t bytes, shared_use use
 /// shared memory too, or waits elsewhere (a barrier, a warp rendezvous) or has exited: the lanes
 /// then make their accesses, each before any of them reaches its next one.
 void warp_step();
+/// Checks that an access of `bytes` at `address` by the running thread is aligned to `align` as
+/// it would be on a GPU, where a device buffer starts at a multiple of 256 bytes; ends the launch
+/// with misaligned_address when it is not. Does nothing outside a kernel.
+void check_placement(const volatile void* address, std::size_t bytes, std::size_t align, int line);
 #pragma GCC visibility pop
 
 /// Whether the running block is checked: read once per function by the rewritten code.
@@ -56,6 +60,40 @@ template <class T>
   }
 }
 
+/// A GPU loads and stores a type only at an address aligned to it (a float4 at a multiple of 16):
+/// `reinterpret_cast<const float4*>(in + 1)[i]` faults there and is reported here. Types aligned
+/// to 8 or more (vectors, doubles) are checked in every block, by their offset into their device
+/// buffer. Narrower ones are checked in checked blocks, and only where their address here is
+/// misaligned too (a test inline, a call only then): checking every float access of every kernel
+/// against its buffer would cost each a call.
+template <class T>
+[[gnu::always_inline, gnu::artificial]] inline void check_alignment(const volatile T& element,
+                                                                    int line) {
+  if constexpr (alignof(T) >= 8 && !std::is_array_v<T>) {
+    check_placement(__builtin_addressof(element), sizeof(T), alignof(T), line);
+  } else if constexpr (alignof(T) > 1 && !std::is_array_v<T>) {
+    const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
+    if ((at & (alignof(T) - 1)) != 0) [[unlikely]] {
+      check_placement(__builtin_addressof(element), sizeof(T), alignof(T), line);
+    }
+  }
+}
+
+/// Whether every access of T is checked for alignment, not only those of checked blocks.
+template <class T> inline constexpr bool always_check_alignment = alignof(T) >= 8;
+
+/// The alignment of an access the rewriter does not wrap (a load through __ldg), checked where a
+/// subscript's would be.
+template <class T>
+[[gnu::always_inline, gnu::artificial]] inline void check_alignment_of(const volatile T& element,
+                                                                       int line) {
+  if constexpr (always_check_alignment<T>) {
+    check_alignment(element, line);
+  } else if (__builtin_expect(t_ctx.check_shared, false)) {
+    check_alignment(element, line);
+  }
+}
+
 /// A volatile access to the block's shared memory is a step of its warp.
 [[gnu::always_inline, gnu::artificial]] inline void step_if_shared(const volatile void* address) {
   if (reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes) {
@@ -66,7 +104,13 @@ template <class T>
 #define CUGRADE_EMU_ACCESS(name, use)                                                              \
   template <class T>                                                                               \
   [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
+    if constexpr (always_check_alignment<T>) {                                                     \
+      check_alignment(element, line);                                                              \
+    }                                                                                              \
     if (__builtin_expect(check, false)) {                                                          \
+      if constexpr (!always_check_alignment<T>) {                                                  \
+        check_alignment(element, line);                                                            \
+      }                                                                                            \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \
     return element;                                                                                \
@@ -78,7 +122,13 @@ template <class T>
     if constexpr (!std::is_array_v<T>) {                                                           \
       step_if_shared(__builtin_addressof(element));                                                \
     }                                                                                              \
+    if constexpr (always_check_alignment<T>) {                                                     \
+      check_alignment(element, line);                                                              \
+    }                                                                                              \
     if (__builtin_expect(check, false)) {                                                          \
+      if constexpr (!always_check_alignment<T>) {                                                  \
+        check_alignment(element, line);                                                            \
+      }                                                                                            \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \
     return element;                                                                                \
