@@ -102,6 +102,26 @@ TEST(RewriteSource, TranslatesExternSharedToDynamicMemory) {
       "void k() { auto* const s = ::cugrade::emu::dynamic_shared<float>(\"s\", \"float\"); }");
 }
 
+// nvcc: "declaration is incompatible with previous" for one dynamic shared name of two types.
+TEST(RewriteSource, RejectsOneExternSharedNameWithTwoTypesAsNvccDoes) {
+  const auto out =
+      cugrade::emu::rewrite_source("__global__ void a() { extern __shared__ float sdata[]; }\n"
+                                   "__global__ void b() { extern __shared__ float sdata[]; }\n"
+                                   "__global__ void c() {\n  extern __shared__ int sdata[];\n}\n",
+                                   "reduction.cu");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("reduction.cu:4:"), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("`sdata` is declared here as `int` and at line 1 as `float`"),
+            std::string::npos)
+      << out.error();
+  // The same type everywhere, or another name for another type, is one array as nvcc sees it.
+  EXPECT_TRUE(cugrade::emu::rewrite_source("__global__ void a() { extern __shared__ float s[]; }\n"
+                                           "__global__ void b() { extern __shared__ float s[]; }\n"
+                                           "__global__ void c() { extern __shared__ int t[]; }\n",
+                                           "reduction.cu")
+                  .ok());
+}
+
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
             "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");
@@ -223,6 +243,26 @@ TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlon
                             " float v[4]; int s = 0, w[2]; atomicAdd(&bins[" + read("v[0]") +
                             "], 1); p[0].x = 1; p->y[2] = 3; constexpr int c = q[1]; "
                             "int n = sizeof(p[0]); }");
+}
+
+TEST(RewriteAccesses, AnAssertsConditionStaysAsWrittenForItsMessage) {
+  // A failed assert prints its condition's text: the student's, never the checked accesses'.
+  EXPECT_EQ(body("__global__ void k(const int* v, int n) { assert((v[0] + 1) < n); "
+                 "int x = v[1]; }"),
+            "__global__ void k(const int* v, int n) {" + flag +
+                " assert((v[0] + 1) < n); int x = " + read("v[1]") + "; }");
+}
+
+// nvcc: "expression must have a constant value" for a device array sized at run time; g++ takes
+// it as an extension unless -Wvla is an error around it. Host code and constant sizes are left.
+TEST(RewriteAccesses, ADeviceArraySizedByANameIsCompiledWithVlaAsAnError) {
+  const std::string pragma_on =
+      "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic error \\\"-Wvla\\\"\") ";
+  const std::string pragma_off = " _Pragma(\"GCC diagnostic pop\")";
+  EXPECT_EQ(body("__global__ void k(int n) { float v[n], w[4]; }"),
+            "__global__ void k(int n) { " + pragma_on + "float v[n], w[4];" + pragma_off + " }");
+  EXPECT_EQ(body("__global__ void k() { float w[4]; }"), "__global__ void k() { float w[4]; }");
+  EXPECT_EQ(body("void h(int n) { float v[n]; }"), "void h(int n) { float v[n]; }");
 }
 
 TEST(RewriteAccesses, AnAddressInParenthesesIsNoAccess) {

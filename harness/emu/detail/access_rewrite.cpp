@@ -166,7 +166,8 @@ bool declarator(const rewrite_context& ctx, std::size_t start) {
 
 // Whether the value at `start` must be a constant (`constexpr int n = a[2];`, `case a[0]:`,
 // `static_assert(a[0] > 1)`, `alignas(a[0])`) or is never computed (`sizeof(a[0])`): either way
-// there is nothing to check, and a function call would not compile there.
+// there is nothing to check, and a function call would not compile there. An assert's condition
+// is left as written too: its text is what a failed assert reports (`assert(i < a[0])`).
 bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
   int depth = 0;
   for (std::optional<std::size_t> p = ctx.prev(start); p; p = ctx.prev(*p)) {
@@ -181,7 +182,7 @@ bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
     if (depth < 0) {
       const std::optional<std::size_t> name = ctx.prev(*p);
       if (name && one_of(ctx.at(*name), {"static_assert", "alignas", "__align__", "sizeof",
-                                         "alignof", "decltype", "typeid", "noexcept"})) {
+                                         "alignof", "decltype", "typeid", "noexcept", "assert"})) {
         return true;
       }
       depth = 0;
@@ -341,9 +342,61 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
   return a;
 }
 
+// The `;` that ends the statement holding token `i` (nothing when the file ends first).
+std::optional<std::size_t> statement_end(const rewrite_context& ctx, std::size_t i) {
+  int depth = 0;
+  for (std::optional<std::size_t> k = i; k; k = ctx.next(*k)) {
+    const token& t = ctx.at(*k);
+    depth += (t.is("(") || t.is("[") || t.is("{"))
+                 ? 1
+                 : ((t.is(")") || t.is("]") || t.is("}")) ? -1 : 0);
+    if (depth < 0) {
+      return std::nullopt;
+    }
+    if (depth == 0 && t.is(";")) {
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+// A local array of device code whose bound names something (`float v[n]`): nvcc rejects a
+// variable-length array there ("expression must have a constant value"); g++ accepts one as an
+// extension. Its declaration is compiled with -Wvla as an error, so g++ rejects what nvcc does,
+// and a bound that is a constant (`const int k = 4; float v[k];`) stays accepted. Host code
+// keeps its variable-length arrays, as nvcc's host compiler does (the prelude ignores -Wvla).
+void fence_variable_length_array(rewrite_context& ctx, std::size_t i, std::set<std::size_t>& done) {
+  if (!ctx.in_device_code(i) || !is_name(ctx.at(i))) {
+    return;
+  }
+  const std::optional<std::size_t> open = ctx.next(i);
+  if (!open || !ctx.at(*open).is("[") || !declarator(ctx, i)) {
+    return;
+  }
+  const std::optional<std::size_t> close = matching_bracket(ctx, *open);
+  bool names = false;
+  for (std::size_t k = *open + 1; close && k < *close; ++k) {
+    names = names || ctx.at(k).kind == token_kind::identifier;
+  }
+  const std::size_t first = statement_start(ctx, i);
+  const std::optional<std::size_t> end = statement_end(ctx, i);
+  if (!names || !end || ctx.edited(ctx.at(first).begin, ctx.at(*end).end) ||
+      !done.insert(first).second) {
+    return; // a translated __shared__ declaration (its bound must be a constant anyway)
+  }
+  const std::size_t begin = ctx.at(first).begin;
+  ctx.add({begin, begin,
+           "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic error \\\"-Wvla\\\"\") "});
+  ctx.add({ctx.at(*end).end, ctx.at(*end).end, " _Pragma(\"GCC diagnostic pop\")"});
+}
+
 } // namespace
 
 void rewrite_accesses(rewrite_context& ctx) {
+  std::set<std::size_t> fenced;
+  for (std::size_t i = 0; i < ctx.size(); ++i) {
+    fence_variable_length_array(ctx, i, fenced);
+  }
   struct found {
     std::size_t begin = 0;
     std::size_t end = 0;

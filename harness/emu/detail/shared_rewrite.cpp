@@ -6,6 +6,7 @@
 // At namespace scope the same declarations become objects (file_shared, file_dynamic_shared)
 // that resolve to the running block's storage on every use. Several declarators, volatile,
 // pointers and __align__ are handled; the replacement keeps the statement's newlines.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -190,9 +191,38 @@ std::string translate(const declarator& d, const std::string& spec, bool is_exte
                      : "static " + ns + "file_shared" + args + " " + d.name + "{" + names + "};";
 }
 
+// What a dynamic shared array's earlier declaration said: its element type and line.
+struct extern_array {
+  std::string element;
+  int line = 0;
+};
+
+// Every `extern __shared__` declaration of a name is one array to nvcc, which rejects a second
+// with another element type ("declaration is incompatible with previous"); g++ would compile the
+// translation (each is a local of its own), so the difference is found here.
+std::optional<std::string> conflicting_extern(const rewrite_context& ctx, std::size_t shared,
+                                              const declarator& d, const std::string& spec,
+                                              std::map<std::string, extern_array>& seen) {
+  std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers) +
+                        (d.inner_dims.empty() ? "" : " " + d.inner_dims);
+  const int line = ctx.line_at(ctx.at(shared).begin);
+  const auto [it, first] = seen.emplace(d.name, extern_array{element, line});
+  if (first || it->second.element == element) {
+    return std::nullopt;
+  }
+  return ctx.where(shared) + "the extern __shared__ array `" + d.name + "` is declared here as `" +
+         element + "` and at line " + std::to_string(it->second.line) + " as `" +
+         it->second.element +
+         "`: every extern __shared__ declaration of a name is the same array, and nvcc rejects "
+         "two with different types (\"declaration is incompatible\"). Give each type its own "
+         "name, or declare `extern __shared__ unsigned char smem[];` once and cast it in each "
+         "kernel";
+}
+
 } // namespace
 
 std::optional<std::string> rewrite_shared(rewrite_context& ctx) {
+  std::map<std::string, extern_array> extern_arrays;
   std::size_t done_until = 0;
   for (std::size_t i = 0; i < ctx.size(); ++i) {
     // In a #define the declaration is only text; its uses get the prelude's error instead.
@@ -220,6 +250,11 @@ std::optional<std::string> rewrite_shared(rewrite_context& ctx) {
       if (decl->is_extern && !d->unsized) {
         return ctx.where(i) + "an extern __shared__ array must be declared with empty brackets, "
                               "e.g. `extern __shared__ float s[];`";
+      }
+      if (decl->is_extern) {
+        if (auto conflict = conflicting_extern(ctx, i, *d, spec, extern_arrays)) {
+          return conflict;
+        }
       }
       text += (p == 0 ? "" : " ") +
               translate(*d, spec, decl->is_extern, ctx.in_function(i), ctx.next_id());

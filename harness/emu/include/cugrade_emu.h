@@ -7,6 +7,11 @@
 
 #define CUGRADE_EMU 1
 
+// Variable-length arrays: host code may have them (nvcc's host compiler accepts them), device
+// code may not, and the rewriter makes each such declaration in device code an error of its own
+// (-Wvla as an error around it); everywhere else the warning stays off.
+#pragma GCC diagnostic ignored "-Wvla"
+
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
