@@ -29,6 +29,8 @@ std::span<const shared_code> shared_table() {
       {"barrier_divergence", "a barrier is not reached by every thread of a block"},
       {"out_of_bounds", "a memory access is out of bounds"},
       {"launch_failure", "a launch fails"},
+      {"device_assert", "an assert in a kernel fails"},
+      {"misaligned_address", "a load or store is not aligned to its type's size"},
       {"timeout", "a run does not finish in time"},
       {"missing_launcher", ""},
       {"forbidden_symbol", ""},
@@ -93,6 +95,8 @@ const hint_code hint_code::race{"race"};
 const hint_code hint_code::barrier_divergence{"barrier_divergence"};
 const hint_code hint_code::out_of_bounds{"out_of_bounds"};
 const hint_code hint_code::launch_failure{"launch_failure"};
+const hint_code hint_code::device_assert{"device_assert"};
+const hint_code hint_code::misaligned_address{"misaligned_address"};
 const hint_code hint_code::timeout{"timeout"};
 const hint_code hint_code::missing_launcher{"missing_launcher"};
 const hint_code hint_code::forbidden_symbol{"forbidden_symbol"};

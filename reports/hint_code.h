@@ -45,6 +45,8 @@ public:
   static const hint_code barrier_divergence;
   static const hint_code out_of_bounds;
   static const hint_code launch_failure;
+  static const hint_code device_assert;
+  static const hint_code misaligned_address;
   static const hint_code timeout;
   static const hint_code missing_launcher;
   static const hint_code forbidden_symbol;

@@ -2,6 +2,7 @@
 
 #include "grader/core/buffer_names.h"
 #include "grader/core/detail/diagnosis_kinds.h"
+#include "grader/core/printed_assertions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -156,8 +157,7 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
   data.inputs = problem.generate(tc);
   data.expected = problem.reference(tc, data.inputs);
   std::optional<problems::buffer> first_output;
-  case_outcome first =
-      evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output, places);
+  case_outcome first = evaluate_run(problem, tc, *runs[0], data, output_dir, &first_output, places);
   if (first.status == test_status::failed && first_output) {
     first.evidence = evidence_of(tc, data, *first_output);
   } else if (first.status == test_status::passed && data.expected.size() <= kept_output_elements) {
@@ -240,6 +240,10 @@ std::vector<case_outcome> evaluate_cases(const problems::problem& problem,
       out[i] = evaluate_case(problem, cases[i].tc, runs[i], output_dir, places_in(log, i));
       out[i].output = runs[i].front()->output;
       out[i].output_bytes = runs[i].front()->output_bytes;
+      if (out[i].error_kind == fault_kind::device_assert) { // a GPU prints which one failed
+        out[i].message = with_printed_assertion(std::move(out[i].message), out[i].output);
+        out[i].location = source_location_in(out[i].message);
+      }
       stopped = out[i].status == test_status::error && !runs[i].back()->completed;
     } else {
       out[i].message = "not run";

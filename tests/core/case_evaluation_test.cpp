@@ -87,6 +87,31 @@ TEST_F(TwoRuns, AFaultKeepsItsKindAndSourceLine) {
   EXPECT_EQ(out[0].location, "matmul.cu:41");
 }
 
+// A GPU says only cudaErrorAssert; the device prints which assertion failed, under the grader's
+// work folder, and every failing thread prints it again.
+TEST_F(TwoRuns, AGpusFailedAssertGetsTheAssertionItPrintedWithoutTheWorkFolder) {
+  auto first = run(0, 0);
+  first.error_kind = fault_kind::device_assert;
+  first.message = "cudaErrorAssert while running: device-side assert triggered";
+  first.output = "debug line\n"
+                 "/tmp/cache/cugrade/work/cugrade-grade-1-ab/submission/matmul.cu:22: void "
+                 "naive(const float *, float *, int): block: [3,0,0], thread: [224,1,0] Assertion "
+                 "`row < j && \"in range\"` failed.\n"
+                 "/tmp/cache/cugrade/work/cugrade-grade-1-ab/submission/matmul.cu:22: void "
+                 "naive(const float *, float *, int): block: [3,0,0], thread: [225,1,0] Assertion "
+                 "`row < j && \"in range\"` failed.\n";
+  const auto out = evaluate({first});
+  EXPECT_EQ(out[0].error_kind, fault_kind::device_assert);
+  EXPECT_EQ(out[0].message,
+            "cudaErrorAssert while running: device-side assert triggered: assertion `row < j && "
+            "\"in range\"` failed at matmul.cu:22 by thread (224,1,0) of block (3,0,0)");
+  EXPECT_EQ(out[0].location, "matmul.cu:22");
+  // Without the printed line (output capped, or another fault's words): the message as it was.
+  first.output = "nothing printed";
+  EXPECT_EQ(evaluate({first})[0].message,
+            "cudaErrorAssert while running: device-side assert triggered");
+}
+
 TEST_F(TwoRuns, PassingSmallOutputsKeepTheirAnswerForLaterComparison) {
   // 1x1x1 with real inputs: whatever M[0]*N[0] is, echo it back.
   const auto probe = evaluate({run(0, 0), run(1, 0)});

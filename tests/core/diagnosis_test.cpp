@@ -288,6 +288,44 @@ TEST(Diagnosis, BarrierDivergenceSpeaksOfBinsInAHistogramAndNamesItsLine) {
   EXPECT_EQ(hints[0].message.find("tile"), std::string::npos);
 }
 
+// A failed device assert names the assertion and its line, in the emulator's words and in those
+// case_evaluation gives what a GPU printed; it is the cause, never a "wrong result".
+TEST(Diagnosis, AFailedAssertNamesItsConditionAndLineOnBothBackends) {
+  for (const std::string& message :
+       {std::string("kernel sum, block (0,0,0), thread (2,0,0): assertion `i < n` failed at "
+                    "reduction.cu:22"),
+        std::string("cudaErrorAssert while running: device-side assert triggered: assertion `i "
+                    "< n` failed at reduction.cu:22 by thread (224,0,0) of block (0,0,0)")}) {
+    kernel_results k;
+    k.problem = problems::kind_named("reduction");
+    k.kernel = "reduce_convergent";
+    k.add(n_case(k.problem, 1000, "ones"), passed());
+    k.add(n_case(k.problem, 1001, "ones"), fault(fault_kind::device_assert, message));
+    const auto hints = k.hints();
+    ASSERT_FALSE(hints.empty()) << message;
+    EXPECT_EQ(hints[0].code, hint_code::device_assert);
+    EXPECT_EQ(hints[0].location, "reduction.cu:22");
+    EXPECT_EQ(hints[0].message.rfind("the assertion `i < n` at reduction.cu:22 failed", 0), 0u)
+        << hints[0].message;
+    EXPECT_FALSE(has_code(hints, hint_code::wrong_result)) << message;
+  }
+}
+
+TEST(Diagnosis, AMisalignedAccessIsItsOwnCauseNotAnOutOfBoundsAccess) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  k.add(n_case(k.problem, 16, "ones"),
+        fault(fault_kind::misaligned_address,
+              "kernel vecSum, block (0,0,0), thread (0,0,0): a 16-byte access at byte 4 of a "
+              "64-byte device buffer, which is not a multiple of 16"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::misaligned_address);
+  EXPECT_NE(hints[0].message.find("multiple of 16 bytes"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::out_of_bounds));
+}
+
 TEST(Diagnosis, CanaryFlagNotMessageWordsDecidesTheStorePastTheEnd) {
   kernel_results k;
   auto o = fault(fault_kind::out_of_bounds, "reworded: anything at all");

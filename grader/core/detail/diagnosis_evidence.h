@@ -97,6 +97,8 @@ std::optional<candidate> barrier_fault(const evidence& ev);
 std::optional<candidate> memory_fault(const evidence& ev);
 std::optional<candidate> race_fault(const evidence& ev);
 std::optional<candidate> launch_fault(const evidence& ev);
+std::optional<candidate> assert_fault(const evidence& ev);
+std::optional<candidate> misaligned_fault(const evidence& ev);
 std::optional<candidate> timeout_fault(const evidence& ev);
 std::optional<candidate> input_fault(const evidence& ev);
 std::optional<candidate> other_fault(const evidence& ev);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 namespace cugrade::grader::detail {
 
 namespace {
@@ -51,36 +53,44 @@ std::optional<candidate> barrier_fault(const evidence& ev) {
   const auto lines = source_locations_in(ev.outcome(*i).message);
   const std::string barriers =
       lines.size() > 1 ? fmt::format(" (the barriers involved: {})", fmt::join(lines, ", ")) : "";
-  return fault_candidate(ev, *i, is_barrier_fault, hint_code::barrier_divergence, specificity::cause,
+  return fault_candidate(ev, *i, is_barrier_fault, hint_code::barrier_divergence,
+                         specificity::cause,
                          "a __syncthreads() reached by only some threads of a block" + barriers +
                              ": " + barrier_advice(ev.problem()));
 }
 
+namespace {
+
+// A misaligned access has its own rule (misaligned_fault).
+bool is_bounds_fault(fault_kind k) {
+  return reports::is_memory_fault(k) && k != fault_kind::misaligned_address;
+}
+
+} // namespace
+
 std::optional<candidate> memory_fault(const evidence& ev) {
-  const auto i = first_fault(ev, reports::is_memory_fault);
+  const auto i = first_fault(ev, is_bounds_fault);
   if (!i) {
     return std::nullopt;
   }
   if (ev.outcome(*i).canary_overwritten) {
-    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::canary_overwritten,
+    return fault_candidate(ev, *i, is_bounds_fault, hint_code::canary_overwritten,
                            specificity::symptom,
                            "a store past the end of the output (it overwrote the guard words "
                            "after it): guard every store with the output's bounds");
   }
   if (const auto shared = shared_access_in(ev.outcome(*i).message)) {
-    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
-                           specificity::symptom, shared_array_advice(*shared));
+    return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::symptom,
+                           shared_array_advice(*shared));
   }
   // The fault's own words are the kernel's message; the hint does not repeat them.
   if (ev.outcome(*i).message.find("__shared__") != std::string::npos) {
-    return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
-                           specificity::symptom,
+    return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::symptom,
                            "an access outside a __shared__ array (the kernel's message names the "
                            "array, the index and the thread): check the index against the "
                            "array's size, also where n is not a multiple of the block");
   }
-  return fault_candidate(ev, *i, reports::is_memory_fault, hint_code::out_of_bounds,
-                         specificity::symptom,
+  return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::symptom,
                          "an access outside a device buffer (the kernel's message names the "
                          "thread and the buffer): check the bounds of this load or store");
 }
@@ -93,11 +103,12 @@ std::optional<candidate> race_fault(const evidence& ev) {
   }
   const auto lines = source_locations_in(ev.outcome(*i).message);
   const std::string where = lines.size() > 1 ? fmt::format(" ({})", fmt::join(lines, " and ")) : "";
-  return fault_candidate(ev, *i, [](fault_kind k) { return k == fault_kind::race; },
-                         hint_code::race, specificity::cause,
-                         "threads of different warps use the same shared memory" + where +
-                             " with no __syncthreads() between: " +
-                             problems::get(ev.problem()).advice(problems::advice_topic::race));
+  return fault_candidate(
+      ev, *i, [](fault_kind k) { return k == fault_kind::race; }, hint_code::race,
+      specificity::cause,
+      "threads of different warps use the same shared memory" + where +
+          " with no __syncthreads() between: " +
+          problems::get(ev.problem()).advice(problems::advice_topic::race));
 }
 
 std::optional<candidate> launch_fault(const evidence& ev) {
@@ -137,12 +148,51 @@ std::optional<candidate> input_fault(const evidence& ev) {
                          "in a scratch buffer of your own (cudaMalloc), never in place");
 }
 
-// Any other fault (a crash in the launcher, an assert, another CUDA error): named as it is.
+// A failed assert() in a kernel: the emulator's message, or what a GPU printed (added to the
+// case's message by case_evaluation), names the assertion and its line.
+std::optional<candidate> assert_fault(const evidence& ev) {
+  const fault_filter failed = [](fault_kind k) { return k == fault_kind::device_assert; };
+  const auto i = first_fault(ev, failed);
+  if (!i) {
+    return std::nullopt;
+  }
+  const std::string& message = ev.outcome(*i).message;
+  static const std::regex assertion("assertion `(.*)` failed");
+  std::smatch m;
+  const std::string which = std::regex_search(message, m, assertion)
+                                ? fmt::format("the assertion `{}`", m[1].str())
+                                : std::string("an assert()");
+  const std::string& location = ev.outcome(*i).location;
+  return fault_candidate(
+      ev, *i, failed, hint_code::device_assert, specificity::cause,
+      fmt::format("{}{} failed in a thread of the kernel: a failed assert stops the whole launch, "
+                  "and every later CUDA call fails (cudaErrorAssert). Check what it assumes "
+                  "against every thread the launch runs, also the threads of the last block past "
+                  "the end of the data",
+                  which, location.empty() ? "" : " at " + location));
+}
+
+// A load or store at an address not aligned to its type (float4 through a cast pointer).
+std::optional<candidate> misaligned_fault(const evidence& ev) {
+  const fault_filter misaligned = [](fault_kind k) { return k == fault_kind::misaligned_address; };
+  const auto i = first_fault(ev, misaligned);
+  if (!i) {
+    return std::nullopt;
+  }
+  return fault_candidate(
+      ev, *i, misaligned, hint_code::misaligned_address, specificity::cause,
+      "a load or store at an address that is not a multiple of its type's size (the kernel's "
+      "message names it): a float4 or int4 must be read at a multiple of 16 bytes, a float2 or "
+      "double at a multiple of 8. cudaMalloc's buffers start aligned, so cast `p + k` to a vector "
+      "pointer only where k elements are a multiple of 16 bytes, and handle the elements before "
+      "and after the aligned part one at a time");
+}
+
+// Any other fault (a crash in the launcher, another CUDA error): named as it is.
 std::optional<candidate> other_fault(const evidence& ev) {
   const fault_filter other = [](fault_kind k) {
     return k == fault_kind::crash || k == fault_kind::cuda_error ||
-           k == fault_kind::device_assert || k == fault_kind::illegal_instruction ||
-           k == fault_kind::stack_overflow;
+           k == fault_kind::illegal_instruction || k == fault_kind::stack_overflow;
   };
   const auto i = first_fault(ev, other);
   if (!i) {

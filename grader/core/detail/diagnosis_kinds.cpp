@@ -44,8 +44,8 @@ void add_kind_rules(std::vector<rule>& rules, const kind_diagnosis& kind, rule_p
 std::vector<rule> rules_for(problems::kind k) {
   // The order breaks ties between equally specific hints; it never depends on the data.
   const kind_diagnosis& kind = diagnosis_of(k);
-  std::vector<rule> rules{barrier_fault, race_fault,    launch_fault,
-                          input_fault,   timeout_fault, bytes_for_elements_pattern};
+  std::vector<rule> rules{barrier_fault,    race_fault,  launch_fault,  assert_fault,
+                          misaligned_fault, input_fault, timeout_fault, bytes_for_elements_pattern};
   add_kind_rules(rules, kind, rule_place::after_faults);
   rules.insert(rules.end(), {stale_result_pattern, early_exit_cause});
   add_kind_rules(rules, kind, rule_place::after_early_exits);
