@@ -127,8 +127,8 @@ std::optional<candidate> race_pattern(const evidence& ev) {
   const std::string advice = problems::get(ev.problem()).advice(problems::advice_topic::race);
   candidate c{hint_code::race,
               specificity::pattern,
-              "the result changed between two runs on the same inputs (in emulation, runs use "
-              "different thread orders): a race. " +
+              "the result changed between two runs on the same inputs, so it depends on the "
+              "order in which the threads ran: a race. " +
                   advice,
               "",
               {},
