@@ -29,6 +29,9 @@ std::string line_directive(std::string_view file_name) {
 
 cugrade::result<std::string> rewrite_source(std::string_view text, std::string_view file_name) {
   detail::rewrite_context ctx(text, file_name);
+  if (auto problem = detail::check_execution_spaces(ctx)) {
+    return cugrade::fail(std::move(*problem));
+  }
   if (auto problem = detail::rewrite_launches(ctx)) {
     return cugrade::fail(std::move(*problem));
   }

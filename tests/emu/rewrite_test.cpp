@@ -122,6 +122,40 @@ TEST(RewriteSource, RejectsOneExternSharedNameWithTwoTypesAsNvccDoes) {
                   .ok());
 }
 
+// nvcc: "calling a __host__ function from a __global__ function is not allowed", and the same for
+// the C++ library's constexpr min/max/swap/clamp/numeric_limits. g++ would compile both.
+TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
+  const auto host = cugrade::emu::rewrite_source(
+      "#include <cuda_runtime.h>\nfloat sq(float x) { return x * x; }\n"
+      "__global__ void k(float* p) {\n  p[0] = sq(p[0]);\n}\n",
+      "reduction.cu");
+  ASSERT_FALSE(host.ok());
+  EXPECT_NE(host.error().find("reduction.cu:4: `sq` is a host function (line 2 declares it "
+                              "without __device__)"),
+            std::string::npos)
+      << host.error();
+  const auto library = cugrade::emu::rewrite_source(
+      "__global__ void k(float* p) { p[0] = std::max(p[0], p[1]); }\n", "reduction.cu");
+  ASSERT_FALSE(library.ok());
+  EXPECT_NE(library.error().find("reduction.cu:1: std::max is a host function"), std::string::npos)
+      << library.error();
+  // What nvcc accepts: device and host-device helpers (also through a macro of the file), a name
+  // with a __device__ overload, members, host code calling host functions, CUDA's math in std.
+  EXPECT_TRUE(cugrade::emu::rewrite_source(
+                  "#define HD __host__ __device__\n"
+                  "__device__ float a(float x) { return x; }\n"
+                  "__host__ __device__ float b(float x) { return x; }\n"
+                  "HD float c(float x) { return x; }\n"
+                  "float d(float x) { return x; }\n__device__ float d(int x) { return x; }\n"
+                  "float e(float x) { return x; }\n"
+                  "struct S { __device__ float e(float x) const { return x; } };\n"
+                  "void host() { e(1.0f); }\n"
+                  "__global__ void k(float* p, S s) { p[0] = a(p[0]) + b(p[1]) + c(p[2]) + d(3) + "
+                  "s.e(p[4]) + std::sqrt(p[5]) + std::abs(p[6]) + min(1, 2); }\n",
+                  "reduction.cu")
+                  .ok());
+}
+
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
             "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");

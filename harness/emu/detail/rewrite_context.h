@@ -82,6 +82,10 @@ private:
 std::optional<std::string> rewrite_launches(rewrite_context& ctx);
 /// Pass: `__shared__` declarations -> per-block storage.
 std::optional<std::string> rewrite_shared(rewrite_context& ctx);
+/// Check: device code calling a function that exists only on the host (one of this file's
+/// functions declared without __device__, or std::min/max/swap/clamp/numeric_limits), which nvcc
+/// refuses. Returns the error for the first such call.
+std::optional<std::string> check_execution_spaces(const rewrite_context& ctx);
 /// Pass: subscripts in device code (`a[i]`, `Mds[ty][k]`) -> the same lvalue, passed through a
 /// check of the emulator's shared-memory hazard and bounds detector. Never fails.
 void rewrite_accesses(rewrite_context& ctx);
