@@ -202,19 +202,19 @@ inline unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
 
 /// Read-only-cache loads are plain loads on the CPU, aligned as on a GPU (the line is unknown).
 template <class T> inline T __ldg(const T* p) {
-  cugrade::emu::detail::check_alignment_of(*p, 0);
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
   return *p;
 }
 template <class T> inline T __ldcg(const T* p) {
-  cugrade::emu::detail::check_alignment_of(*p, 0);
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
   return *p;
 }
 template <class T> inline T __ldca(const T* p) {
-  cugrade::emu::detail::check_alignment_of(*p, 0);
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
   return *p;
 }
 template <class T> inline T __ldcs(const T* p) {
-  cugrade::emu::detail::check_alignment_of(*p, 0);
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
   return *p;
 }
 

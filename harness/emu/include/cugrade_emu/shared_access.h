@@ -60,37 +60,27 @@ template <class T>
   }
 }
 
+/// Whether every access of T is checked for alignment, not only those of checked blocks.
+template <class T>
+inline constexpr bool always_check_alignment = alignof(T) >= 8 && !std::is_array_v<T>;
+
 /// A GPU loads and stores a type only at an address aligned to it (a float4 at a multiple of 16):
 /// `reinterpret_cast<const float4*>(in + 1)[i]` faults there and is reported here. Types aligned
 /// to 8 or more (vectors, doubles) are checked in every block, by their offset into their device
-/// buffer. Narrower ones are checked in checked blocks, and only where their address here is
-/// misaligned too (a test inline, a call only then): checking every float access of every kernel
-/// against its buffer would cost each a call.
+/// buffer. Narrower ones are checked in checked blocks (`checked_block`), and only where their
+/// address here is misaligned too (a test inline, a call only then): checking every float access
+/// of every kernel against its buffer would cost each a call. Used by the subscript wrappers below
+/// and by loads the rewriter does not wrap (`__ldg`).
 template <class T>
 [[gnu::always_inline, gnu::artificial]] inline void check_alignment(const volatile T& element,
-                                                                    int line) {
-  if constexpr (alignof(T) >= 8 && !std::is_array_v<T>) {
+                                                                    bool checked_block, int line) {
+  if constexpr (always_check_alignment<T>) {
     check_placement(__builtin_addressof(element), sizeof(T), alignof(T), line);
   } else if constexpr (alignof(T) > 1 && !std::is_array_v<T>) {
     const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
-    if ((at & (alignof(T) - 1)) != 0) [[unlikely]] {
+    if (__builtin_expect(checked_block, false) && (at & (alignof(T) - 1)) != 0) [[unlikely]] {
       check_placement(__builtin_addressof(element), sizeof(T), alignof(T), line);
     }
-  }
-}
-
-/// Whether every access of T is checked for alignment, not only those of checked blocks.
-template <class T> inline constexpr bool always_check_alignment = alignof(T) >= 8;
-
-/// The alignment of an access the rewriter does not wrap (a load through __ldg), checked where a
-/// subscript's would be.
-template <class T>
-[[gnu::always_inline, gnu::artificial]] inline void check_alignment_of(const volatile T& element,
-                                                                       int line) {
-  if constexpr (always_check_alignment<T>) {
-    check_alignment(element, line);
-  } else if (__builtin_expect(t_ctx.check_shared, false)) {
-    check_alignment(element, line);
   }
 }
 
@@ -104,13 +94,8 @@ template <class T>
 #define CUGRADE_EMU_ACCESS(name, use)                                                              \
   template <class T>                                                                               \
   [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
-    if constexpr (always_check_alignment<T>) {                                                     \
-      check_alignment(element, line);                                                              \
-    }                                                                                              \
+    check_alignment(element, check, line);                                                         \
     if (__builtin_expect(check, false)) {                                                          \
-      if constexpr (!always_check_alignment<T>) {                                                  \
-        check_alignment(element, line);                                                            \
-      }                                                                                            \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \
     return element;                                                                                \
@@ -122,13 +107,8 @@ template <class T>
     if constexpr (!std::is_array_v<T>) {                                                           \
       step_if_shared(__builtin_addressof(element));                                                \
     }                                                                                              \
-    if constexpr (always_check_alignment<T>) {                                                     \
-      check_alignment(element, line);                                                              \
-    }                                                                                              \
+    check_alignment(element, check, line);                                                         \
     if (__builtin_expect(check, false)) {                                                          \
-      if constexpr (!always_check_alignment<T>) {                                                  \
-        check_alignment(element, line);                                                            \
-      }                                                                                            \
       note_if_shared(element, use, line);                                                          \
     }                                                                                              \
     return element;                                                                                \
