@@ -41,9 +41,37 @@ std::string without_references(std::string types) {
   return std::regex_replace(types, std::regex(R"(&+)"), "");
 }
 
+// The emulator's device math (cugrade_emu/device_cmath.h) deletes what nvcc refuses in device
+// code: a C math function of an integer, or of a float and a double. Said as nvcc's rule.
+std::string device_math_in_student_words(const std::string& text) {
+  static const std::regex deleted(
+      R"(use of deleted function (?:'|`|‘).*?device_cmath::(\w+)\((T|A, B)\) \[with ([^\]]*)\](?:'|’))");
+  std::smatch m;
+  if (!std::regex_search(text, m, deleted)) {
+    return text;
+  }
+  const std::string name = m[1].str();
+  if (m[2].str() == "T") {
+    const std::string type = std::regex_replace(m[3].str(), std::regex("^T = "), "");
+    return m.prefix().str() + "`" + name + "` of " + type +
+           " in device code: nvcc gives device code the float and double " + name +
+           " only (\"calling a constexpr __host__ function(\"" + name +
+           "\") from a __global__ function is not allowed\"): convert the argument, as in " +
+           name + "f((float)x) or " + name + "((double)x)" + m.suffix().str();
+  }
+  const std::string types = std::regex_replace(
+      std::regex_replace(m[3].str(), std::regex("^A = "), ""), std::regex("; B = "), " and ");
+  return m.prefix().str() + "`" + name + "` of " + types +
+         " in device code: nvcc gives device code " + name +
+         " of two floats or of two doubles only (\"calling a constexpr __host__ function(\"" +
+         name + "\") from a __global__ function is not allowed\"): give both arguments one " +
+         "floating type, as in " + name + "f(a, b) for floats" + m.suffix().str();
+}
+
 } // namespace
 
 std::string in_student_words(std::string text) {
+  text = device_math_in_student_words(text);
   // The rewrite turns k<<<g, b>>>(args) into a call of a launcher object typed by the kernel's
   // parameters; a mismatch is the student's launch, so it is said in terms of the launch.
   static const std::regex launch(

@@ -32,6 +32,9 @@ cugrade::result<std::string> rewrite_source(std::string_view text, std::string_v
   if (auto problem = detail::check_execution_spaces(ctx)) {
     return cugrade::fail(std::move(*problem));
   }
+  if (auto problem = detail::check_host_variables(ctx)) {
+    return cugrade::fail(std::move(*problem));
+  }
   if (auto problem = detail::rewrite_launches(ctx)) {
     return cugrade::fail(std::move(*problem));
   }
@@ -40,6 +43,7 @@ cugrade::result<std::string> rewrite_source(std::string_view text, std::string_v
   }
   rewrite_noinline(ctx);
   detail::rewrite_accesses(ctx);
+  detail::rewrite_device_math(ctx);
   std::string error;
   std::optional<std::string> body = ctx.apply(&error);
   if (!body) {

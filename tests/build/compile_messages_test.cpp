@@ -41,6 +41,23 @@ TEST(CompileMessages, DropsTheEmulatorsNamespacesEverywhere) {
             "in tile_kernel(float*) via shared_array<float, 16>");
 }
 
+// What g++ says of the emulator's deleted device math is said as nvcc's rule, in the student's
+// types, with the fix.
+TEST(CompileMessages, SaysDeviceMathOfAnIntegerAsNvccsRule) {
+  EXPECT_EQ(in_student_words("use of deleted function \u2018double cugrade::emu::device_cmath::"
+                             "log2(T) [with T = unsigned int]\u2019"),
+            "`log2` of unsigned int in device code: nvcc gives device code the float and double "
+            "log2 only (\"calling a constexpr __host__ function(\"log2\") from a __global__ "
+            "function is not allowed\"): convert the argument, as in log2f((float)x) or "
+            "log2((double)x)");
+  EXPECT_EQ(in_student_words("use of deleted function 'double cugrade::emu::device_cmath::fmax(A, "
+                             "B) [with A = float; B = double]'"),
+            "`fmax` of float and double in device code: nvcc gives device code fmax of two floats "
+            "or of two doubles only (\"calling a constexpr __host__ function(\"fmax\") from a "
+            "__global__ function is not allowed\"): give both arguments one floating type, as in "
+            "fmaxf(a, b) for floats");
+}
+
 TEST(CompileMessages, FindsErrorsAndWarningsOfTheStudentsFileOnly) {
   const std::string log = "reduction.cu:8:23: error: expected ';' before '}' token\n"
                           "other.h:3:1: error: not the student's\n"

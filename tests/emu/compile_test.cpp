@@ -41,6 +41,33 @@ TEST_F(Compile, CompileErrorNamesTheStudentsLine) {
   EXPECT_NE(out.log.find("undefined_name"), std::string::npos) << out.log;
 }
 
+// nvcc gives device code the float and double C math only: `log2(blockDim.x)` (a textbook
+// Hillis-Steele loop bound), `sqrt(n)` of an int and `fmax(x, 0.0)` stop its build. So do they
+// here, at their lines, while host code and float or double arguments still compile, and a
+// file's own `__device__ int ilog2(int)`-style helper named like a math function is its own.
+TEST_F(Compile, DeviceMathOfAnIntegerFailsAsWithNvcc) {
+  const auto bad = build("scan.cu", "#include <cmath>\n"
+                                    "__global__ void k(float* x, int n) {\n"
+                                    "  for (int d = 0; d < log2(blockDim.x); ++d) x[d] = 0;\n"
+                                    "  x[1] = std::sqrt(n);\n"
+                                    "  x[2] = fmax(x[0], 0.0);\n"
+                                    "}\n");
+  EXPECT_NE(bad.exit_status, 0);
+  EXPECT_NE(bad.log.find("scan.cu:3:"), std::string::npos) << bad.log;
+  EXPECT_NE(bad.log.find("scan.cu:4:"), std::string::npos) << bad.log;
+  EXPECT_NE(bad.log.find("scan.cu:5:"), std::string::npos) << bad.log;
+  const auto good = build("ok.cu", "#include <cmath>\n"
+                                   "__device__ int round(int v) { return v; }\n"
+                                   "__host__ __device__ float hd(int n) { return sqrt(n); }\n"
+                                   "__global__ void k(float* x, double* d, int n) {\n"
+                                   "  x[0] = sqrt(x[1]) + log2f(blockDim.x) + fmax(x[2], 1.0f) +\n"
+                                   "         ceil((float)n / 2) + pow(2, n) + round(n);\n"
+                                   "  d[0] = std::exp(d[1]) + fmin(d[2], 0.0) + rsqrt(x[3]);\n"
+                                   "}\n"
+                                   "int host(int n) { return sqrt(n) + log2(n) + fmax(n, 2.0); }\n");
+  EXPECT_EQ(good.exit_status, 0) << good.log;
+}
+
 TEST_F(Compile, SharedDeclaredThroughAMacroStopsTheBuildAtThatLine) {
   const auto out = build("macro.cu", "#define SHARED __shared__\n"
                                      "__global__ void k(float* p) {\n"

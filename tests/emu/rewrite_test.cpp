@@ -156,6 +156,79 @@ TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
                   .ok());
 }
 
+// nvcc: "identifier "M" is undefined in device code" for a variable that lives only on the host:
+// the mask whose __constant__ was forgotten, a size kept in a global int, a const array. g++
+// would compile each. Every form below was compiled with nvcc 13.
+TEST(RewriteSource, RejectsDeviceCodeUsingAHostVariableAsNvccDoes) {
+  const auto mask = cugrade::emu::rewrite_source(
+      "#define MASK_WIDTH 5\nfloat M[MASK_WIDTH * MASK_WIDTH];\n"
+      "__global__ void conv(const float* in, float* out, int w) {\n"
+      "  out[0] = in[0] * M[threadIdx.x % 25];\n}\n",
+      "convolution.cu");
+  ASSERT_FALSE(mask.ok());
+  EXPECT_NE(mask.error().find("convolution.cu:4: `M` is a host variable (line 2 declares it "
+                              "without __device__ or __constant__)"),
+            std::string::npos)
+      << mask.error();
+  const auto size = cugrade::emu::rewrite_source(
+      "int N = 1024, *d_A;\n__global__ void k(float* p, int row) {\n  int i = row * N + 1;\n"
+      "  p[i] = 0;\n}\n",
+      "matmul.cu");
+  ASSERT_FALSE(size.ok());
+  EXPECT_NE(size.error().find("matmul.cu:3: `N` is a host variable (line 1"), std::string::npos)
+      << size.error();
+  const auto table = cugrade::emu::rewrite_source(
+      "const int offsets[4] = {1, 2, 3, 4};\n__device__ int f(int i) { return offsets[i]; }\n",
+      "histogram.cu");
+  ASSERT_FALSE(table.ok());
+  EXPECT_NE(table.error().find("histogram.cu:2: `offsets` is a host variable"), std::string::npos)
+      << table.error();
+  const auto pointer = cugrade::emu::rewrite_source(
+      "float *d_ptr;\n__global__ void k(float* o) { o[0] = d_ptr[0]; }\n", "k.cu");
+  EXPECT_FALSE(pointer.ok());
+  // What nvcc accepts: device, constant and managed variables (also through a macro of the file),
+  // const and constexpr scalars, parameters and locals of the same name (declared in any of the
+  // ways below), sizeof, members, names in host code, lambdas and struct members.
+  EXPECT_TRUE(cugrade::emu::rewrite_source(
+                  "#define DEV __device__\n"
+                  "__constant__ float Mc[9];\n__device__ int counter;\nDEV float table[4];\n"
+                  "const int TILE = 16;\nconstexpr float SCALE = 2.0f;\nstatic const int K = 3;\n"
+                  "int n, N, width, *list, total;\nfloat host_only[4];\n"
+                  "struct S { int n; __device__ int get() const { return n; } };\n"
+                  "__global__ void a(int* o, int n) { o[0] = n + TILE + K + (int)SCALE; }\n"
+                  "__global__ void b(int* o) { int N = 3; o[N] = sizeof(host_only) + "
+                  "sizeof host_only; }\n"
+                  "__global__ void c(float* o) { for (int i = 0, width = 4; i < width; ++i) "
+                  "o[i] = Mc[i] + table[i] + counter; }\n"
+                  "__global__ void d(int* o) { int *list = o, total; total = list[0]; o[1] = "
+                  "total; }\n"
+                  "__global__ void e(S s, int* o) { o[0] = s.get(); }\n"
+                  "void host() { n = 1; host_only[0] = 2; }\n",
+                  "k.cu")
+                  .ok());
+}
+
+// Device code's C math goes to the emulator's float-and-double overloads (compile_test.cpp
+// shows what that refuses); host code, __host__ __device__ functions, the file's own functions,
+// members and assert conditions keep theirs, and lines stay put.
+TEST(RewriteSource, SendsDeviceCodesMathToTheDeviceOverloads) {
+  const std::string out =
+      body("__global__ void k(int n) { float v = sqrt(n) + std::\nlog2(n); }\n"
+           "void h(int n) { sqrt(n); }\n"
+           "__host__ __device__ float hd(int n) { return sqrt(n); }\n"
+           "__device__ int ceil(int v) { return v; }\n"
+           "__device__ int c(S s, int v) { assert(floor(v) >= 0); return ceil(v) + s.exp(v); }\n");
+  EXPECT_NE(out.find("float v = ::cugrade::emu::device_cmath::sqrt(n) + "
+                     "::cugrade::emu::device_cmath::log2\n(n);"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("void h(int n) { sqrt(n); }"), std::string::npos) << out;
+  EXPECT_NE(out.find("float hd(int n) { return sqrt(n); }"), std::string::npos) << out;
+  EXPECT_NE(out.find("assert(floor(v) >= 0); return ceil(v) + s.exp(v);"), std::string::npos)
+      << out;
+  EXPECT_EQ(newlines(out), 6);
+}
+
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
             "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");

@@ -164,33 +164,6 @@ bool declarator(const rewrite_context& ctx, std::size_t start) {
   return depth == 0 && before && ctx.at(*before).is(",") && declares(ctx, first);
 }
 
-// Whether the value at `start` must be a constant (`constexpr int n = a[2];`, `case a[0]:`,
-// `static_assert(a[0] > 1)`, `alignas(a[0])`) or is never computed (`sizeof(a[0])`): either way
-// there is nothing to check, and a function call would not compile there. An assert's condition
-// is left as written too: its text is what a failed assert reports (`assert(i < a[0])`).
-bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
-  int depth = 0;
-  for (std::optional<std::size_t> p = ctx.prev(start); p; p = ctx.prev(*p)) {
-    const token& t = ctx.at(*p);
-    if (t.is(";") || t.is("{") || t.is("}") || t.in_directive) {
-      return false;
-    }
-    if (t.is("constexpr") || t.is("case") || t.is("consteval") || t.is("constinit")) {
-      return true;
-    }
-    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
-    if (depth < 0) {
-      const std::optional<std::size_t> name = ctx.prev(*p);
-      if (name && one_of(ctx.at(*name), {"static_assert", "alignas", "__align__", "sizeof",
-                                         "alignof", "decltype", "typeid", "noexcept", "assert"})) {
-        return true;
-      }
-      depth = 0;
-    }
-  }
-  return false;
-}
-
 // Parentheses that only group (not a call's, nor an `if`'s: those have a name before them).
 bool grouping_parentheses(const rewrite_context& ctx, std::size_t open) {
   const std::optional<std::size_t> before = ctx.prev(open);

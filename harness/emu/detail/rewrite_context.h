@@ -77,6 +77,11 @@ private:
   int m_next_id = 0;
 };
 
+/// Whether the value at token `start` must be a constant (`constexpr int n = a[2];`, `case a[0]:`,
+/// `static_assert(a[0] > 1)`, `alignas(a[0])`), is never computed (`sizeof(a[0])`), or is an
+/// assert's condition, whose text is what a failed assert reports: no pass rewrites it.
+bool in_constant_expression(const rewrite_context& ctx, std::size_t start);
+
 /// Pass: kernel launches `k<<<g, b, s, st>>>(args)` -> `::cugrade::emu::launch(k, ...)(args)`.
 /// Returns an error message for a launch it cannot translate.
 std::optional<std::string> rewrite_launches(rewrite_context& ctx);
@@ -86,8 +91,16 @@ std::optional<std::string> rewrite_shared(rewrite_context& ctx);
 /// functions declared without __device__, or std::min/max/swap/clamp/numeric_limits), which nvcc
 /// refuses. Returns the error for the first such call.
 std::optional<std::string> check_execution_spaces(const rewrite_context& ctx);
+/// Check: device code using a variable that exists only on the host (a namespace-scope variable
+/// declared without __device__ or __constant__, not a const scalar), which nvcc refuses
+/// ("identifier is undefined in device code"). Returns the error for the first such use.
+std::optional<std::string> check_host_variables(const rewrite_context& ctx);
 /// Pass: subscripts in device code (`a[i]`, `Mds[ty][k]`) -> the same lvalue, passed through a
 /// check of the emulator's shared-memory hazard and bounds detector. Never fails.
 void rewrite_accesses(rewrite_context& ctx);
+/// Pass: calls of the C math functions in __global__ and __device__ functions ->
+/// `::cugrade::emu::device_cmath::` (float and double only, as nvcc gives device code). Never
+/// fails: an integer argument is then a build error at its line.
+void rewrite_device_math(rewrite_context& ctx);
 
 } // namespace cugrade::emu::detail

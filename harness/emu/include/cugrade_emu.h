@@ -21,6 +21,7 @@
 #include "cugrade_emu/atomics.h"
 #include "cugrade_emu/context.h"
 #include "cugrade_emu/device.h"
+#include "cugrade_emu/device_cmath.h"
 #include "cugrade_emu/device_math.h"
 #include "cugrade_emu/launch.h"
 #include "cugrade_emu/shared.h"

@@ -15,6 +15,10 @@
 inline float rsqrtf(float x) {
   return 1.0f / sqrtf(x);
 }
+// CUDA overloads rsqrt for float too, so rsqrt of an int is ambiguous there as here.
+inline float rsqrt(float x) {
+  return 1.0f / sqrtf(x);
+}
 inline double rsqrt(double x) {
   return 1.0 / sqrt(x);
 }

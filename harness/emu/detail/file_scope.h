@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// What the execution-space checks need to know about a file's namespace scope: which tokens lie
+/// at it (not in a function, class or initializer) and which names the file #defines.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/emu/detail/rewrite_context.h"
+
+namespace cugrade::emu::detail {
+
+/// `;`, `{` or `}`: where a statement or declaration ends or a body starts.
+bool boundary(const token& t);
+/// An identifier (keywords included: the lexer does not tell them apart).
+bool is_name(const token& t);
+/// Per token: whether it lies at namespace scope (inside namespaces and `extern "C"` blocks, not
+/// in a function, class or initializer).
+std::vector<bool> namespace_scope(const rewrite_context& ctx);
+/// Names the file #defines: `#define HD __host__ __device__` makes `HD float f()` a device
+/// function as much as the keywords do.
+std::set<std::string, std::less<>> macros_of(const rewrite_context& ctx);
+
+/// A function the file declares or defines at namespace scope.
+struct declared_function {
+  bool device = false; ///< some declaration of the name has __device__ or __global__
+  int line = 0;        ///< of its first declaration
+};
+/// The file's namespace-scope functions by name: a name followed by `(` whose statement has no
+/// `=` before it and whose `)` is followed by `{`, `;`, `const`, `noexcept` or `->`. A
+/// declaration spelled with one of the file's macros counts as a device one.
+std::map<std::string, declared_function> functions_of(const rewrite_context& ctx);
+
+} // namespace cugrade::emu::detail

@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// The C math functions as device code sees them with nvcc. CUDA gives device code their float
+/// and double overloads only; an integer argument (`log2(blockDim.x)`, `sqrt(n)`, `ceil(n / 2)`)
+/// or a float mixed with a double (`fmax(x, 0.0)`) reaches libstdc++'s constexpr host template
+/// instead, and nvcc stops: "calling a constexpr __host__ function("log2") from a __global__
+/// function is not allowed". g++ accepts both, so the rewriter sends the calls of __global__
+/// and __device__ functions here (never host code's, nor __host__ __device__ functions', where
+/// nvcc only warns): float and double compute as before, and every other argument type is a
+/// deleted overload, a build error at the student's line that compile_messages rephrases.
+/// `pow` is not here: CUDA's overloads accept integers.
+
+#include <math.h>
+
+#include <type_traits>
+
+namespace cugrade::emu::device_cmath {
+
+template <class T>
+concept not_float_or_double =
+    std::is_arithmetic_v<T> && !std::is_same_v<T, float> && !std::is_same_v<T, double>;
+template <class A, class B>
+concept not_one_floating_type = std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
+                                !(std::is_same_v<A, B> && !not_float_or_double<A>);
+
+#define CUGRADE_EMU_DEVICE_UNARY(name, float_result, double_result)                                \
+  inline float_result name(float x) {                                                              \
+    return ::name##f(x);                                                                           \
+  }                                                                                                \
+  inline double_result name(double x) {                                                            \
+    return ::name(x);                                                                              \
+  }                                                                                                \
+  template <not_float_or_double T> double name(T) = delete;
+#define CUGRADE_EMU_DEVICE_BINARY(name)                                                            \
+  inline float name(float a, float b) {                                                            \
+    return ::name##f(a, b);                                                                        \
+  }                                                                                                \
+  inline double name(double a, double b) {                                                         \
+    return ::name(a, b);                                                                           \
+  }                                                                                                \
+  template <class A, class B>                                                                      \
+    requires not_one_floating_type<A, B>                                                           \
+  double name(A, B) = delete;
+
+CUGRADE_EMU_DEVICE_UNARY(sqrt, float, double)
+CUGRADE_EMU_DEVICE_UNARY(cbrt, float, double)
+CUGRADE_EMU_DEVICE_UNARY(exp, float, double)
+CUGRADE_EMU_DEVICE_UNARY(exp2, float, double)
+CUGRADE_EMU_DEVICE_UNARY(expm1, float, double)
+CUGRADE_EMU_DEVICE_UNARY(log, float, double)
+CUGRADE_EMU_DEVICE_UNARY(log2, float, double)
+CUGRADE_EMU_DEVICE_UNARY(log10, float, double)
+CUGRADE_EMU_DEVICE_UNARY(log1p, float, double)
+CUGRADE_EMU_DEVICE_UNARY(logb, float, double)
+CUGRADE_EMU_DEVICE_UNARY(ilogb, int, int)
+CUGRADE_EMU_DEVICE_UNARY(sin, float, double)
+CUGRADE_EMU_DEVICE_UNARY(cos, float, double)
+CUGRADE_EMU_DEVICE_UNARY(tan, float, double)
+CUGRADE_EMU_DEVICE_UNARY(asin, float, double)
+CUGRADE_EMU_DEVICE_UNARY(acos, float, double)
+CUGRADE_EMU_DEVICE_UNARY(atan, float, double)
+CUGRADE_EMU_DEVICE_UNARY(sinh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(cosh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(tanh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(asinh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(acosh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(atanh, float, double)
+CUGRADE_EMU_DEVICE_UNARY(ceil, float, double)
+CUGRADE_EMU_DEVICE_UNARY(floor, float, double)
+CUGRADE_EMU_DEVICE_UNARY(round, float, double)
+CUGRADE_EMU_DEVICE_UNARY(trunc, float, double)
+CUGRADE_EMU_DEVICE_UNARY(rint, float, double)
+CUGRADE_EMU_DEVICE_UNARY(nearbyint, float, double)
+CUGRADE_EMU_DEVICE_UNARY(fabs, float, double)
+CUGRADE_EMU_DEVICE_UNARY(erf, float, double)
+CUGRADE_EMU_DEVICE_UNARY(erfc, float, double)
+CUGRADE_EMU_DEVICE_UNARY(tgamma, float, double)
+CUGRADE_EMU_DEVICE_UNARY(lgamma, float, double)
+CUGRADE_EMU_DEVICE_UNARY(lround, long, long)
+CUGRADE_EMU_DEVICE_UNARY(llround, long long, long long)
+CUGRADE_EMU_DEVICE_UNARY(lrint, long, long)
+CUGRADE_EMU_DEVICE_UNARY(llrint, long long, long long)
+CUGRADE_EMU_DEVICE_BINARY(fmod)
+CUGRADE_EMU_DEVICE_BINARY(fmax)
+CUGRADE_EMU_DEVICE_BINARY(fmin)
+CUGRADE_EMU_DEVICE_BINARY(atan2)
+CUGRADE_EMU_DEVICE_BINARY(hypot)
+CUGRADE_EMU_DEVICE_BINARY(copysign)
+CUGRADE_EMU_DEVICE_BINARY(fdim)
+CUGRADE_EMU_DEVICE_BINARY(remainder)
+CUGRADE_EMU_DEVICE_BINARY(nextafter)
+
+#undef CUGRADE_EMU_DEVICE_UNARY
+#undef CUGRADE_EMU_DEVICE_BINARY
+
+} // namespace cugrade::emu::device_cmath
