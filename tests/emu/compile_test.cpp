@@ -62,7 +62,8 @@ TEST_F(Compile, DeviceMathOfAnIntegerFailsAsWithNvcc) {
                                    "__global__ void k(float* x, double* d, int n) {\n"
                                    "  x[0] = sqrt(x[1]) + log2f(blockDim.x) + fmax(x[2], 1.0f) +\n"
                                    "         ceil((float)n / 2) + pow(2, n) + round(n);\n"
-                                   "  d[0] = std::exp(d[1]) + fmin(d[2], 0.0) + rsqrt(x[3]);\n"
+                                   "  d[0] = std::exp(d[1]) + fmin(d[2], 0.0) + rsqrt(x[3]) +\n"
+                                   "         copysign(x[4], d[3]);\n"
                                    "}\n"
                                    "int host(int n) { return sqrt(n) + log2(n) + fmax(n, 2.0); }\n");
   EXPECT_EQ(good.exit_status, 0) << good.log;

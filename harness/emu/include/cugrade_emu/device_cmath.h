@@ -22,6 +22,9 @@ concept not_float_or_double =
 template <class A, class B>
 concept not_one_floating_type = std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
                                 !(std::is_same_v<A, B> && !not_float_or_double<A>);
+template <class A, class B>
+concept not_two_floating = std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
+                           (not_float_or_double<A> || not_float_or_double<B>);
 
 #define CUGRADE_EMU_DEVICE_UNARY(name, float_result, double_result)                                \
   inline float_result name(float x) {                                                              \
@@ -40,6 +43,23 @@ concept not_one_floating_type = std::is_arithmetic_v<A> && std::is_arithmetic_v<
   }                                                                                                \
   template <class A, class B>                                                                      \
     requires not_one_floating_type<A, B>                                                           \
+  double name(A, B) = delete;
+// copysign: CUDA overloads it for a float and a double too; integers stay refused.
+#define CUGRADE_EMU_DEVICE_BINARY_MIXED(name)                                                      \
+  inline float name(float a, float b) {                                                            \
+    return ::name##f(a, b);                                                                        \
+  }                                                                                                \
+  inline double name(double a, double b) {                                                         \
+    return ::name(a, b);                                                                           \
+  }                                                                                                \
+  inline double name(float a, double b) {                                                          \
+    return ::name(static_cast<double>(a), b);                                                      \
+  }                                                                                                \
+  inline double name(double a, float b) {                                                          \
+    return ::name(a, static_cast<double>(b));                                                      \
+  }                                                                                                \
+  template <class A, class B>                                                                      \
+    requires not_two_floating<A, B>                                                                \
   double name(A, B) = delete;
 
 CUGRADE_EMU_DEVICE_UNARY(sqrt, float, double)
@@ -85,12 +105,13 @@ CUGRADE_EMU_DEVICE_BINARY(fmax)
 CUGRADE_EMU_DEVICE_BINARY(fmin)
 CUGRADE_EMU_DEVICE_BINARY(atan2)
 CUGRADE_EMU_DEVICE_BINARY(hypot)
-CUGRADE_EMU_DEVICE_BINARY(copysign)
+CUGRADE_EMU_DEVICE_BINARY_MIXED(copysign)
 CUGRADE_EMU_DEVICE_BINARY(fdim)
 CUGRADE_EMU_DEVICE_BINARY(remainder)
 CUGRADE_EMU_DEVICE_BINARY(nextafter)
 
 #undef CUGRADE_EMU_DEVICE_UNARY
 #undef CUGRADE_EMU_DEVICE_BINARY
+#undef CUGRADE_EMU_DEVICE_BINARY_MIXED
 
 } // namespace cugrade::emu::device_cmath
