@@ -29,10 +29,6 @@
 namespace cugrade::emu::detail {
 namespace {
 
-bool one_of(const token& t, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return t.is(w); });
-}
-
 // C++ keywords that can stand before `[` without naming a variable, or that make the tokens
 // around a subscript something other than a plain expression.
 bool keyword(const token& t) {

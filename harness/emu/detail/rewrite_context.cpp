@@ -200,11 +200,9 @@ bool in_constant_expression(const rewrite_context& ctx, std::size_t start) {
     depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
     if (depth < 0) {
       const std::optional<std::size_t> name = ctx.prev(*p);
-      for (std::string_view word : {"static_assert", "alignas", "__align__", "sizeof", "alignof",
-                                    "decltype", "typeid", "noexcept", "assert"}) {
-        if (name && ctx.at(*name).is(word)) {
-          return true;
-        }
+      if (name && one_of(ctx.at(*name), {"static_assert", "alignas", "__align__", "sizeof",
+                                         "alignof", "decltype", "typeid", "noexcept", "assert"})) {
+        return true;
       }
       depth = 0;
     }

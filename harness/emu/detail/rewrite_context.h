@@ -5,6 +5,7 @@
 /// Every edit keeps the number of newlines of the text it replaces, so line numbers never move.
 
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,16 @@
 #include "harness/core/cxx_lexer.h"
 
 namespace cugrade::emu::detail {
+
+/// Whether the token is one of `words` (an identifier or punctuator spelled so).
+inline bool one_of(const token& t, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (t.is(w)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /// Replace [begin, end) of the source with `text`.
 struct edit {

@@ -30,15 +30,6 @@ struct host_variable {
 };
 using host_variables = std::map<std::string, host_variable, std::less<>>;
 
-bool one_of(const token& t, std::initializer_list<std::string_view> words) {
-  for (std::string_view w : words) {
-    if (t.is(w)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // A statement at namespace scope that is no variable declaration this pass can be sure of. What
 // comes after `=` and inside an array's bound (`float M[MASK_WIDTH * MASK_WIDTH]`) may call,
 // name templates and use macros.
