@@ -34,24 +34,22 @@ concept not_two_floating = std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
     return ::name(x);                                                                              \
   }                                                                                                \
   template <not_float_or_double T> double name(T) = delete;
-#define CUGRADE_EMU_DEVICE_BINARY(name)                                                            \
+// Two floats or two doubles: what every two-argument function takes in device code.
+#define CUGRADE_EMU_DEVICE_SAME_TYPES(name)                                                        \
   inline float name(float a, float b) {                                                            \
     return ::name##f(a, b);                                                                        \
   }                                                                                                \
   inline double name(double a, double b) {                                                         \
     return ::name(a, b);                                                                           \
-  }                                                                                                \
+  }
+#define CUGRADE_EMU_DEVICE_BINARY(name)                                                            \
+  CUGRADE_EMU_DEVICE_SAME_TYPES(name)                                                              \
   template <class A, class B>                                                                      \
     requires not_one_floating_type<A, B>                                                           \
   double name(A, B) = delete;
 // copysign: CUDA overloads it for a float and a double too; integers stay refused.
 #define CUGRADE_EMU_DEVICE_BINARY_MIXED(name)                                                      \
-  inline float name(float a, float b) {                                                            \
-    return ::name##f(a, b);                                                                        \
-  }                                                                                                \
-  inline double name(double a, double b) {                                                         \
-    return ::name(a, b);                                                                           \
-  }                                                                                                \
+  CUGRADE_EMU_DEVICE_SAME_TYPES(name)                                                              \
   inline double name(float a, double b) {                                                          \
     return ::name(static_cast<double>(a), b);                                                      \
   }                                                                                                \
@@ -113,5 +111,6 @@ CUGRADE_EMU_DEVICE_BINARY(nextafter)
 #undef CUGRADE_EMU_DEVICE_UNARY
 #undef CUGRADE_EMU_DEVICE_BINARY
 #undef CUGRADE_EMU_DEVICE_BINARY_MIXED
+#undef CUGRADE_EMU_DEVICE_SAME_TYPES
 
 } // namespace cugrade::emu::device_cmath
