@@ -203,6 +203,7 @@ TEST(RewriteSource, RejectsDeviceCodeUsingAHostVariableAsNvccDoes) {
                   "__global__ void d(int* o) { int *list = o, total; total = list[0]; o[1] = "
                   "total; }\n"
                   "__global__ void e(S s, int* o) { o[0] = s.get(); }\n"
+                  "template <int width>\n__global__ void t(int* o) { o[0] = width; }\n"
                   "void host() { n = 1; host_only[0] = 2; }\n",
                   "k.cu")
                   .ok());

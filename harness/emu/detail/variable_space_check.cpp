@@ -219,23 +219,21 @@ bool member_or_qualified(const rewrite_context& ctx, std::size_t i) {
   return before && one_of(ctx.at(*before), {".", "->", "::"});
 }
 
-// Whether a parameter or local of the function whose body opens at `body` is called `name`.
+// Whether a parameter, template parameter or local of the function whose body opens at `body`
+// is called `name`.
 bool shadowed(const rewrite_context& ctx, std::size_t body, std::string_view name) {
   const auto close = ctx.prev(body);
   if (!close || !ctx.at(*close).is(")")) {
     return true; // not a plain parameter list: no claim
   }
-  int depth = 0;
-  for (std::optional<std::size_t> p = close; p; p = ctx.prev(*p)) {
-    depth += ctx.at(*p).is(")") ? 1 : (ctx.at(*p).is("(") ? -1 : 0);
-    if (depth == 0) {
-      break;
-    }
+  // The whole declaration: its parameters, and a template's (`template <int N>`).
+  for (std::optional<std::size_t> p = close;
+       p && !boundary(ctx.at(*p)) && !ctx.at(*p).in_directive; p = ctx.prev(*p)) {
     if (ctx.at(*p).is(name)) {
       return true;
     }
   }
-  depth = 0;
+  int depth = 0;
   for (std::optional<std::size_t> p = body; p; p = ctx.next(*p)) {
     depth += ctx.at(*p).is("{") ? 1 : (ctx.at(*p).is("}") ? -1 : 0);
     if (depth == 0) {
