@@ -51,21 +51,21 @@ std::string device_math_in_student_words(const std::string& text) {
     return text;
   }
   const std::string name = m[1].str();
+  const std::string rule = "(\"calling a constexpr __host__ function(\"" + name +
+                           "\") from a __global__ function is not allowed\")";
   if (m[2].str() == "T") {
     const std::string type = std::regex_replace(m[3].str(), std::regex("^T = "), "");
     return m.prefix().str() + "`" + name + "` of " + type +
-           " in device code: nvcc gives device code the float and double " + name +
-           " only (\"calling a constexpr __host__ function(\"" + name +
-           "\") from a __global__ function is not allowed\"): convert the argument, as in " +
-           name + "f((float)x) or " + name + "((double)x)" + m.suffix().str();
+           " in device code: nvcc gives device code the float and double " + name + " only " +
+           rule + ": convert the argument, as in " + name + "f((float)x) or " + name +
+           "((double)x)" + m.suffix().str();
   }
   const std::string types = std::regex_replace(
       std::regex_replace(m[3].str(), std::regex("^A = "), ""), std::regex("; B = "), " and ");
-  return m.prefix().str() + "`" + name + "` of " + types +
-         " in device code: nvcc gives device code " + name +
-         " of two floats or of two doubles only (\"calling a constexpr __host__ function(\"" +
-         name + "\") from a __global__ function is not allowed\"): give both arguments one " +
-         "floating type, as in " + name + "f(a, b) for floats" + m.suffix().str();
+  return m.prefix().str() + "`" + name + "` of " + types + " in device code: nvcc gives device " +
+         "code " + name + " of two floats or of two doubles only " + rule +
+         ": give both arguments one floating type, as in " + name + "f(a, b) for floats" +
+         m.suffix().str();
 }
 
 } // namespace

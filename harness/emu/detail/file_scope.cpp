@@ -15,6 +15,20 @@ bool is_name(const token& t) {
   return t.kind == token_kind::identifier;
 }
 
+bool member_or_qualified(const rewrite_context& ctx, std::size_t i) {
+  const auto before = ctx.prev(i);
+  return before && one_of(ctx.at(*before), {".", "->", "::"});
+}
+
+std::vector<std::size_t> declaration_before(const rewrite_context& ctx, std::size_t i) {
+  std::vector<std::size_t> out;
+  for (std::optional<std::size_t> p = ctx.prev(i);
+       p && !boundary(ctx.at(*p)) && !ctx.at(*p).in_directive; p = ctx.prev(*p)) {
+    out.push_back(*p);
+  }
+  return out;
+}
+
 namespace {
 
 // Whether the `{` at `open` opens a namespace or an `extern "C"` block: what is declared in it is
@@ -79,15 +93,13 @@ std::map<std::string, declared_function> functions_of(const rewrite_context& ctx
     }
     bool device = false;
     bool initializer = false;
-    bool first = true;
-    for (std::optional<std::size_t> p = ctx.prev(i);
-         p && !boundary(ctx.at(*p)) && !ctx.at(*p).in_directive; p = ctx.prev(*p)) {
-      const token& t = ctx.at(*p);
+    const std::vector<std::size_t> head = declaration_before(ctx, i);
+    for (std::size_t p : head) {
+      const token& t = ctx.at(p);
       device = device || t.is("__device__") || t.is("__global__") || macros.contains(t.text);
       initializer = initializer || t.is("=") || t.is("(") || t.is(",");
-      first = false;
     }
-    if (first || initializer) {
+    if (head.empty() || initializer) {
       continue; // a statement that is only a call, or a call inside an initializer
     }
     int depth = 0;

@@ -15,6 +15,11 @@ namespace cugrade::emu::detail {
 bool boundary(const token& t);
 /// An identifier (keywords included: the lexer does not tell them apart).
 bool is_name(const token& t);
+/// Whether the token before `i` makes it a member (`s.n`, `p->n`) or a qualified name (`ns::n`).
+bool member_or_qualified(const rewrite_context& ctx, std::size_t i);
+/// The significant tokens before `i` back to the previous `;`, `{`, `}` or directive, nearest
+/// first: the head of the declaration whose name or body is at `i`.
+std::vector<std::size_t> declaration_before(const rewrite_context& ctx, std::size_t i);
 /// Per token: whether it lies at namespace scope (inside namespaces and `extern "C"` blocks, not
 /// in a function, class or initializer).
 std::vector<bool> namespace_scope(const rewrite_context& ctx);

@@ -35,9 +35,8 @@ const std::set<std::string, std::less<>>& device_math_names() {
 bool device_only(const rewrite_context& ctx, std::size_t body,
                  const std::set<std::string, std::less<>>& macros) {
   bool device = false;
-  for (std::optional<std::size_t> p = ctx.prev(body);
-       p && !boundary(ctx.at(*p)) && !ctx.at(*p).in_directive; p = ctx.prev(*p)) {
-    const token& t = ctx.at(*p);
+  for (std::size_t p : declaration_before(ctx, body)) {
+    const token& t = ctx.at(p);
     if (t.is("__host__") || macros.contains(t.text)) {
       return false;
     }

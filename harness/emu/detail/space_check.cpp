@@ -70,8 +70,7 @@ std::optional<std::string> check_execution_spaces(const rewrite_context& ctx) {
     const auto f = functions.find(std::string(ctx.at(i).text));
     const std::optional<std::size_t> open = ctx.next(i);
     if (f == functions.end() || f->second.device || !open || !ctx.at(*open).is("(") ||
-        (before &&
-         (ctx.at(*before).is(".") || ctx.at(*before).is("->") || ctx.at(*before).is("::")))) {
+        member_or_qualified(ctx, i)) {
       continue;
     }
     return ctx.where(i) + "`" + f->first + "` is a host function (line " +

@@ -113,8 +113,8 @@ void record_declarators(const rewrite_context& ctx, const std::vector<std::size_
 }
 
 // The namespace-scope variables no device code may touch.
-host_variables host_variables_of(const rewrite_context& ctx) {
-  const std::vector<bool> at_namespace = namespace_scope(ctx);
+host_variables host_variables_of(const rewrite_context& ctx,
+                                 const std::vector<bool>& at_namespace) {
   const std::set<std::string, std::less<>> macros = macros_of(ctx);
   host_variables out;
   std::vector<std::size_t> statement;
@@ -214,11 +214,6 @@ bool declared_at(const rewrite_context& ctx, std::size_t i) {
   return false;
 }
 
-bool member_or_qualified(const rewrite_context& ctx, std::size_t i) {
-  const auto before = ctx.prev(i);
-  return before && one_of(ctx.at(*before), {".", "->", "::"});
-}
-
 // Whether a parameter, template parameter or local of the function whose body opens at `body`
 // is called `name`.
 bool shadowed(const rewrite_context& ctx, std::size_t body, std::string_view name) {
@@ -227,9 +222,8 @@ bool shadowed(const rewrite_context& ctx, std::size_t body, std::string_view nam
     return true; // not a plain parameter list: no claim
   }
   // The whole declaration: its parameters, and a template's (`template <int N>`).
-  for (std::optional<std::size_t> p = close;
-       p && !boundary(ctx.at(*p)) && !ctx.at(*p).in_directive; p = ctx.prev(*p)) {
-    if (ctx.at(*p).is(name)) {
+  for (std::size_t p : declaration_before(ctx, body)) {
+    if (ctx.at(p).is(name)) {
       return true;
     }
   }
@@ -260,11 +254,11 @@ bool unevaluated(const rewrite_context& ctx, std::size_t i) {
 } // namespace
 
 std::optional<std::string> check_host_variables(const rewrite_context& ctx) {
-  const host_variables variables = host_variables_of(ctx);
+  const std::vector<bool> at_namespace = namespace_scope(ctx);
+  const host_variables variables = host_variables_of(ctx, at_namespace);
   if (variables.empty()) {
     return std::nullopt;
   }
-  const std::vector<bool> at_namespace = namespace_scope(ctx);
   for (std::size_t i = 0; i < ctx.size(); ++i) {
     const token& t = ctx.at(i);
     if (!ctx.in_device_code(i) || !is_name(t) || t.in_directive) {
