@@ -105,6 +105,33 @@ TEST_F(WarpProfile, LanesThatSkippedGuardedLoadsStillStoreAsOneRequest) {
   EXPECT_EQ(store.units, 4u);
 }
 
+TEST_F(WarpProfile, UnrolledLoadsOfAStaticTileRowAreOneSixteenByteLoad) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_tile_product")(out.get());
+  const auto read = at("LINE:tile_product", "shared", "load");
+  EXPECT_EQ(read.requests, 4u + 16u); // Mds: 4 LDS.128; Nds: 16 LDS.32
+  EXPECT_EQ(read.units, 4u * 2 + 16u);
+  EXPECT_EQ(read.bytes, 32u * 32 * 4); // every lane's 32 floats, however they are grouped
+  // Row 0 of Mds is 0..15, column tx of Nds is 0, tx, ..., 15 tx: lane (tx, 0) sums k * k * tx.
+  EXPECT_FLOAT_EQ(out.download()[3], 1240.0f * 3);
+}
+
+TEST_F(WarpProfile, DynamicSharedMemoryKeepsItsFourByteLoads) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_dynamic_tile_product")(out.get());
+  const auto read = at("LINE:dynamic_tile_product", "shared", "load");
+  EXPECT_EQ(read.requests, 32u);
+  EXPECT_EQ(read.units, 32u);
+}
+
+TEST_F(WarpProfile, LoadsAlignedInOnlySomeLanesStayFourByteLoads) {
+  device_buffer<float> out(32);
+  m_kernels.fn<void(float*)>("run_shifted_window")(out.get());
+  const auto read = at("LINE:shifted_window", "shared", "load");
+  EXPECT_EQ(read.requests, 4u);
+  EXPECT_EQ(read.lanes, 4u * 32);
+}
+
 TEST_F(WarpProfile, APaddedTileHasNoConflict) {
   device_buffer<float> out(32);
   m_kernels.fn<void(float*)>("run_column_of_padded_tile")(out.get());

@@ -9,7 +9,8 @@ void block_runner::profile_access(std::uintptr_t at, std::size_t bytes, profile_
   const auto width = static_cast<unsigned>(bytes);
   switch (use) {
   case shared_use::read:
-    m_profiler.record(m_current, at, width, space, profile_op::load, line);
+    m_profiler.record(m_current, at, width, space, profile_op::load, line,
+                      space == profile_space::shared ? static_array_at(at) : 0);
     return;
   case shared_use::write:
     m_profiler.record(m_current, at, width, space, profile_op::store, line);
@@ -22,6 +23,12 @@ void block_runner::profile_access(std::uintptr_t at, std::size_t bytes, profile_
     break;
   }
   m_profiler.record(m_current, at, width, space, profile_op::atomic, line);
+}
+
+std::uintptr_t block_runner::static_array_at(std::uintptr_t at) const {
+  const shared_place where = m_arena.locate(reinterpret_cast<const void*>(at));
+  const bool declared = where.slot != nullptr && where.slot->key != nullptr;
+  return declared ? reinterpret_cast<std::uintptr_t>(where.slot->base) : 0;
 }
 
 void block_runner::note_global(const volatile void* address, std::size_t bytes, shared_use use,

@@ -173,6 +173,8 @@ private:
     }
   }
   void report_hazard(const hazard& h);
+  /// The first byte of the static `__shared__` array holding `at`; 0 for dynamic shared memory.
+  [[nodiscard]] std::uintptr_t static_array_at(std::uintptr_t at) const;
   void profile_access(std::uintptr_t at, std::size_t bytes, profile_space space, shared_use use,
                       int line);
   bool place_access(std::uintptr_t at, std::size_t bytes, shared_use use, int line);

@@ -125,11 +125,15 @@ void warp_profiler::flush_warp(unsigned first, unsigned count) {
   // lanes' k-th accesses there as one request: lanes that skipped a guarded load in a loop still
   // meet at the store after it, as one warp instruction's lanes do. (Pairing the k-th access of
   // each lane over all lines split that store into several requests of fewer sectors.)
+  fuse_vector_loads(std::span(m_lanes).subspan(first, count));
   std::map<std::pair<request_key, std::size_t>, std::vector<const lane_access*>> requests;
   std::map<request_key, std::size_t> made;
   for (unsigned l = 0; l < count; ++l) {
     made.clear();
     for (const lane_access& a : m_lanes[first + l]) {
+      if (a.merged) {
+        continue;
+      }
       const request_key key{a.line, a.space, a.op};
       requests[{key, made[key]++}].push_back(&a);
     }

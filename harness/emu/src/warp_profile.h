@@ -8,11 +8,14 @@
 /// costs the distinct 32-byte sectors its lanes touch; a shared request the wavefronts the 32
 /// banks of 4 bytes need (the most distinct words any one bank serves; one word read by many
 /// lanes is a broadcast; a request of 16-byte accesses is served a half-warp at a time, as an
-/// H200's LDS.128 is). docs/insight.md compares these counts with Nsight Compute's.
+/// H200's LDS.128 is). A thread's loads of consecutive elements of one static `__shared__` array
+/// at one line, aligned in every lane, count as the one wider load nvcc makes of them
+/// (vector_loads.cpp). docs/insight.md compares these counts with Nsight Compute's.
 
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -27,11 +30,15 @@ enum class profile_op : std::uint8_t { load, store, atomic };
 /// One lane's access, as recorded between two barriers.
 struct lane_access {
   std::uintptr_t address = 0;
+  /// The first byte of the static `__shared__` array it is in; 0 elsewhere (global memory, the
+  /// launch's dynamic shared memory), where nvcc cannot prove the alignment a wider load needs.
+  std::uintptr_t array = 0;
   int line = 0;
   std::uint8_t bytes = 0;
   std::uint8_t lane = 0; ///< its lane in the warp (thread % 32)
   profile_space space = profile_space::global;
   profile_op op = profile_op::load;
+  bool merged = false; ///< a load folded into a wider one before it (fuse_vector_loads)
 };
 
 /// Warp requests of one kind at one line.
@@ -58,10 +65,10 @@ public:
 
   void begin_block(unsigned threads);
   void record(unsigned thread, std::uintptr_t address, unsigned bytes, profile_space space,
-              profile_op op, int line) {
+              profile_op op, int line, std::uintptr_t array = 0) {
     std::vector<lane_access>& lane = m_lanes[thread];
     if (lane.size() < max_per_lane) [[likely]] {
-      lane.push_back({address, line, static_cast<std::uint8_t>(bytes),
+      lane.push_back({address, array, line, static_cast<std::uint8_t>(bytes),
                       static_cast<std::uint8_t>(thread % 32), space, op});
     } else {
       ++m_left_out;
@@ -83,6 +90,12 @@ private:
   std::map<request_key, request_counts> m_counts;
   std::uint64_t m_left_out = 0;
 };
+
+/// Folds each lane's loads of consecutive elements of one static `__shared__` array at one line
+/// into the 16- or 8-byte load nvcc makes of them (an unrolled `Mds[ty][k]`, k = 0..3, is one
+/// LDS.128), where every lane of the warp that makes the first of them makes all of them, at an
+/// address aligned to the wider load: the folded loads are marked `merged`, the first one widened.
+void fuse_vector_loads(std::span<std::vector<lane_access>> warp);
 
 /// Costs of one warp request (exposed for tests).
 [[nodiscard]] std::uint64_t sectors_of(const std::vector<const lane_access*>& lanes);

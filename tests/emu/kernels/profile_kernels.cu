@@ -102,6 +102,71 @@ __global__ void guarded_window_then_store(const float* in, float* out, int n) {
   out[i] = sum; // LINE:window_store
 }
 
+// The tiled matmul's inner product over a 16 x 16 tile, for one warp (tx 0-15, ty 0-1). nvcc
+// unrolls the loop and loads Mds[ty][k..k+3] with one LDS.128 (2 wavefronts: a half-warp reads
+// one 16-byte piece), Nds[k][tx] with four LDS.32 (1 wavefront each): per 4 steps of k,
+// 5 requests and 6 wavefronts, as Nsight Compute counts the reference's.
+__global__ void tile_product(float* out) {
+  __shared__ float Mds[16][16];
+  __shared__ float Nds[16][16];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  for (unsigned r = ty; r < 16; r += 2) {
+    Mds[r][tx] = static_cast<float>(r + tx);
+    Nds[r][tx] = static_cast<float>(r * tx);
+  }
+  __syncthreads();
+  float sum = 0.0f;
+  for (int k = 0; k < 16; ++k) {
+    sum += Mds[ty][k] * Nds[k][tx]; // LINE:tile_product
+  }
+  out[ty * 16 + tx] = sum;
+}
+
+// The same product in dynamic shared memory with the tile's width a parameter: nvcc cannot prove
+// the alignment a wide load needs, so every load is an LDS.32.
+__global__ void dynamic_tile_product(float* out, int width) {
+  extern __shared__ float tiles[];
+  float* Mds = tiles;
+  float* Nds = tiles + width * width;
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  for (unsigned r = ty; r < static_cast<unsigned>(width); r += 2) {
+    Mds[r * width + tx] = static_cast<float>(r + tx);
+    Nds[r * width + tx] = static_cast<float>(r * tx);
+  }
+  __syncthreads();
+  float sum = 0.0f;
+  for (int k = 0; k < width; ++k) {
+    sum += Mds[ty * width + k] * Nds[k * width + tx]; // LINE:dynamic_tile_product
+  }
+  out[ty * width + tx] = sum;
+}
+
+// A window of 4 starting at each lane's own column (a convolution's `N_ds[ty][tx + j]`): the
+// lanes start at every word, so no wide load is aligned for all of them; four LDS.32.
+__global__ void shifted_window(float* out) {
+  __shared__ float rows[2][20];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  rows[ty][tx] = static_cast<float>(tx);
+  if (tx < 4) {
+    rows[ty][16 + tx] = 0.0f;
+  }
+  __syncthreads();
+  float sum = 0.0f;
+  for (int j = 0; j < 4; ++j) {
+    sum += rows[ty][tx + j]; // LINE:shifted_window
+  }
+  out[ty * 16 + tx] = sum;
+}
+
+extern "C" void run_tile_product(float* out) {
+  tile_product<<<1, dim3(16, 2)>>>(out);
+}
+extern "C" void run_dynamic_tile_product(float* out) {
+  dynamic_tile_product<<<1, dim3(16, 2), 2 * 16 * 16 * sizeof(float)>>>(out, 16);
+}
+extern "C" void run_shifted_window(float* out) {
+  shifted_window<<<1, dim3(16, 2)>>>(out);
+}
 extern "C" void run_guarded_window_then_store(const float* in, float* out, int n) {
   guarded_window_then_store<<<1, 32>>>(in, out, n);
 }
