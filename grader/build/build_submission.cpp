@@ -4,6 +4,7 @@
 #include "grader/build/compile_messages.h"
 #include "grader/build/detail/build_plan.h"
 #include "grader/build/launcher_signatures.h"
+#include "grader/build/library_includes.h"
 #include "grader/build/policy_report.h"
 #include "grader/build/symbol_policy.h"
 #include "grader/process/process.h"
@@ -247,6 +248,17 @@ std::string read_source(const std::filesystem::path& path) {
   return text.str();
 }
 
+// An #include of one of CUDA's libraries is `forbidden` before anything is compiled, with the
+// same words on both backends (library_includes.h); the log says why nothing was compiled.
+bool refuse_libraries(const build_request& request, build_outcome& outcome) {
+  const std::string file = request.source.filename().string();
+  outcome.forbidden_symbols = library_includes(read_source(request.source), file);
+  for (const std::string& entry : outcome.forbidden_symbols) {
+    outcome.log += std::string(outcome.log.empty() ? "" : "\n") + "not compiled: " + entry;
+  }
+  return !outcome.forbidden_symbols.empty();
+}
+
 // The summary a student reads first: the first errors of a failed build, then the warnings, as
 // many as the count the report gives shows. A failure the compiler gave no located error for (a
 // link error, a timeout) shows the log's start.
@@ -290,6 +302,8 @@ result<build_outcome> build_submission(const build_request& original) {
   }
   if (!plan->student_error.empty()) {
     outcome.log = plan->student_error;
+    outcome.object.clear();
+  } else if (refuse_libraries(request, outcome)) {
     outcome.object.clear();
   } else if (auto built = compile_check_link(request, *plan, time, outcome); !built) {
     return fail(built.error());

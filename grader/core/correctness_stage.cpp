@@ -185,13 +185,7 @@ std::vector<checked_kernel> run_all(const std::vector<std::function<checked_kern
 std::optional<reports::kernel_report> blocked_kernel(const grading& g,
                                                      const spec::kernel_spec& kernel,
                                                      const build::build_outcome& built) {
-  if (!built.ok) {
-    const std::string first = built.summary.substr(0, built.summary.find('\n'));
-    return kernel_not_run(
-        g.spec, kernel, kernel_status::build_error,
-        hint{hint_code::build_error, "the submission did not compile or link" +
-                                         (first.empty() ? std::string() : ": " + first)});
-  }
+  // Forbidden first: a library refused before compiling (library_includes.h) built nothing.
   if (!built.forbidden_symbols.empty()) {
     auto k = kernel_not_run(g.spec, kernel, kernel_status::forbidden,
                             hint{hint_code::forbidden_symbol,
@@ -199,6 +193,13 @@ std::optional<reports::kernel_report> blocked_kernel(const grading& g,
                                      fmt::format("{}", fmt::join(built.forbidden_symbols, "; "))});
     k.forbidden_symbols = built.forbidden_symbols;
     return k;
+  }
+  if (!built.ok) {
+    const std::string first = built.summary.substr(0, built.summary.find('\n'));
+    return kernel_not_run(
+        g.spec, kernel, kernel_status::build_error,
+        hint{hint_code::build_error, "the submission did not compile or link" +
+                                         (first.empty() ? std::string() : ": " + first)});
   }
   if (std::find(built.missing_launchers.begin(), built.missing_launchers.end(), kernel.name) !=
       built.missing_launchers.end()) {

@@ -33,6 +33,13 @@ const std::vector<std::string> forbidden_in_headers{
     "`#include <future>` at matmul.cu:4 (threads are not allowed)",
     "`const int block = size.get();` at matmul.cu:17 (not on the allowlist)"};
 
+/// The same for sources/uses_thrust.cu: each library #include, nothing compiled.
+const std::vector<std::string> uses_thrust{
+    "`#include <thrust/device_ptr.h>` at matmul.cu:4 (thrust is a library: the contract asks for "
+    "your own kernels)",
+    "`#include <thrust/fill.h>` at matmul.cu:5 (thrust is a library: the contract asks for your "
+    "own kernels)"};
+
 /// The errors that sources/signature_*.cu must fail the build with, on either backend.
 const std::string contract_signature =
     "(const float* M, const float* N, float* P, int j, int k, int l)`";
@@ -160,3 +167,18 @@ INSTANTIATE_TEST_SUITE_P(Backends, ContractOnBothBackends,
                          [](const ::testing::TestParamInfo<backend>& param_info) {
                            return std::string(to_string(param_info.param));
                          });
+
+TEST_P(ContractOnBothBackends, ALibraryIsForbiddenAtItsIncludeBeforeAnythingCompiles) {
+  // With nvcc thrust compiles and its internals broke the policy in their own words (dynamic
+  // loading, the environment, threads); the emulator has no thrust and said build_error.
+  build_request request = this->request("uses_thrust.cu");
+  request.launchers = {"matmul_naive"};
+  const build_outcome outcome = build(request);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_TRUE(outcome.library.empty());
+  EXPECT_TRUE(outcome.object.empty());
+  EXPECT_EQ(outcome.forbidden_symbols, uses_thrust);
+  EXPECT_NE(outcome.log.find("not compiled: `#include <thrust/device_ptr.h>` at matmul.cu:4"),
+            std::string::npos)
+      << outcome.log;
+}
