@@ -139,6 +139,12 @@ TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
   ASSERT_FALSE(library.ok());
   EXPECT_NE(library.error().find("reduction.cu:1: std::max is a host function"), std::string::npos)
       << library.error();
+  const auto exchange = cugrade::emu::rewrite_source(
+      "__global__ void k(float* p) {\n  p[0] = std::exchange(p[1], 0.0f);\n}\n", "reduction.cu");
+  ASSERT_FALSE(exchange.ok());
+  EXPECT_NE(exchange.error().find("reduction.cu:2: std::exchange is a host function"),
+            std::string::npos)
+      << exchange.error();
   // What nvcc accepts: device and host-device helpers (also through a macro of the file), a name
   // with a __device__ overload, members, host code calling host functions, CUDA's math in std.
   EXPECT_TRUE(cugrade::emu::rewrite_source(

@@ -25,8 +25,8 @@ namespace {
 // `std::max(`, `std::numeric_limits<float>::max(`: the name after `std ::` when it is one nvcc
 // refuses in device code.
 std::optional<std::string> refused_std_call(const rewrite_context& ctx, std::size_t std_token) {
-  static const std::set<std::string, std::less<>> refused{"min",   "max",    "swap",
-                                                          "clamp", "minmax", "numeric_limits"};
+  static const std::set<std::string, std::less<>> refused{
+      "min", "max", "swap", "exchange", "clamp", "minmax", "numeric_limits"};
   const std::optional<std::size_t> colons = ctx.next(std_token);
   const std::optional<std::size_t> name = colons ? ctx.next(*colons) : std::nullopt;
   if (!name || !ctx.at(*colons).is("::") || !refused.contains(ctx.at(*name).text)) {
@@ -45,6 +45,9 @@ std::string std_advice(const std::string& call) {
   }
   if (call == "std::swap") {
     return "swap through a local variable in device code";
+  }
+  if (call == "std::exchange") {
+    return "keep the old value in a local variable in device code";
   }
   return "use CUDA's min() and max() (or fminf and fmaxf) in device code";
 }
