@@ -40,6 +40,11 @@ const std::vector<std::string> uses_thrust{
     "`#include <thrust/fill.h>` at matmul.cu:5 (thrust is a library: the contract asks for your "
     "own kernels)"};
 
+/// The same for sources/profiler_calls.cu.
+const std::vector<std::string> profiler_calls{
+    "cudaProfilerStart at matmul.cu:13 (device management belongs to the grader)",
+    "cudaProfilerStop at matmul.cu:15 (device management belongs to the grader)"};
+
 /// The errors that sources/signature_*.cu must fail the build with, on either backend.
 const std::string contract_signature =
     "(const float* M, const float* N, float* P, int j, int k, int l)`";
@@ -181,4 +186,25 @@ TEST_P(ContractOnBothBackends, ALibraryIsForbiddenAtItsIncludeBeforeAnythingComp
   EXPECT_NE(outcome.log.find("not compiled: `#include <thrust/device_ptr.h>` at matmul.cu:4"),
             std::string::npos)
       << outcome.log;
+}
+
+TEST_P(ContractOnBothBackends, TheHeadersStudentsIncludeByNameBuild) {
+  // sm_20_atomic_functions.h, math_constants.h and the others: nvcc has them, and emulation said
+  // "No such file or directory" before it had them too.
+  build_request request = this->request("headers_students_name.cu");
+  request.launchers = {"matmul_naive"};
+  const build_outcome outcome = build(request);
+  EXPECT_TRUE(outcome.ok) << outcome.log;
+  EXPECT_EQ(outcome.warnings, 0u) << outcome.log;
+  for (const auto& entry : outcome.forbidden_symbols) {
+    ADD_FAILURE() << "forbidden: " << entry;
+  }
+}
+
+TEST_P(ContractOnBothBackends, ProfilerCallsAreForbiddenAtTheirLines) {
+  build_request request = this->request("profiler_calls.cu");
+  request.launchers = {"matmul_naive"};
+  const build_outcome outcome = build(request);
+  EXPECT_TRUE(outcome.ok) << outcome.log;
+  EXPECT_EQ(outcome.forbidden_symbols, profiler_calls);
 }

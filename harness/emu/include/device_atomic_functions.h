@@ -1,0 +1,5 @@
+#pragma once
+/// \file
+/// Stands in for CUDA's <device_atomic_functions.h>, which students include by name (Visual
+/// Studio's CUDA template among them): everything lives in the emulator's prelude.
+#include "cugrade_emu.h"
