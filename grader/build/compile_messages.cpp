@@ -72,6 +72,9 @@ std::string device_math_in_student_words(const std::string& text) {
 
 std::string in_student_words(std::string text) {
   text = device_math_in_student_words(text);
+  // The rewriter's own checks (the static shared limit) are static_asserts worded for students.
+  static const std::regex own_check(R"(static assertion failed: cugrade: )");
+  text = std::regex_replace(text, own_check, "");
   // The rewrite turns k<<<g, b>>>(args) into a call of a launcher object typed by the kernel's
   // parameters; a mismatch is the student's launch, so it is said in terms of the launch.
   static const std::regex launch(

@@ -69,6 +69,49 @@ TEST_F(Compile, DeviceMathOfAnIntegerFailsAsWithNvcc) {
   EXPECT_EQ(good.exit_status, 0) << good.log;
 }
 
+// ptxas refuses a kernel with more than 48 KiB of static shared memory ("uses too much shared
+// data (0x10010 bytes, 0xc000 max)"); exactly 48 KiB compiles. The build stops at the
+// declaration whose array crosses the limit, counted per function (nvcc 13 agrees on both files).
+TEST_F(Compile, StaticSharedOverFortyEightKibFailsWhereItCrossesTheLimit) {
+  const auto over = build(
+      "matmul.cu",
+      "#define TILE 64\n"
+      "__global__ void k(double* p) {\n"
+      "  __shared__ double Mds[TILE][TILE];\n"
+      "  __shared__ double Nds[TILE][TILE], extra[2];\n"
+      "  Mds[threadIdx.y][threadIdx.x] = p[threadIdx.x]; Nds[threadIdx.y][threadIdx.x] = "
+      "p[threadIdx.y]; extra[threadIdx.x % 2] = 1;\n"
+      "  __syncthreads();\n"
+      "  p[threadIdx.x] = Mds[threadIdx.x][threadIdx.y] + Nds[threadIdx.x][threadIdx.y] + "
+      "extra[1];\n"
+      "}\n");
+  EXPECT_NE(over.exit_status, 0);
+  EXPECT_NE(over.log.find("matmul.cu:4:"), std::string::npos) << over.log;
+  EXPECT_EQ(over.log.find("matmul.cu:3:"), std::string::npos) << over.log;
+  EXPECT_NE(over.log.find("more than 48 KiB"), std::string::npos) << over.log;
+  const auto at_limit = build("ok.cu", "__global__ void a(float* p) {\n"
+                                       "  __shared__ float s[8192], t[4096];\n"
+                                       "  s[threadIdx.x] = p[0]; t[threadIdx.x] = p[1];\n"
+                                       "  __syncthreads();\n"
+                                       "  p[threadIdx.x] = s[threadIdx.x + 1] + t[threadIdx.x + 1];\n"
+                                       "}\n"
+                                       "__global__ void b(float* p) {\n"
+                                       "  __shared__ float u[12288];\n"
+                                       "  extern __shared__ float dyn[];\n"
+                                       "  u[threadIdx.x] = dyn[threadIdx.x];\n"
+                                       "  __syncthreads();\n"
+                                       "  p[threadIdx.x] = u[threadIdx.x + 1];\n"
+                                       "}\n"
+                                       "template <int N> __global__ void c(float* p) {\n"
+                                       "  __shared__ float v[N];\n"
+                                       "  v[threadIdx.x] = p[0];\n"
+                                       "  __syncthreads();\n"
+                                       "  p[threadIdx.x] = v[threadIdx.x + 1];\n"
+                                       "}\n"
+                                       "template __global__ void c<12288>(float*);\n");
+  EXPECT_EQ(at_limit.exit_status, 0) << at_limit.log;
+}
+
 TEST_F(Compile, SharedDeclaredThroughAMacroStopsTheBuildAtThatLine) {
   const auto out = build("macro.cu", "#define SHARED __shared__\n"
                                      "__global__ void k(float* p) {\n"

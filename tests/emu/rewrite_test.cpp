@@ -96,6 +96,22 @@ TEST(RewriteSource, TranslatesScalarsVolatileAndSeveralDeclarators) {
       "void k() { auto& v = ::cugrade::emu::block_shared<float [ 4 ], 0>(\"v\", \"float\"); }");
 }
 
+// nvcc limits a kernel's static shared memory to 48 KiB: each static array of a device function
+// is followed by a check of the function's sum so far (extern arrays are sized at launch).
+TEST(RewriteSource, ChecksEachDeviceFunctionsStaticSharedBytes) {
+  const std::string out = body("__global__ void k() { __shared__ float a[4], b[8];\n"
+                               "  extern __shared__ float d[]; }\n"
+                               "__device__ void m() { __shared__ int c[2]; }\n");
+  EXPECT_NE(out.find("static_assert(sizeof(float [ 4 ]) <= 48 * 1024"), std::string::npos) << out;
+  EXPECT_NE(out.find("static_assert(sizeof(float [ 4 ]) + sizeof(float [ 8 ]) <= 48 * 1024"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("static_assert(sizeof(int [ 2 ]) <= 48 * 1024"), std::string::npos) << out;
+  EXPECT_EQ(out.find("sizeof(float [ ]"), std::string::npos) << out;
+  EXPECT_EQ(out.find("sizeof(float [ 8 ]) + sizeof(int"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << "lines stay where they were";
+}
+
 TEST(RewriteSource, TranslatesExternSharedToDynamicMemory) {
   EXPECT_EQ(
       body("void k() { extern __shared__ float s[]; }"),

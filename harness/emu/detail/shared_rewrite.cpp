@@ -5,7 +5,9 @@
 //                                        "float");
 // At namespace scope the same declarations become objects (file_shared, file_dynamic_shared)
 // that resolve to the running block's storage on every use. Several declarators, volatile,
-// pointers and __align__ are handled; the replacement keeps the statement's newlines.
+// pointers and __align__ are handled; the replacement keeps the statement's newlines. Each static
+// array in a function is followed by a static_assert of the function's static shared bytes so
+// far, as nvcc limits them to 48 KiB.
 #include <map>
 #include <string>
 #include <vector>
@@ -172,10 +174,14 @@ std::string names_of(const declarator& d, const std::string& spec) {
   return "\"" + d.name + "\", \"" + quoted + "\"";
 }
 
+// The declared type: "float [16] [16]".
+std::string static_type(const declarator& d, const std::string& spec) {
+  return spec + (d.pointers.empty() ? "" : " " + d.pointers) + (d.dims.empty() ? "" : " " + d.dims);
+}
+
 std::string translate(const declarator& d, const std::string& spec, bool is_extern,
                       bool in_function, int id) {
-  const std::string type =
-      spec + (d.pointers.empty() ? "" : " " + d.pointers) + (d.dims.empty() ? "" : " " + d.dims);
+  const std::string type = static_type(d, spec);
   const std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers) +
                               (d.inner_dims.empty() ? "" : " " + d.inner_dims);
   const std::string ns = "::cugrade::emu::";
@@ -219,10 +225,28 @@ std::optional<std::string> conflicting_extern(const rewrite_context& ctx, std::s
          "kernel";
 }
 
+// nvcc refuses a kernel whose static __shared__ arrays take more than 48 KiB ("uses too much
+// shared data (0x10000 bytes, 0xc000 max)"); the emulator would learn the size only when a block
+// reaches the declarations, and stop that launch. So each static array of a function adds its
+// size to the function's sum, checked at compile time where it crosses the limit: a build error
+// at that declaration's line on both backends. (Arrays in the __device__ functions a kernel calls
+// count for nvcc too; the run-time check still covers those.)
+// The build log says it without "static assertion failed: cugrade: " (compile_messages.cpp).
+constexpr const char* static_limit_message =
+    "cugrade: the static __shared__ arrays of this function take more than 48 KiB (49152 bytes), "
+    "and nvcc refuses the kernel (\\\"uses too much shared data\\\"): use smaller tiles, or "
+    "extern __shared__ memory sized at launch (above 48 KiB with cudaFuncSetAttribute)";
+
+std::string static_limit_check(std::string& sum, const std::string& type) {
+  sum += (sum.empty() ? "" : " + ") + std::string("sizeof(") + type + ")";
+  return " static_assert(" + sum + " <= 48 * 1024, \"" + static_limit_message + "\");";
+}
+
 } // namespace
 
 std::optional<std::string> rewrite_shared(rewrite_context& ctx) {
   std::map<std::string, extern_array> extern_arrays;
+  std::map<std::size_t, std::string> static_sums; ///< per function body: its arrays' sizeofs
   std::size_t done_until = 0;
   for (std::size_t i = 0; i < ctx.size(); ++i) {
     // In a #define the declaration is only text; its uses get the prelude's error instead.
@@ -258,6 +282,9 @@ std::optional<std::string> rewrite_shared(rewrite_context& ctx) {
       }
       text += (p == 0 ? "" : " ") +
               translate(*d, spec, decl->is_extern, ctx.in_function(i), ctx.next_id());
+      if (const auto body = ctx.device_body(i); body && !decl->is_extern) {
+        text += static_limit_check(static_sums[*body], static_type(*d, spec));
+      }
     }
     const std::size_t begin = ctx.at(decl->first).begin;
     const std::size_t end = ctx.at(decl->last).end;
