@@ -2,8 +2,9 @@
 #include "grader/build/library_includes.h"
 
 #include <array>
-#include <cctype>
-#include <utility>
+#include <vector>
+
+#include "harness/core/cxx_lexer.h"
 
 #include <fmt/format.h>
 
@@ -35,76 +36,66 @@ constexpr std::array<library, 16> libraries{{
     {"cutensor", "cuTENSOR"},
 }};
 
-// The line with its comments blanked; `in_block` carries an open /* */ across lines.
-std::string without_comments(std::string_view line, bool& in_block) {
-  std::string out;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (in_block) {
-      if (line.compare(i, 2, "*/") == 0) {
-        in_block = false;
-        ++i;
+// One preprocessor line as the shared lexer reads it (comments, literals and line splices
+// already told apart): its word ("include", "if") and the significant tokens after it.
+struct directive {
+  std::size_t begin = 0; ///< the offset of its `#`
+  std::string_view word;
+  std::vector<const token*> rest;
+};
+
+std::vector<directive> directives_of(const std::vector<token>& tokens) {
+  std::vector<directive> out;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!tokens[i].in_directive || !tokens[i].is("#")) {
+      continue;
+    }
+    directive d{tokens[i].begin, {}, {}};
+    for (++i; i < tokens.size() && tokens[i].kind != token_kind::newline; ++i) {
+      if (!tokens[i].significant()) {
+        continue;
       }
-      continue;
+      if (d.word.empty()) {
+        d.word = tokens[i].text;
+      } else {
+        d.rest.push_back(&tokens[i]);
+      }
     }
-    if (line.compare(i, 2, "//") == 0) {
-      break;
-    }
-    if (line.compare(i, 2, "/*") == 0) {
-      in_block = true;
-      ++i;
-      out += ' ';
-      continue;
-    }
-    out += line[i];
+    out.push_back(d);
   }
   return out;
 }
 
-std::string_view skip_spaces(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  return text;
-}
-
-// The directive's word and the rest ("include", "<thrust/reduce.h>"), or empty when the line is
-// not a directive.
-std::pair<std::string_view, std::string_view> directive(std::string_view line) {
-  line = skip_spaces(line);
-  if (line.empty() || line.front() != '#') {
+// The header an include names, with its brackets ("<thrust/reduce.h>"), or empty. The lexer's
+// header name runs to the end of the line, a trailing comment included.
+std::string_view included(const directive& d) {
+  if (d.rest.empty() || d.rest.front()->kind != token_kind::header_name) {
     return {};
   }
-  line = skip_spaces(line.substr(1));
-  std::size_t word = 0;
-  while (word < line.size() && std::isalpha(static_cast<unsigned char>(line[word])) != 0) {
-    ++word;
-  }
-  return {line.substr(0, word), skip_spaces(line.substr(word))};
+  const std::string_view text = d.rest.front()->text;
+  const char close = text.front() == '<' ? '>' : '"';
+  const std::size_t end = text.find(close, 1);
+  return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
 }
 
-// The header an include names, with its brackets ("<thrust/reduce.h>"), or empty.
-std::string_view included(std::string_view rest) {
-  if (rest.empty() || (rest.front() != '<' && rest.front() != '"')) {
-    return {};
-  }
-  const char close = rest.front() == '<' ? '>' : '"';
-  const std::size_t end = rest.find(close, 1);
-  return end == std::string_view::npos ? std::string_view{} : rest.substr(0, end + 1);
+// `#if 0`, `#if 00`: a block the preprocessor always skips.
+bool if_zero(const directive& d) {
+  return d.word == "if" && d.rest.size() == 1 && d.rest.front()->kind == token_kind::number &&
+         d.rest.front()->text.find_first_not_of('0') == std::string_view::npos;
 }
 
 // Tracks `#if 0` blocks: how deep the conditionals inside a disabled block go.
 class disabled_blocks {
 public:
-  // Whether the directive's line (and the lines after it) are disabled.
-  void see(std::string_view word, std::string_view rest) {
+  // Takes the next directive; disabled() then says whether the lines after it are skipped.
+  void see(const directive& d) {
     if (m_depth > 0) {
-      if (word == "if" || word == "ifdef" || word == "ifndef") {
+      if (d.word == "if" || d.word == "ifdef" || d.word == "ifndef") {
         ++m_depth;
-      } else if (word == "endif" || (m_depth == 1 && (word == "else" || word == "elif"))) {
+      } else if (d.word == "endif" || (m_depth == 1 && (d.word == "else" || d.word == "elif"))) {
         --m_depth;
       }
-    } else if (word == "if" && skip_spaces(rest).substr(0, 1) == "0" &&
-               skip_spaces(rest).find_first_not_of("0 \t") == std::string_view::npos) {
+    } else if (if_zero(d)) {
       m_depth = 1;
     }
   }
@@ -127,26 +118,19 @@ std::string library_of_header(std::string_view header) {
 
 std::vector<std::string> library_includes(std::string_view source, std::string_view file_name) {
   std::vector<std::string> found;
-  bool in_comment = false;
   disabled_blocks blocks;
-  int number = 0;
-  while (!source.empty()) {
-    const std::size_t end = source.find('\n');
-    const std::string line = without_comments(source.substr(0, end), in_comment);
-    source.remove_prefix(end == std::string_view::npos ? source.size() : end + 1);
-    ++number;
-    const auto [word, rest] = directive(line);
-    blocks.see(word, rest);
-    if (word != "include" || blocks.disabled()) {
+  for (const directive& d : directives_of(lex(source))) {
+    blocks.see(d);
+    if (d.word != "include" || blocks.disabled()) {
       continue;
     }
-    const std::string_view header = included(rest);
+    const std::string_view header = included(d);
     const std::string name =
         header.empty() ? std::string() : library_of_header(header.substr(1, header.size() - 2));
     if (!name.empty()) {
       found.push_back(fmt::format("`#include {}` at {}:{} ({} is a library: the contract asks "
                                   "for your own kernels)",
-                                  header, file_name, number, name));
+                                  header, file_name, line_of(source, d.begin), name));
     }
   }
   return found;

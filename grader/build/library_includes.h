@@ -8,9 +8,9 @@
 /// (dynamic loading, the environment, threads), while the emulator has no thrust and said
 /// `build_error`.
 ///
-/// The scan reads `#include` lines outside comments and outside `#if 0` blocks; an include
-/// under any other condition counts, whatever the condition (the message names the line to
-/// delete).
+/// The scan reads the `#include` directives the shared C++ lexer (harness/core/cxx_lexer.h)
+/// finds, outside comments, literals and `#if 0` blocks; an include under any other condition
+/// counts, whatever the condition (the message names the line to delete).
 
 #include <string>
 #include <string_view>

@@ -54,6 +54,13 @@ TEST(LibraryIncludes, CommentsAndIfZeroBlocksAreNotIncludes) {
             std::vector<std::string>{entry("<thrust/fill.h>", 11, "thrust")});
 }
 
+TEST(LibraryIncludes, ACommentOpenerInAStringHidesNoInclude) {
+  const std::string source = "static const char* opener = \"/*\";\n"
+                             "#include <thrust/scan.h>\n";
+  EXPECT_EQ(library_includes(source, "scan.cu"),
+            std::vector<std::string>{entry("<thrust/scan.h>", 2, "thrust")});
+}
+
 TEST(LibraryIncludes, AnIncludeUnderAnyOtherConditionCounts) {
   // The condition is not evaluated: the message names the line to delete.
   const std::string source = "#ifdef USE_THRUST\n#include <thrust/reduce.h>\n#endif\n";
