@@ -179,11 +179,16 @@ std::string static_type(const declarator& d, const std::string& spec) {
   return spec + (d.pointers.empty() ? "" : " " + d.pointers) + (d.dims.empty() ? "" : " " + d.dims);
 }
 
+// The element type of an extern array (its dims after the leading "[]"): "float", "float [4]".
+std::string element_type(const declarator& d, const std::string& spec) {
+  return spec + (d.pointers.empty() ? "" : " " + d.pointers) +
+         (d.inner_dims.empty() ? "" : " " + d.inner_dims);
+}
+
 std::string translate(const declarator& d, const std::string& spec, bool is_extern,
                       bool in_function, int id) {
   const std::string type = static_type(d, spec);
-  const std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers) +
-                              (d.inner_dims.empty() ? "" : " " + d.inner_dims);
+  const std::string element = element_type(d, spec);
   const std::string ns = "::cugrade::emu::";
   const std::string names = names_of(d, spec);
   if (is_extern) {
@@ -209,8 +214,7 @@ struct extern_array {
 std::optional<std::string> conflicting_extern(const rewrite_context& ctx, std::size_t shared,
                                               const declarator& d, const std::string& spec,
                                               std::map<std::string, extern_array>& seen) {
-  std::string element = spec + (d.pointers.empty() ? "" : " " + d.pointers) +
-                        (d.inner_dims.empty() ? "" : " " + d.inner_dims);
+  const std::string element = element_type(d, spec);
   const int line = ctx.line_at(ctx.at(shared).begin);
   const auto [it, first] = seen.emplace(d.name, extern_array{element, line});
   if (first || it->second.element == element) {
