@@ -119,7 +119,8 @@ std::string library_of_header(std::string_view header) {
 std::vector<std::string> library_includes(std::string_view source, std::string_view file_name) {
   std::vector<std::string> found;
   disabled_blocks blocks;
-  for (const directive& d : directives_of(lex(source))) {
+  const std::vector<token> tokens = lex(source); // the directives point into it
+  for (const directive& d : directives_of(tokens)) {
     blocks.see(d);
     if (d.word != "include" || blocks.disabled()) {
       continue;
