@@ -1,5 +1,6 @@
 #include "harness/emu/rewrite.h"
 
+#include "harness/emu/detail/macro_expansion.h"
 #include "harness/emu/detail/rewrite_context.h"
 
 namespace cugrade::emu {
@@ -28,7 +29,9 @@ std::string line_directive(std::string_view file_name) {
 } // namespace
 
 cugrade::result<std::string> rewrite_source(std::string_view text, std::string_view file_name) {
-  detail::rewrite_context ctx(text, file_name);
+  // The passes below see the subscripts of the student's access macros at their uses.
+  const std::string expanded = detail::expand_access_macros(text);
+  detail::rewrite_context ctx(expanded, file_name);
   if (auto problem = detail::check_execution_spaces(ctx)) {
     return cugrade::fail(std::move(*problem));
   }

@@ -1,11 +1,13 @@
 // The rewriter: launches and __shared__ declarations are translated, nothing else moves, and every
 // line stays where it was.
 #include "harness/emu/rewrite.h"
+#include "harness/emu/detail/macro_expansion.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -425,3 +427,77 @@ TEST(RewriteAccesses, LambdasAskTheThreadContextAndLinesStayPut) {
 }
 
 } // namespace access_rewrite
+
+namespace access_macros {
+
+using cugrade::emu::detail::expand_access_macros;
+
+TEST(AccessMacros, AMacroThatSubscriptsIsExpandedAtItsUseAndLinesStayPut) {
+  // The column-major idiom of SGEMM tutorials; the invocation spans two lines.
+  const std::string src = "#define A(i,j) A[(i) + (j)*lda]\nx = A(r,\n c) + A(0, k);\n";
+  EXPECT_EQ(expand_access_macros(src),
+            "#define A(i,j) A[(i) + (j)*lda]\nx = A[(r) + (c)*lda]\n + A[(0) + (k)*lda];\n");
+  // A macro named like its array, as students name the tile: `sa` without `(` is the array.
+  EXPECT_EQ(expand_access_macros("#define sa(i) sa[i]\nsa(3) = sa[4];\n"),
+            "#define sa(i) sa[i]\nsa[3] = sa[4];\n");
+}
+
+TEST(AccessMacros, ArgumentsAndOtherMacrosAreExpandedAsThePreprocessorWould) {
+  // OFFSET has no subscript and stays for g++; FETCH_FLOAT4's subscript and argument come out.
+  EXPECT_EQ(expand_access_macros("#define OFFSET(r, c, ld) ((r) * (ld) + (c))\n"
+                                 "#define FETCH_FLOAT4(p) (reinterpret_cast<float4*>(&(p))[0])\n"
+                                 "v = FETCH_FLOAT4(a[OFFSET(i, j, n)]);\n"),
+            "#define OFFSET(r, c, ld) ((r) * (ld) + (c))\n"
+            "#define FETCH_FLOAT4(p) (reinterpret_cast<float4*>(&(p))[0])\n"
+            "v = (reinterpret_cast<float4*>(&(a[OFFSET(i, j, n)]))[0]);\n");
+  // A macro that reaches memory through another; an argument that is itself an invocation.
+  EXPECT_EQ(expand_access_macros("#define S(i) s[i]\n#define TOP S(0)\nx = TOP + S(S(1));\n"),
+            "#define S(i) s[i]\n#define TOP S(0)\nx = s[0] + s[s[1]];\n");
+  // Comments inside an invocation become spaces.
+  EXPECT_EQ(expand_access_macros("#define S(i) s[i]\nx = S(/* first */ 1/* and */+2);\n"),
+            "#define S(i) s[i]\nx = s[1 +2];\n");
+}
+
+TEST(AccessMacros, MacrosThatAreNotSafeToExpandByHandAreLeftToTheCompiler) {
+  const std::vector<std::string> kept = {
+      "#define BLOCK_SIZE 512\nint n = BLOCK_SIZE;\n",                // no subscript
+      "#define S(i) s[i]\n#undef S\nx = S(1);\n",                     // undefined again
+      "#define S(i) s[i]\n#define S(i) s[i]\nx = S(1);\n",             // defined twice
+      "#ifdef BIG\n#define S(i) s[i]\n#endif\nx = S(1);\n",           // conditional
+      "#define S(i) s[i##0]\nx = S(1);\n",                            // token pasting
+      "#define S(...) s[__VA_ARGS__]\nx = S(1);\n",                   // variadic
+      "x = S(1);\n#define S(i) s[i]\n",                               // used before its #define
+      "#define S(i) s[i]\n#if S(1)\n#endif\n",                        // in a directive
+      "#define S(i, j) s[i][j]\nx = S(1);\n",                         // wrong count
+      "#define S(i) s[i]\nx = \"S(1)\"; // S(2)\n",                   // literal and comment
+      "#define S(i) s[i]\nauto f = S;\n",                             // no invocation
+  };
+  for (const std::string& src : kept) {
+    EXPECT_EQ(expand_access_macros(src), src);
+  }
+}
+
+TEST(AccessMacros, AMacroWrittenToExplodeLeavesTheSourceAsItWas) {
+  std::string src = "#define M0(x) s[x]\n";
+  for (int i = 1; i <= 40; ++i) {
+    src += "#define M" + std::to_string(i) + "(x) M" + std::to_string(i - 1) + "(x) + M" +
+           std::to_string(i - 1) + "(x)\n";
+  }
+  src += "y = M40(1);\n";
+  EXPECT_EQ(expand_access_macros(src), src);
+}
+
+TEST(AccessMacros, ASharedTileReachedThroughAMacroIsChecked) {
+  const std::string out = body("#define PS(i) partialSum[i]\n"
+                               "__global__ void k(float* out) {\n"
+                               "  __shared__ float partialSum[64];\n"
+                               "  PS(threadIdx.x) = 1;\n"
+                               "  out[0] = PS(0);\n"
+                               "}\n");
+  EXPECT_NE(out.find("shared_write(partialSum[threadIdx.x], __cugrade_chk, 4)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("shared_read(partialSum[0], true, 5)"), std::string::npos) << out;
+}
+
+} // namespace access_macros
