@@ -501,3 +501,45 @@ TEST(AccessMacros, ASharedTileReachedThroughAMacroIsChecked) {
 }
 
 } // namespace access_macros
+
+namespace access_rewrite {
+
+TEST(RewriteAccesses, ASubscriptedCastIsOneAccessOfTheCastType) {
+  // FETCH_FLOAT4's load (a float4 at a time) and store; the address inside is no access.
+  const std::string load = "reinterpret_cast<const float4 *>(&(x[i]))[0]";
+  EXPECT_EQ(body("__global__ void k(const float* x) { float4 v = (" + load + "); }"),
+            "__global__ void k(const float* x) {" + flag + " float4 v = (" + read(load) + "); }");
+  EXPECT_EQ(body("__global__ void k(float* y, float4 v) { reinterpret_cast<float4*>(y)[i] = v; }"),
+            "__global__ void k(float* y, float4 v) {" + flag + " " +
+                write("reinterpret_cast<float4*>(y)[i]") + " = v; }");
+  // A cast that is not subscripted, or subscripted after a member, is left alone.
+  const std::string kept = "__global__ void k(float* y) { float4* p = reinterpret_cast<float4*>(y); "
+                           "int a = static_cast<int>(y[0].x); }";
+  EXPECT_NE(body(kept).find("reinterpret_cast<float4*>(y);"), std::string::npos);
+}
+
+} // namespace access_rewrite
+
+namespace access_rewrite {
+
+TEST(RewriteAccesses, ADereferencedCastPointerIsOneAccessOfItsType) {
+  EXPECT_EQ(body("__global__ void k(const float* x) { float4 v = *(float4 *)(&x[i]); }"),
+            "__global__ void k(const float* x) {" + flag + " float4 v = " +
+                read("*(float4 *)(&x[i])") + "; }");
+  EXPECT_EQ(body("__global__ void k(float* y, float4 v) { *(float4*)&y[4 * i] = v; }"),
+            "__global__ void k(float* y, float4 v) {" + flag + " " + write("*(float4*)&y[4 * i]") +
+                " = v; }");
+  EXPECT_EQ(body("__device__ float4 f(const float* p) { return *reinterpret_cast<const float4*>(p); }"),
+            "__device__ float4 f(const float* p) {" + flag + " return " +
+                read("*reinterpret_cast<const float4*>(p)") + "; }");
+  // Products, declarators, plain pointers and a `*` that applies to more than the cast stay.
+  for (const std::string kept :
+       {"__global__ void k(float* a, int n) { float s = a0 * (float)n; float *p = a; }",
+        "__global__ void k(float* p) { float s = *(p + 1); }",
+        "__global__ void k(S p) { float4 s = *(float4*)p.data; }",
+        "void h(float* x) { float4 v = *(float4*)x; }"}) {
+    EXPECT_EQ(body(kept), kept);
+  }
+}
+
+} // namespace access_rewrite

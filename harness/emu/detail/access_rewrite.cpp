@@ -167,8 +167,58 @@ bool grouping_parentheses(const rewrite_context& ctx, std::size_t open) {
                       ctx.at(*before).is("]") || ctx.at(*before).is(">"));
 }
 
-// `&a[i]` and `&(a[i])`: the address escapes (an atomic's argument, a pointer); `a & b[i]` and
-// `a && b[i]` are reads.
+// The token that closes the group `open` opens (`<` ... `>` or `(` ... `)`), if any.
+std::optional<std::size_t> group_close(const rewrite_context& ctx, std::size_t open) {
+  const bool angle = ctx.at(open).is("<");
+  int depth = 0;
+  for (std::optional<std::size_t> k = open; k; k = ctx.next(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.in_directive || t.is(";") || t.is("{")) {
+      return std::nullopt;
+    }
+    if (angle) {
+      depth += t.is("<") ? 1 : (t.is(">") ? -1 : (t.is(">>") ? -2 : 0));
+    } else {
+      depth += t.is("(") ? 1 : (t.is(")") ? -1 : 0);
+    }
+    if (depth <= 0) {
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+// For `(float4 *)` at `open`, a C cast to a pointer type: its `)`. Only names, `::` and `*` inside.
+std::optional<std::size_t> pointer_cast_close(const rewrite_context& ctx, std::size_t open) {
+  const std::optional<std::size_t> close = group_close(ctx, open);
+  if (!ctx.at(open).is("(") || !close || !ctx.at(*ctx.prev(*close)).is("*")) {
+    return std::nullopt;
+  }
+  for (std::size_t k = *ctx.next(open); k != *close; k = *ctx.next(k)) {
+    if (!(ctx.at(k).kind == token_kind::identifier || ctx.at(k).is("*") || ctx.at(k).is("::"))) {
+      return std::nullopt;
+    }
+  }
+  return close;
+}
+
+// Whether the `)` at `close` ends a C cast to a pointer type, `(float4 *)`.
+bool c_pointer_cast_ends_at(const rewrite_context& ctx, std::size_t close) {
+  int depth = 0;
+  for (std::optional<std::size_t> k = close; k; k = ctx.prev(*k)) {
+    depth += ctx.at(*k).is(")") ? 1 : (ctx.at(*k).is("(") ? -1 : 0);
+    if (depth == 0) {
+      return pointer_cast_close(ctx, *k) == close;
+    }
+    if (ctx.at(*k).in_directive || ctx.at(*k).is(";") || ctx.at(*k).is("{")) {
+      return false;
+    }
+  }
+  return false;
+}
+
+// `&a[i]` and `&(a[i])`: the address escapes (an atomic's argument, a pointer, the operand of a
+// cast `(float4*)&a[i]`); `a & b[i]` and `a && b[i]` are reads.
 bool address_taken(const rewrite_context& ctx, std::size_t start, std::size_t last) {
   for (;;) { // out through `(` ... `)` around the subscript: PMPP writes `atomicAdd(&(h[b]), 1)`
     const std::optional<std::size_t> open = ctx.prev(start);
@@ -192,8 +242,11 @@ bool address_taken(const rewrite_context& ctx, std::size_t start, std::size_t la
   if (b.is("&") && adjacent(ctx, *before, *amp)) {
     return false;
   }
+  if (b.is(")")) {
+    return c_pointer_cast_ends_at(ctx, *before);
+  }
   return !(is_name(b) || b.kind == token_kind::number || b.kind == token_kind::literal ||
-           b.is(")") || b.is("]"));
+           b.is("]"));
 }
 
 // The closing `]` of the subscript opened at `open`, if any.
@@ -260,13 +313,56 @@ struct access {
   use how = use::read;
 };
 
-// The access whose name is token `i`, if `i` names a variable subscripted in device code.
-std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
-  const token& name = ctx.at(i);
-  if (!name.significant() || name.in_directive || !is_name(name) || !ctx.in_device_code(i)) {
+// For a C++ cast at `i` (`reinterpret_cast<const float4*>(...)`): its closing `)`.
+std::optional<std::size_t> cast_close(const rewrite_context& ctx, std::size_t i) {
+  if (!one_of(ctx.at(i), {"reinterpret_cast", "static_cast", "const_cast"})) {
     return std::nullopt;
   }
-  const std::optional<std::size_t> open = ctx.next(i);
+  const std::optional<std::size_t> angle = ctx.next(i);
+  const std::optional<std::size_t> angle_close =
+      angle && ctx.at(*angle).is("<") ? group_close(ctx, *angle) : std::nullopt;
+  const std::optional<std::size_t> paren = angle_close ? ctx.next(*angle_close) : std::nullopt;
+  return paren && ctx.at(*paren).is("(") ? group_close(ctx, *paren) : std::nullopt;
+}
+
+// `reinterpret_cast<const float4*>(&(x[i]))[0]`, the load of FETCH_FLOAT4 in the SGEMM tutorials:
+// the `[` after a cast's parentheses, when the cast at `i` is subscripted.
+std::optional<std::size_t> subscripted_cast(const rewrite_context& ctx, std::size_t i) {
+  const std::optional<std::size_t> close = cast_close(ctx, i);
+  const std::optional<std::size_t> after = close ? ctx.next(*close) : std::nullopt;
+  return after && ctx.at(*after).is("[") ? after : std::nullopt;
+}
+
+// The last token of a cast's operand starting at `first`: `(...)`, a name, `&name` or `&(...)`,
+// each with its subscripts (`&x[i][j]`).
+std::optional<std::size_t> operand_last(const rewrite_context& ctx, std::size_t first) {
+  std::optional<std::size_t> k = first;
+  if (ctx.at(*k).is("&")) {
+    k = ctx.next(*k);
+  }
+  if (!k) {
+    return std::nullopt;
+  }
+  std::optional<std::size_t> last =
+      ctx.at(*k).is("(") ? group_close(ctx, *k)
+                         : (is_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
+  for (auto open = last ? ctx.next(*last) : std::nullopt; open && ctx.at(*open).is("[");
+       open = last ? ctx.next(*last) : std::nullopt) {
+    last = matching_bracket(ctx, *open);
+  }
+  return last;
+}
+
+// The access whose name is token `i`, if `i` names a variable subscripted in device code (or is a
+// cast whose result is subscripted).
+std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
+  const token& name = ctx.at(i);
+  const std::optional<std::size_t> cast = subscripted_cast(ctx, i);
+  if (!name.significant() || name.in_directive || !(is_name(name) || cast) ||
+      !ctx.in_device_code(i)) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> open = cast ? cast : ctx.next(i);
   if (!open || !ctx.at(*open).is("[")) {
     return std::nullopt;
   }
@@ -309,6 +405,32 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
   }
   a.how = use_of(ctx, a.start, a.last);
   return a;
+}
+
+// `*(float4 *)(&x[i])`, `*(const float4 *)&x[i]`, `*reinterpret_cast<float4 *>(p)`: a load or
+// store through a cast pointer, one access of the pointed-to type (its alignment checked as a
+// GPU's load would be), when the `*` at `i` is such a dereference in device code.
+std::optional<access> deref_at(const rewrite_context& ctx, std::size_t i) {
+  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+    return std::nullopt;
+  }
+  if (const auto b = ctx.prev(i);
+      b && (is_name(ctx.at(*b)) || ctx.at(*b).kind == token_kind::number ||
+            ctx.at(*b).kind == token_kind::literal || one_of(ctx.at(*b), {")", "]", "*", "&"}))) {
+    return std::nullopt; // a product, a declarator, `**p`, `&*p`
+  }
+  const std::optional<std::size_t> cast = ctx.next(i);
+  std::optional<std::size_t> last = cast ? cast_close(ctx, *cast) : std::nullopt;
+  if (cast && !last) {
+    const std::optional<std::size_t> close = pointer_cast_close(ctx, *cast);
+    const std::optional<std::size_t> operand = close ? ctx.next(*close) : std::nullopt;
+    last = operand ? operand_last(ctx, *operand) : std::nullopt;
+  }
+  const std::optional<std::size_t> after = last ? ctx.next(*last) : std::nullopt;
+  if (!last || (after && one_of(ctx.at(*after), {"[", "(", ".", "->"}))) {
+    return std::nullopt; // no cast, or the `*` applies to more than the cast
+  }
+  return access{i, *last, use_of(ctx, i, *last)};
 }
 
 // The `;` that ends the statement holding token `i` (nothing when the file ends first).
@@ -374,7 +496,10 @@ void rewrite_accesses(rewrite_context& ctx) {
   };
   std::vector<found> all;
   for (std::size_t i = 0; i < ctx.size(); ++i) {
-    const std::optional<access> a = access_at(ctx, i);
+    std::optional<access> a = access_at(ctx, i);
+    if (!a) {
+      a = deref_at(ctx, i);
+    }
     if (!a) {
       continue;
     }
