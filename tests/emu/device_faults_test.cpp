@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include <numeric>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "emu_test_support.h"
@@ -83,7 +85,10 @@ TEST_F(DeviceFaults, Float4LoadsAtAMultipleOf16BytesIntoTheirBufferPass) {
 
 TEST_F(DeviceFaults, AFloat4LoadOneFloatIntoItsBufferIsMisalignedAtItsLine) {
   // Whatever the size, so whatever the emulator's own placement of the buffer.
-  for (const int floats : {7, 8, 13, 4099}) {
+  // The article as the size is read: "a 28-byte", "an 80-byte".
+  const std::vector<std::pair<int, std::string>> sizes = {
+      {7, "a "}, {8, "a "}, {13, "a "}, {20, "an "}, {4099, "a "}};
+  for (const auto& [floats, article] : sizes) {
     cugrade::emu::reset_device();
     device_buffer<float> in(static_cast<std::size_t>(floats));
     device_buffer<float> out(4);
@@ -93,7 +98,7 @@ TEST_F(DeviceFaults, AFloat4LoadOneFloatIntoItsBufferIsMisalignedAtItsLine) {
     ASSERT_EQ(diags.size(), 1u) << floats << " floats";
     EXPECT_EQ(diags[0].error_kind, "misaligned_address");
     EXPECT_EQ(diags[0].line, line("LINE:float4_load"));
-    EXPECT_NE(diags[0].message.find("a 16-byte access at byte 4 of a " +
+    EXPECT_NE(diags[0].message.find("a 16-byte access at byte 4 of " + article +
                                     std::to_string(floats * 4) + "-byte device buffer"),
               std::string::npos)
         << diags[0].message;

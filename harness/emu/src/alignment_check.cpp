@@ -22,19 +22,31 @@ bool block_runner::placed_aligned(std::uintptr_t at, std::size_t align) {
   return ((at - begin) & (align - 1)) == 0;
 }
 
+namespace {
+
+// "a 16-byte", "an 8-byte", "an 11-byte", "an 18,000-byte": the article as the number is read.
+std::string sized(std::size_t bytes) {
+  const std::string n = std::to_string(bytes);
+  const bool vowel = n[0] == '8' || (n.size() % 3 == 2 && (n.rfind("11", 0) == 0 ||
+                                                           n.rfind("18", 0) == 0));
+  return (vowel ? "an " : "a ") + n + "-byte";
+}
+
+} // namespace
+
 void block_runner::fail_misaligned(std::uintptr_t at, std::size_t bytes, std::size_t align,
                                    int line) {
   std::string where;
   if (at - m_placed_begin < m_placed_end - m_placed_begin) {
-    where = "at byte " + std::to_string(at - m_placed_begin) + " of a " +
-            std::to_string(m_placed_end - m_placed_begin) + "-byte device buffer";
+    where = "at byte " + std::to_string(at - m_placed_begin) + " of " +
+            sized(m_placed_end - m_placed_begin) + " device buffer";
   } else {
     char text[2 + 16 + 1];
     std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(at));
     where = std::string("at address ") + text;
   }
   fail("misaligned_address",
-       "a " + std::to_string(bytes) + "-byte access " + where + ", which is not a multiple of " +
+       sized(bytes) + " access " + where + ", which is not a multiple of " +
            std::to_string(align) + " (a GPU reads and writes a type only at an address aligned " +
            "to it: a float4 at a multiple of 16 bytes, a double at a multiple of 8)",
        m_current, line > 0 ? wait_site{m_job->site.file, line} : wait_site{},
