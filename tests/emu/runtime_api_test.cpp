@@ -118,4 +118,64 @@ TEST_F(RuntimeApi, OccupancyFollowsThreadAndSharedMemoryLimits) {
   EXPECT_EQ(blocks, 0);
 }
 
+TEST_F(RuntimeApi, PitchedAllocationsCopiesAndSetsGoRowByRow) {
+  float* d = nullptr;
+  std::size_t pitch = 0;
+  ASSERT_EQ(cudaMallocPitch(&d, &pitch, 5 * sizeof(float), 3), cudaSuccess);
+  EXPECT_EQ(pitch, 512u) << "rows start at multiples of 512 bytes";
+  std::vector<float> host(15);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    host[i] = static_cast<float>(i);
+  }
+  ASSERT_EQ(cudaMemcpy2D(d, pitch, host.data(), 5 * sizeof(float), 5 * sizeof(float), 3,
+                         cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemset2D(reinterpret_cast<char*>(d) + pitch, pitch, 0, 2 * sizeof(float), 1),
+            cudaSuccess);
+  std::vector<float> back(15, -1.0f);
+  ASSERT_EQ(cudaMemcpy2D(back.data(), 5 * sizeof(float), d, pitch, 5 * sizeof(float), 3,
+                         cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  std::vector<float> want = host;
+  want[5] = want[6] = 0.0f; // the set's two elements of row 1
+  EXPECT_EQ(back, want);
+  EXPECT_EQ(cudaMemcpy2D(d, 8, host.data(), 20, 20, 3, cudaMemcpyHostToDevice),
+            cudaErrorInvalidPitchValue)
+      << "a row wider than its pitch";
+  EXPECT_EQ(cudaMemcpy2D(d, pitch, host.data(), 20, 20, 4, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue)
+      << "a fourth row past the allocation";
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+}
+
+TEST_F(RuntimeApi, SymbolsHaveAnAddressAndASize) {
+  static float symbol[12];
+  void* at = nullptr;
+  EXPECT_EQ(cudaGetSymbolAddress(&at, symbol), cudaSuccess);
+  EXPECT_EQ(at, static_cast<void*>(symbol));
+  std::size_t size = 0;
+  EXPECT_EQ(cudaGetSymbolSize(&size, symbol), cudaSuccess);
+  EXPECT_EQ(size, sizeof symbol);
+  EXPECT_EQ(cudaGetSymbolSize(nullptr, symbol), cudaErrorInvalidValue);
+}
+
+TEST_F(RuntimeApi, AvailableDynamicSharedMemoryLetsThatManyBlocksFit) {
+  emu_test::module m("emu_test_launch_kernels");
+  const void* kernel = reinterpret_cast<const void*>(m.fn<void(int*)>("launch_qualified"));
+  for (const int blocks : {1, 2, 3, 4, 8}) {
+    std::size_t bytes = 0;
+    ASSERT_EQ(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, kernel, blocks, 256), cudaSuccess);
+    EXPECT_GT(bytes, 0u) << blocks << " blocks";
+    EXPECT_LE(bytes, 48u * 1024) << "within the kernel's default ceiling";
+    int fit = 0;
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, 256, bytes), cudaSuccess);
+    EXPECT_GE(fit, blocks) << bytes << " bytes each";
+  }
+  std::size_t bytes = 1;
+  EXPECT_EQ(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, kernel, 4, 1024), cudaSuccess);
+  EXPECT_EQ(bytes, 0u) << "4 blocks of 1024 threads never fit on one SM";
+  EXPECT_EQ(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, kernel, 0, 256),
+            cudaErrorInvalidValue);
+}
+
 } // namespace

@@ -216,10 +216,6 @@ extern "C" cudaError_t cudaDeviceSynchronize(void) {
   return cugrade::emu::detail::sticky_result();
 }
 
-extern "C" cudaError_t cudaThreadSynchronize(void) {
-  return cudaDeviceSynchronize();
-}
-
 extern "C" cudaError_t cudaDeviceReset(void) {
   // Frees every allocation; a sticky error stays, as it does on a GPU (only a new process, or the
   // runner's reset_device(), clears it).

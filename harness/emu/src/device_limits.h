@@ -26,6 +26,8 @@ inline constexpr std::size_t shared_per_block = 48 * 1024;
 inline constexpr std::size_t shared_per_block_optin = 232448;
 inline constexpr std::size_t shared_per_multiprocessor = 233472;
 inline constexpr std::size_t reserved_shared_per_block = 1024;
+/// cudaMallocPitch's row alignment in bytes.
+inline constexpr std::size_t pitch_alignment = 512;
 inline constexpr int regs_per_block = 65536;
 inline constexpr int regs_per_multiprocessor = 65536;
 /// Registers per thread assumed by the occupancy calculator.

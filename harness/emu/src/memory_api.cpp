@@ -173,3 +173,59 @@ extern "C" cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_
   std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
   return cudaSuccess;
 }
+
+extern "C" cudaError_t cudaGetSymbolAddress(void** dev_ptr, const void* symbol) {
+  if (dev_ptr == nullptr) {
+    return result(cudaErrorInvalidValue);
+  }
+  if (symbol == nullptr) {
+    return result(cudaErrorInvalidSymbol);
+  }
+  *dev_ptr = const_cast<void*>(symbol); // a __device__ variable lives in the process here
+  return cudaSuccess;
+}
+
+// Reached only without a symbol's type (a null size, or a plain pointer): api.h's template answers
+// sizeof for a real symbol.
+extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void*) {
+  return result(size == nullptr ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
+}
+
+extern "C" cudaError_t cudaMallocPitch(void** dev_ptr, size_t* pitch, size_t width,
+                                       size_t height) {
+  if (dev_ptr == nullptr || pitch == nullptr) {
+    return result(cudaErrorInvalidValue);
+  }
+  *pitch = (width + limits::pitch_alignment - 1) / limits::pitch_alignment * limits::pitch_alignment;
+  return cudaMalloc(dev_ptr, *pitch * height);
+}
+
+// Row by row through cudaMemcpy, so each row's pointers are checked as one copy's are.
+extern "C" cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                    size_t width, size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) {
+    return result(cudaErrorInvalidPitchValue);
+  }
+  for (size_t row = 0; row < height; ++row) {
+    const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + row * dpitch,
+                                     static_cast<const char*>(src) + row * spitch, width, kind);
+    if (e != cudaSuccess) {
+      return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemset2D(void* dev_ptr, size_t pitch, int value, size_t width,
+                                    size_t height) {
+  if (width > pitch) {
+    return result(cudaErrorInvalidPitchValue);
+  }
+  for (size_t row = 0; row < height; ++row) {
+    const cudaError_t e = cudaMemset(static_cast<char*>(dev_ptr) + row * pitch, value, width);
+    if (e != cudaSuccess) {
+      return e;
+    }
+  }
+  return cudaSuccess;
+}

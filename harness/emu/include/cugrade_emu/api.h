@@ -229,6 +229,13 @@ cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+cudaError_t cudaGetSymbolAddress(void** dev_ptr, const void* symbol);
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+// Pitched (2-D) allocations: each row starts at a multiple of 512 bytes, as on the GPU.
+cudaError_t cudaMallocPitch(void** dev_ptr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemset2D(void* dev_ptr, size_t pitch, int value, size_t width, size_t height);
 
 // Device.
 cudaError_t cudaGetDeviceCount(int* count);
@@ -237,7 +244,6 @@ cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSynchronize(void);
-cudaError_t cudaThreadSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
@@ -258,6 +264,9 @@ cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache config);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const void* func,
                                                           int block_size,
                                                           size_t dynamic_shared_bytes);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic_shared_bytes,
+                                                      const void* func, int num_blocks,
+                                                      int block_size);
 
 // Streams and events: the emulator runs everything synchronously on one queue.
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
@@ -284,6 +293,19 @@ inline cudaError_t cudaMallocManaged(T** dev_ptr, size_t size,
 }
 template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
   return ::cudaMallocHost(reinterpret_cast<void**>(ptr), size);
+}
+template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return ::cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T** dev_ptr, size_t* pitch, size_t width, size_t height) {
+  return ::cudaMallocPitch(reinterpret_cast<void**>(dev_ptr), pitch, width, height);
+}
+template <class T>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, T* func,
+                                                             int num_blocks, int block_size) {
+  return ::cudaOccupancyAvailableDynamicSMemPerBlock(bytes, reinterpret_cast<const void*>(func),
+                                                     num_blocks, block_size);
 }
 template <class T> inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute a, int v) {
   return ::cudaFuncSetAttribute(reinterpret_cast<const void*>(func), a, v);
@@ -377,4 +399,14 @@ template <class T>
 inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
                                         cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return ::cudaMemcpyFromSymbol(dst, static_cast<const void*>(&symbol), count, offset, kind);
+}
+template <class T> inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, const T& symbol) {
+  return ::cudaGetSymbolAddress(dev_ptr, static_cast<const void*>(&symbol));
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+  if (size == nullptr) {
+    return ::cudaGetSymbolSize(size, static_cast<const void*>(&symbol));
+  }
+  *size = sizeof(T);
+  return cudaSuccess;
 }
