@@ -45,6 +45,11 @@ const std::vector<std::string> profiler_calls{
     "cudaProfilerStart at matmul.cu:13 (device management belongs to the grader)",
     "cudaProfilerStop at matmul.cu:15 (device management belongs to the grader)"};
 
+/// The same for sources/clock_in_kernel.cu: the launcher's clock() calls, not the kernel's.
+const std::vector<std::string> launcher_clock_calls{
+    "clock at matmul.cu:19 (clocks and timing are not allowed)",
+    "clock at matmul.cu:21 (clocks and timing are not allowed)"};
+
 /// The errors that sources/signature_*.cu must fail the build with, on either backend.
 const std::string contract_signature =
     "(const float* M, const float* N, float* P, int j, int k, int l)`";
@@ -73,6 +78,16 @@ protected:
     return request_for(source_name, GetParam());
   }
 };
+
+TEST_P(ContractOnBothBackends, AKernelMayReadTheCycleCounterALauncherMayNotTimeItself) {
+  // Device code's clock64() and clock() are the SM's counter on a GPU; emulation had no clock64()
+  // and sent clock() to the C library, so the kernel was build_error or forbidden there alone.
+  build_request request = this->request("clock_in_kernel.cu");
+  request.launchers = {"matmul_naive"};
+  const build_outcome outcome = build(request);
+  EXPECT_TRUE(outcome.ok) << outcome.log;
+  EXPECT_EQ(outcome.forbidden_symbols, launcher_clock_calls);
+}
 
 } // namespace
 

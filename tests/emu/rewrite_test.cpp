@@ -254,6 +254,18 @@ TEST(RewriteSource, SendsDeviceCodesMathToTheDeviceOverloads) {
   EXPECT_EQ(newlines(out), 6);
 }
 
+// The SM's cycle counter in device code; host code's clock() stays the C library's (which the
+// symbol policy forbids in launchers, on both backends).
+TEST(RewriteSource, SendsDeviceCodesClockToTheCycleCounter) {
+  const std::string out = body("__global__ void k(long long* t) { t[0] = clock64() - clock(); }\n"
+                               "void h() { long c = clock(); }\n");
+  EXPECT_NE(out.find("::cugrade::emu::device_cmath::clock64() - "
+                     "::cugrade::emu::device_cmath::clock();"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("void h() { long c = clock(); }"), std::string::npos) << out;
+}
+
 TEST(RewriteSource, TranslatesFileScopeShared) {
   EXPECT_EQ(body("__shared__ int tile[8][8];\n"),
             "static ::cugrade::emu::file_shared<int [ 8 ] [ 8 ], 0> tile{\"tile\", \"int\"};\n");

@@ -7,7 +7,8 @@
 // the call's line, as with nvcc. Left alone: host code; __host__ __device__ functions and those
 // declared through a macro of the file (nvcc only warns there); lambdas and local classes; a
 // name the file declares as a function of its own (`__device__ int log2(int)`); members and
-// other namespaces' functions; `pow`, which CUDA overloads for integers.
+// other namespaces' functions; `pow`, which CUDA overloads for integers. Device code's `clock()`
+// and `clock64()`, the SM's cycle counter, go the same way (host code's `clock()` is libc's).
 #include <map>
 #include <set>
 #include <string>
@@ -26,7 +27,8 @@ const std::set<std::string, std::less<>>& device_math_names() {
       "atan",  "sinh",   "cosh",  "tanh",     "asinh",     "acosh",    "atanh", "ceil",
       "floor", "round",  "trunc", "rint",     "nearbyint", "fabs",     "erf",   "erfc",
       "tgamma", "lgamma", "lround", "llround", "lrint",    "llrint",   "fmod",  "fmax",
-      "fmin",  "atan2",  "hypot", "copysign", "fdim",      "remainder", "nextafter"};
+      "fmin",  "atan2",  "hypot", "copysign", "fdim",      "remainder", "nextafter",
+      "clock", "clock64"};
   return names;
 }
 

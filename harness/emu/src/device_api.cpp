@@ -1,5 +1,6 @@
 // The device half of the runtime API: one emulated device, its properties and attributes, errors,
 // synchronisation and reset.
+#include <chrono>
 #include <cstring>
 
 #include "cuda_profiler_api.h"
@@ -268,3 +269,13 @@ extern "C" cudaError_t cudaGetLastError(void) {
 extern "C" cudaError_t cudaPeekAtLastError(void) {
   return emulator_state::instance().last_error(false);
 }
+
+namespace cugrade::emu::detail {
+
+__attribute__((visibility("default"))) long long device_clock() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace cugrade::emu::detail

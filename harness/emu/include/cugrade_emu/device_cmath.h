@@ -14,6 +14,11 @@
 
 #include <type_traits>
 
+namespace cugrade::emu::detail {
+/// Nanoseconds of the host's monotonic clock (the emulator's runtime library).
+__attribute__((visibility("default"))) long long device_clock();
+} // namespace cugrade::emu::detail
+
 namespace cugrade::emu::device_cmath {
 
 template <class T>
@@ -112,5 +117,15 @@ CUGRADE_EMU_DEVICE_BINARY(nextafter)
 #undef CUGRADE_EMU_DEVICE_BINARY
 #undef CUGRADE_EMU_DEVICE_BINARY_MIXED
 #undef CUGRADE_EMU_DEVICE_SAME_TYPES
+
+/// The SM's cycle counter, as device code reads it (`clock()`, `clock64()`): here the host's
+/// monotonic clock in nanoseconds, a counter that only grows. In host code `clock()` stays the C
+/// library's, which the contract forbids in launchers.
+inline long clock() {
+  return static_cast<long>(::cugrade::emu::detail::device_clock());
+}
+inline long long clock64() {
+  return ::cugrade::emu::detail::device_clock();
+}
 
 } // namespace cugrade::emu::device_cmath

@@ -161,6 +161,59 @@ inline float __double2float_rn(double x) {
   return static_cast<float>(x);
 }
 
+namespace cugrade::emu::detail {
+/// `exact` (an integer, exact in a long double) rounded to a float: nearest even ('n'), toward
+/// zero ('z'), up ('u') or down ('d'), as the _rn, _rz, _ru and _rd conversions round.
+inline float rounded_float(long double exact, char mode) {
+  float f = static_cast<float>(exact);
+  if (mode == 'z' && fabsl(f) > fabsl(exact)) {
+    f = nextafterf(f, 0.0f);
+  } else if (mode == 'u' && f < exact) {
+    f = nextafterf(f, __builtin_inff());
+  } else if (mode == 'd' && f > exact) {
+    f = nextafterf(f, -__builtin_inff());
+  }
+  return f;
+}
+/// A float rounded to an integral value in the same four ways.
+inline float rounded_integral(float x, char mode) {
+  return mode == 'n' ? nearbyintf(x) : mode == 'z' ? truncf(x) : mode == 'u' ? ceilf(x) : floorf(x);
+}
+} // namespace cugrade::emu::detail
+
+#define CUGRADE_EMU_INT_CONVERSIONS(mode)                                                         \
+  inline float __ll2float_r##mode(long long x) {                                                   \
+    return cugrade::emu::detail::rounded_float(x, #mode[0]);                                       \
+  }                                                                                                \
+  inline float __ull2float_r##mode(unsigned long long x) {                                         \
+    return cugrade::emu::detail::rounded_float(x, #mode[0]);                                       \
+  }                                                                                                \
+  inline long long __float2ll_r##mode(float x) {                                                   \
+    return static_cast<long long>(cugrade::emu::detail::rounded_integral(x, #mode[0]));            \
+  }                                                                                                \
+  inline unsigned long long __float2ull_r##mode(float x) {                                         \
+    return static_cast<unsigned long long>(cugrade::emu::detail::rounded_integral(x, #mode[0]));   \
+  }
+CUGRADE_EMU_INT_CONVERSIONS(n)
+CUGRADE_EMU_INT_CONVERSIONS(z)
+CUGRADE_EMU_INT_CONVERSIONS(u)
+CUGRADE_EMU_INT_CONVERSIONS(d)
+#undef CUGRADE_EMU_INT_CONVERSIONS
+#define CUGRADE_EMU_INT2FLOAT(mode)                                                               \
+  inline float __int2float_r##mode(int x) {                                                        \
+    return cugrade::emu::detail::rounded_float(x, #mode[0]);                                       \
+  }                                                                                                \
+  inline float __uint2float_r##mode(unsigned int x) {                                              \
+    return cugrade::emu::detail::rounded_float(x, #mode[0]);                                       \
+  }
+CUGRADE_EMU_INT2FLOAT(z)
+CUGRADE_EMU_INT2FLOAT(u)
+CUGRADE_EMU_INT2FLOAT(d)
+#undef CUGRADE_EMU_INT2FLOAT
+inline float __frsqrt_rn(float x) {
+  return static_cast<float>(1.0 / sqrt(static_cast<double>(x)));
+}
+
 inline int __popc(unsigned int x) {
   return __builtin_popcount(x);
 }
@@ -203,6 +256,46 @@ inline unsigned int __sad(int a, int b, unsigned int c) {
 inline unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
   return c + (a > b ? a - b : b - a);
 }
+/// The 64-bit value hi:lo shifted, its upper (l) or lower (r) 32 bits: the shift wraps at 32
+/// (plain) or is clamped to 32 (the c forms).
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned int>((v << (shift & 31u)) >> 32);
+}
+inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned int>((v << (shift > 32u ? 32u : shift)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned int>(v >> (shift & 31u));
+}
+inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned int>(v >> (shift > 32u ? 32u : shift));
+}
+/// Byte i of the result is byte (s >> 4i) & 7 of y:x (bytes 0-3 from x, 4-7 from y).
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned int out = 0;
+  for (unsigned int i = 0; i < 4; ++i) {
+    out |= static_cast<unsigned int>((v >> (8u * ((s >> (4u * i)) & 7u))) & 0xFFu) << (8u * i);
+  }
+  return out;
+}
+/// Four 8-bit products summed into c.
+inline int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 32; i += 8) {
+    c += static_cast<signed char>(a >> i) * static_cast<signed char>(b >> i);
+  }
+  return c;
+}
+inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (unsigned int i = 0; i < 32; i += 8) {
+    c += ((a >> i) & 0xFFu) * ((b >> i) & 0xFFu);
+  }
+  return c;
+}
 
 /// Read-only-cache loads are plain loads on the CPU, aligned as on a GPU (the line is unknown).
 template <class T> inline T __ldg(const T* p) {
@@ -221,6 +314,25 @@ template <class T> inline T __ldcs(const T* p) {
   cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
   return *p;
 }
+template <class T> inline T __ldlu(const T* p) {
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
+  return *p;
+}
+template <class T> inline T __ldcv(const T* p) {
+  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
+  return *p;
+}
+/// Cache-hinted stores: plain stores here, aligned as on a GPU.
+#define CUGRADE_EMU_STORE(name)                                                                   \
+  template <class T> inline void name(T* p, T value) {                                             \
+    cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);       \
+    *p = value;                                                                                    \
+  }
+CUGRADE_EMU_STORE(__stwb)
+CUGRADE_EMU_STORE(__stcg)
+CUGRADE_EMU_STORE(__stcs)
+CUGRADE_EMU_STORE(__stwt)
+#undef CUGRADE_EMU_STORE
 
 #define CUGRADE_EMU_MINMAX(R, A, B)                                                                \
   inline R min(A a, B b) {                                                                         \
