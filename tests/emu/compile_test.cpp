@@ -112,15 +112,25 @@ TEST_F(Compile, StaticSharedOverFortyEightKibFailsWhereItCrossesTheLimit) {
   EXPECT_EQ(at_limit.exit_status, 0) << at_limit.log;
 }
 
-TEST_F(Compile, SharedDeclaredThroughAMacroStopsTheBuildAtThatLine) {
-  const auto out = build("macro.cu", "#define SHARED __shared__\n"
-                                     "__global__ void k(float* p) {\n"
-                                     "  SHARED float tile[32];\n"
-                                     "  p[0] = tile[0];\n"
-                                     "}\n");
-  EXPECT_NE(out.exit_status, 0);
-  EXPECT_NE(out.log.find("macro.cu:3:"), std::string::npos) << out.log;
-  EXPECT_NE(out.log.find("not translated"), std::string::npos) << out.log;
+TEST_F(Compile, SharedDeclaredThroughAMacroIsTranslatedWhereTheMacroIsExpandedByHand) {
+  // nvcc compiles both. The file's own macro is expanded before the rewriter translates the
+  // declaration; one defined inside an #if block is left to g++, and the build stops at its use.
+  const auto expanded = build("macro.cu", "#define SHARED __shared__\n"
+                                          "__global__ void k(float* p) {\n"
+                                          "  SHARED float tile[32];\n"
+                                          "  p[0] = tile[0];\n"
+                                          "}\n");
+  EXPECT_EQ(expanded.exit_status, 0) << expanded.log;
+  const auto left = build("macro.cu", "#ifndef SHARED\n"
+                                      "#define SHARED __shared__\n"
+                                      "#endif\n"
+                                      "__global__ void k(float* p) {\n"
+                                      "  SHARED float tile[32];\n"
+                                      "  p[0] = tile[0];\n"
+                                      "}\n");
+  EXPECT_NE(left.exit_status, 0);
+  EXPECT_NE(left.log.find("macro.cu:5:"), std::string::npos) << left.log;
+  EXPECT_NE(left.log.find("not translated"), std::string::npos) << left.log;
 }
 
 TEST_F(Compile, CallingAnApiTheEmulatorLacksFailsAtLinkTime) {

@@ -470,6 +470,11 @@ TEST(AccessMacros, ArgumentsAndOtherMacrosAreExpandedAsThePreprocessorWould) {
             "#define S(i) s[i]\nx = s[1 +2];\n");
 }
 
+TEST(AccessMacros, AMacroThatSpellsSharedIsExpandedForTheSharedPass) {
+  EXPECT_EQ(expand_access_macros("#define SHARED __shared__\nSHARED float t[4];\n"),
+            "#define SHARED __shared__\n__shared__ float t[4];\n");
+}
+
 TEST(AccessMacros, MacrosThatAreNotSafeToExpandByHandAreLeftToTheCompiler) {
   const std::vector<std::string> kept = {
       "#define BLOCK_SIZE 512\nint n = BLOCK_SIZE;\n",                // no subscript

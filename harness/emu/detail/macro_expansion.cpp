@@ -15,7 +15,9 @@ namespace {
 struct macro {
   bool function_like = false;
   bool usable = true;        ///< safe to expand by hand (see the header)
-  bool reaches_memory = false; ///< its replacement holds a `[`, here or through another macro
+  /// Its replacement holds a `[` or `__shared__`, here or through another macro: the access and
+  /// shared-memory passes must see it expanded.
+  bool wanted = false;
   std::size_t defined_at = 0;
   std::vector<std::string_view> params;
   std::vector<token> body; ///< the replacement list, spaces and comments included
@@ -54,7 +56,7 @@ macro defined_macro(const std::vector<token>& tokens, std::size_t name, std::siz
     if (tokens[i].is("#") || tokens[i].text == "__VA_ARGS__") {
       m.usable = false;
     }
-    m.reaches_memory = m.reaches_memory || tokens[i].is("[");
+    m.wanted = m.wanted || tokens[i].is("[") || tokens[i].is("__shared__");
   }
   while (!m.body.empty() && !m.body.back().significant()) {
     m.body.pop_back();
@@ -94,19 +96,19 @@ macro_table macros_of(const std::vector<token>& tokens) {
   return table;
 }
 
-// Marks the macros whose replacement uses a macro that reaches memory, until nothing changes.
-void spread_reach(macro_table& table) {
+// Marks the macros whose replacement uses a wanted macro, until nothing changes.
+void spread_wanted(macro_table& table) {
   for (bool changed = true; changed;) {
     changed = false;
     for (auto& [name, m] : table) {
-      if (m.reaches_memory) {
+      if (m.wanted) {
         continue;
       }
       for (const token& t : m.body) {
         const auto used = table.find(t.text);
         if (t.kind == token_kind::identifier && used != table.end() &&
-            used->second.reaches_memory && used->second.usable) {
-          m.reaches_memory = true;
+            used->second.wanted && used->second.usable) {
+          m.wanted = true;
           changed = true;
           break;
         }
@@ -180,7 +182,7 @@ private:
       return nullptr;
     }
     const auto found = m_table.find(t.text);
-    if (found == m_table.end() || !found->second.usable || !found->second.reaches_memory ||
+    if (found == m_table.end() || !found->second.usable || !found->second.wanted ||
         (source_level && found->second.defined_at > t.begin) ||
         std::find(hidden.begin(), hidden.end(), t.text) != hidden.end()) {
       return nullptr;
@@ -254,9 +256,9 @@ private:
 std::string expand_access_macros(std::string_view source) {
   const std::vector<token> tokens = lex(source); // the table's bodies point into it
   macro_table table = macros_of(tokens);
-  spread_reach(table);
+  spread_wanted(table);
   if (std::none_of(table.begin(), table.end(), [](const auto& entry) {
-        return entry.second.usable && entry.second.reaches_memory;
+        return entry.second.usable && entry.second.wanted;
       })) {
     return std::string(source);
   }

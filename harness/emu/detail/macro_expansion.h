@@ -7,9 +7,13 @@
 /// `#define`, where the access passes never look, so a race, a shared array overrun or a misaligned
 /// float4 through such a macro went unchecked in emulation while compute-sanitizer reports it.
 ///
+/// A `__shared__` spelled through a macro (`#define SHARED __shared__`) is expanded for the same
+/// reason: the rewriter translates only the declarations it sees.
+///
 /// Only macros that are safe to expand by hand are expanded: defined once, outside any
 /// conditional block, never `#undef`d, without `#`, `##` or `__VA_ARGS__`, whose replacement holds
-/// a `[` (directly or through another such macro). Everything else is left to g++'s preprocessor.
+/// a `[` or `__shared__` (directly or through another such macro). Everything else is left to
+/// g++'s preprocessor.
 /// An expansion keeps the newlines of the invocation it replaces, so every line stays where it was.
 
 #include <string>
