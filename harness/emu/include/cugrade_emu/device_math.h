@@ -297,31 +297,20 @@ inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
   return c;
 }
 
-/// Read-only-cache loads are plain loads on the CPU, aligned as on a GPU (the line is unknown).
-template <class T> inline T __ldg(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
-template <class T> inline T __ldcg(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
-template <class T> inline T __ldca(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
-template <class T> inline T __ldcs(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
-template <class T> inline T __ldlu(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
-template <class T> inline T __ldcv(const T* p) {
-  cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);
-  return *p;
-}
+/// Read-only-cache and cache-hinted loads are plain loads on the CPU, aligned as on a GPU (the
+/// line is unknown).
+#define CUGRADE_EMU_LOAD(name)                                                                    \
+  template <class T> inline T name(const T* p) {                                                   \
+    cugrade::emu::detail::check_alignment(*p, cugrade::emu::detail::t_ctx.check_shared, 0);       \
+    return *p;                                                                                     \
+  }
+CUGRADE_EMU_LOAD(__ldg)
+CUGRADE_EMU_LOAD(__ldcg)
+CUGRADE_EMU_LOAD(__ldca)
+CUGRADE_EMU_LOAD(__ldcs)
+CUGRADE_EMU_LOAD(__ldlu)
+CUGRADE_EMU_LOAD(__ldcv)
+#undef CUGRADE_EMU_LOAD
 /// Cache-hinted stores: plain stores here, aligned as on a GPU.
 #define CUGRADE_EMU_STORE(name)                                                                   \
   template <class T> inline void name(T* p, T value) {                                             \
