@@ -163,8 +163,21 @@ TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
   EXPECT_NE(exchange.error().find("reduction.cu:2: std::exchange is a host function"),
             std::string::npos)
       << exchange.error();
+  // nvcc 13 compiles the declaration and stops at `acc[0]` (operator[] is a constexpr host
+  // function); nothing can be done with a std::array in a kernel without its members.
+  const auto array = cugrade::emu::rewrite_source(
+      "#include <array>\n__global__ void k(float* p) {\n  std::array<float, 4> acc{};\n"
+      "  acc[0] = p[0];\n  p[1] = acc[0];\n}\n",
+      "matmul.cu");
+  ASSERT_FALSE(array.ok());
+  EXPECT_NE(array.error().find("matmul.cu:3: std::array's operator[] and members are host "
+                               "functions"),
+            std::string::npos)
+      << array.error();
+  EXPECT_NE(array.error().find("use a plain array"), std::string::npos) << array.error();
   // What nvcc accepts: device and host-device helpers (also through a macro of the file), a name
-  // with a __device__ overload, members, host code calling host functions, CUDA's math in std.
+  // with a __device__ overload, members, host code calling host functions, CUDA's math in std,
+  // and the C++ library's constexpr functions in a __host__ __device__ function (a warning).
   EXPECT_TRUE(cugrade::emu::rewrite_source(
                   "#define HD __host__ __device__\n"
                   "__device__ float a(float x) { return x; }\n"
@@ -173,7 +186,9 @@ TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
                   "float d(float x) { return x; }\n__device__ float d(int x) { return x; }\n"
                   "float e(float x) { return x; }\n"
                   "struct S { __device__ float e(float x) const { return x; } };\n"
-                  "void host() { e(1.0f); }\n"
+                  "void host() { e(1.0f); std::array<float, 2> h{}; h[0] = 1; }\n"
+                  "__host__ __device__ float hd(float x) { std::array<float, 1> a{x}; "
+                  "return std::max(a[0], 0.0f); }\n"
                   "__global__ void k(float* p, S s) { p[0] = a(p[0]) + b(p[1]) + c(p[2]) + d(3) + "
                   "s.e(p[4]) + std::sqrt(p[5]) + std::abs(p[6]) + min(1, 2); }\n",
                   "reduction.cu")

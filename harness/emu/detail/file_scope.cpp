@@ -124,4 +124,17 @@ std::map<std::string, declared_function> functions_of(const rewrite_context& ctx
   return out;
 }
 
+bool device_only(const rewrite_context& ctx, std::size_t body,
+                 const std::set<std::string, std::less<>>& macros) {
+  bool device = false;
+  for (std::size_t p : declaration_before(ctx, body)) {
+    const token& t = ctx.at(p);
+    if (t.is("__host__") || macros.contains(t.text)) {
+      return false;
+    }
+    device = device || t.is("__global__") || t.is("__device__");
+  }
+  return device;
+}
+
 } // namespace cugrade::emu::detail

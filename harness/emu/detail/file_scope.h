@@ -27,6 +27,13 @@ std::vector<bool> namespace_scope(const rewrite_context& ctx);
 /// function as much as the keywords do.
 std::set<std::string, std::less<>> macros_of(const rewrite_context& ctx);
 
+/// Whether the function whose body opens at `body` is only device code: its declaration (back to
+/// the previous `;`, `{` or `}`) says __global__ or __device__, with no __host__ and no macro of
+/// the file (`macros`, from macros_of). nvcc refuses some calls there that it only warns about in
+/// __host__ __device__ functions.
+bool device_only(const rewrite_context& ctx, std::size_t body,
+                 const std::set<std::string, std::less<>>& macros);
+
 /// A function the file declares or defines at namespace scope.
 struct declared_function {
   bool device = false; ///< some declaration of the name has __device__ or __global__

@@ -32,21 +32,6 @@ const std::set<std::string, std::less<>>& device_math_names() {
   return names;
 }
 
-// Whether the function whose body opens at `body` is only device code: its declaration (back to
-// the previous `;`, `{` or `}`) says __global__ or __device__, with no __host__ and no macro.
-bool device_only(const rewrite_context& ctx, std::size_t body,
-                 const std::set<std::string, std::less<>>& macros) {
-  bool device = false;
-  for (std::size_t p : declaration_before(ctx, body)) {
-    const token& t = ctx.at(p);
-    if (t.is("__host__") || macros.contains(t.text)) {
-      return false;
-    }
-    device = device || t.is("__global__") || t.is("__device__");
-  }
-  return device;
-}
-
 } // namespace
 
 void rewrite_device_math(rewrite_context& ctx) {
