@@ -83,9 +83,10 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_bl
 }
 
 // The dynamic shared memory a block may ask for so that `num_blocks` blocks of `block_size`
-// threads fit on one SM: the SM's shared memory split among them, less each block's reserve and
-// static arrays, within the kernel's own ceiling (cudaFuncGetAttributes' maxDynamicSharedSizeBytes).
-// Zero when the threads alone do not fit.
+// threads fit on one SM, as an H200 answers (docs/evidence/runtime-values.md): the SM's shared
+// memory split among them, less the kernel's static arrays, within its own ceiling
+// (cudaFuncGetAttributes' maxDynamicSharedSizeBytes); cudaErrorInvalidValue when the blocks'
+// threads, their count or their static arrays alone do not fit.
 extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic_shared,
                                                                  const void* func, int num_blocks,
                                                                  int block_size) {
@@ -93,21 +94,20 @@ extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic
       block_size > static_cast<int>(limits::max_threads_per_block)) {
     return result(cudaErrorInvalidValue);
   }
-  *dynamic_shared = 0;
   const int threads = (block_size + 31) / 32 * 32;
   if (num_blocks > limits::max_blocks_per_multiprocessor ||
       static_cast<long>(num_blocks) * threads > limits::max_threads_per_multiprocessor) {
-    return cudaSuccess;
+    return result(cudaErrorInvalidValue);
   }
   cudaFuncAttributes attr{};
   if (const cudaError_t e = cudaFuncGetAttributes(&attr, func); e != cudaSuccess) {
     return e;
   }
   const std::size_t each = limits::shared_per_multiprocessor / static_cast<std::size_t>(num_blocks);
-  const std::size_t taken = limits::reserved_shared_per_block + attr.sharedSizeBytes;
-  if (each > taken) {
-    *dynamic_shared =
-        std::min(each - taken, static_cast<std::size_t>(attr.maxDynamicSharedSizeBytes));
+  if (each < attr.sharedSizeBytes) {
+    return result(cudaErrorInvalidValue);
   }
+  *dynamic_shared = std::min(each - attr.sharedSizeBytes,
+                             static_cast<std::size_t>(attr.maxDynamicSharedSizeBytes));
   return cudaSuccess;
 }
