@@ -519,6 +519,43 @@ TEST(AccessMacros, AMacroWrittenToExplodeLeavesTheSourceAsItWas) {
   EXPECT_EQ(expand_access_macros(src), src);
 }
 
+TEST(AccessMacros, HostileNestingAndUnclosedInvocationsEndQuicklyWithoutExpanding) {
+  // 100,000 nested invocations (and 20 nested through macros): past the bounds, the source is
+  // left as it was (a recursion per level would take the grader's stack).
+  std::string nested = "#define S(i) s[i]\nx = ";
+  for (int i = 0; i < 100000; ++i) {
+    nested += "S(";
+  }
+  nested += "0";
+  nested.append(100000, ')');
+  nested += ";\n";
+  EXPECT_EQ(expand_access_macros(nested), nested);
+  std::string twenty = "#define S(i) s[i]\nx = ";
+  for (int i = 0; i < 20; ++i) {
+    twenty += "S(";
+  }
+  twenty += "0" + std::string(20, ')') + ";\n";
+  EXPECT_EQ(expand_access_macros(twenty), twenty);
+  // 200,000 invocations that never close: each is no invocation, found in one pass.
+  std::string unclosed = "#define S(i) s[i]\n";
+  for (int i = 0; i < 200000; ++i) {
+    unclosed += "S(";
+  }
+  EXPECT_EQ(expand_access_macros(unclosed), unclosed);
+  // A wrong count is g++'s error; what it holds is left too.
+  EXPECT_EQ(expand_access_macros("#define S(i) s[i]\nx = S(S(1), 2);\n"),
+            "#define S(i) s[i]\nx = S(S(1), 2);\n");
+  // The rewriter as a whole gets through nested casts and parentheses in device code.
+  std::string casts = "__global__ void k(float* p) { float v = ";
+  for (int i = 0; i < 20000; ++i) {
+    casts += "*(float*)(";
+  }
+  casts += "p";
+  casts.append(20000, ')');
+  casts += "; }\n";
+  EXPECT_TRUE(cugrade::emu::rewrite_source(casts, "k.cu").ok());
+}
+
 TEST(AccessMacros, ASharedTileReachedThroughAMacroIsChecked) {
   const std::string out = body("#define PS(i) partialSum[i]\n"
                                "__global__ void k(float* out) {\n"

@@ -167,11 +167,16 @@ bool grouping_parentheses(const rewrite_context& ctx, std::size_t open) {
                       ctx.at(*before).is("]") || ctx.at(*before).is(">"));
 }
 
+// How far the cast helpers below look: a cast's type or operand longer than this is no idiom
+// (and a hostile file of nested casts would otherwise cost a scan to its end per cast).
+constexpr int k_cast_reach = 256;
+
 // The token that closes the group `open` opens (`<` ... `>` or `(` ... `)`), if any.
 std::optional<std::size_t> group_close(const rewrite_context& ctx, std::size_t open) {
   const bool angle = ctx.at(open).is("<");
   int depth = 0;
-  for (std::optional<std::size_t> k = open; k; k = ctx.next(*k)) {
+  int reach = k_cast_reach;
+  for (std::optional<std::size_t> k = open; k && reach-- > 0; k = ctx.next(*k)) {
     const token& t = ctx.at(*k);
     if (t.in_directive || t.is(";") || t.is("{")) {
       return std::nullopt;
@@ -205,7 +210,8 @@ std::optional<std::size_t> pointer_cast_close(const rewrite_context& ctx, std::s
 // Whether the `)` at `close` ends a C cast to a pointer type, `(float4 *)`.
 bool c_pointer_cast_ends_at(const rewrite_context& ctx, std::size_t close) {
   int depth = 0;
-  for (std::optional<std::size_t> k = close; k; k = ctx.prev(*k)) {
+  int reach = k_cast_reach;
+  for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
     depth += ctx.at(*k).is(")") ? 1 : (ctx.at(*k).is("(") ? -1 : 0);
     if (depth == 0) {
       return pointer_cast_close(ctx, *k) == close;

@@ -138,7 +138,9 @@ public:
   // are skipped and a macro counts only after its #define.
   std::string expand(std::string_view text, std::vector<std::string_view>& hidden,
                      bool source_level) {
+    const depth_guard guard(*this);
     const std::vector<token> tokens = lex(text);
+    const std::vector<std::size_t> closes = closing_parens(tokens);
     std::string out;
     std::size_t copied = 0;
     for (std::size_t i = 0; i < tokens.size() && !m_exhausted; ++i) {
@@ -150,12 +152,13 @@ public:
       std::string replacement;
       if (!m->function_like) {
         replacement = rescan(tokens[i].text, substitute(*m, {}), hidden);
-      } else if (auto args = arguments(tokens, i + 1, *m, end)) {
+      } else if (auto args = arguments(tokens, closes, i + 1, *m, end)) {
         for (std::string& a : *args) {
           a = expand(a, hidden, false);
         }
         replacement = rescan(tokens[i].text, substitute(*m, *args), hidden);
       } else {
+        i = end - 1; // a wrong count is g++'s error; nothing inside it is expanded
         continue;
       }
       out.append(text.substr(copied, tokens[i].begin - copied));
@@ -167,7 +170,7 @@ public:
       copied = tokens[end - 1].end;
       i = end - 1;
       m_used += replacement.size();
-      m_exhausted = m_used > m_budget;
+      m_exhausted = m_exhausted || m_used > m_budget;
     }
     out.append(text.substr(copied));
     return out;
@@ -176,6 +179,35 @@ public:
   [[nodiscard]] bool exhausted() const { return m_exhausted; }
 
 private:
+  /// Nested expansions deeper than this give up: each level holds its text's tokens, and a
+  /// hostile file's A(A(A(...))) would otherwise take the grader's stack and memory.
+  static constexpr int k_max_depth = 16;
+
+  struct depth_guard {
+    explicit depth_guard(expander& e) : owner(e) {
+      owner.m_exhausted = owner.m_exhausted || ++owner.m_depth > k_max_depth;
+    }
+    ~depth_guard() { --owner.m_depth; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+    expander& owner;
+  };
+
+  // For each `(`, the index of its `)` (tokens.size() when it has none), in one pass.
+  static std::vector<std::size_t> closing_parens(const std::vector<token>& tokens) {
+    std::vector<std::size_t> closes(tokens.size(), tokens.size());
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i].is("(")) {
+        open.push_back(i);
+      } else if (tokens[i].is(")") && !open.empty()) {
+        closes[open.back()] = i;
+        open.pop_back();
+      }
+    }
+    return closes;
+  }
+
   const macro* expandable(const token& t, const std::vector<std::string_view>& hidden,
                           bool source_level) const {
     if (t.kind != token_kind::identifier || (source_level && t.in_directive)) {
@@ -190,31 +222,28 @@ private:
     return &found->second;
   }
 
-  // The arguments of an invocation whose `(` should be the next significant token after `from`;
-  // `end` becomes one past its `)`. Nullopt when it is no invocation or has the wrong count.
+  // The arguments of an invocation whose `(` should be the next significant token after `from`
+  // (`closes` from closing_parens); `end` becomes one past its `)`. Nullopt when it is no
+  // invocation (end unchanged) or has the wrong count (end past it).
   static std::optional<std::vector<std::string>>
-  arguments(const std::vector<token>& tokens, std::size_t from, const macro& m, std::size_t& end) {
+  arguments(const std::vector<token>& tokens, const std::vector<std::size_t>& closes,
+            std::size_t from, const macro& m, std::size_t& end) {
     std::size_t i = significant_from(tokens, from);
-    if (i >= tokens.size() || !tokens[i].is("(")) {
+    if (i >= tokens.size() || !tokens[i].is("(") || closes[i] == tokens.size()) {
       return std::nullopt;
     }
+    const std::size_t close = closes[i];
+    end = close + 1;
     std::vector<std::string> args;
     std::size_t start = i + 1;
-    for (int depth = 0; ++i < tokens.size();) {
-      const bool close = tokens[i].is(")") && depth == 0;
-      if (close || (tokens[i].is(",") && depth == 0)) {
-        args.push_back(flat(tokens, significant_from(tokens, start), i));
-        start = i + 1;
-        if (close) {
-          break;
-        }
+    for (std::size_t k = i + 1; k <= close; ++k) {
+      if (k == close || tokens[k].is(",")) {
+        args.push_back(flat(tokens, significant_from(tokens, start), k));
+        start = k + 1;
+      } else if (tokens[k].is("(")) {
+        k = closes[k]; // a comma inside parentheses separates nothing here
       }
-      depth += tokens[i].is("(") ? 1 : (tokens[i].is(")") ? -1 : 0);
     }
-    if (i >= tokens.size()) {
-      return std::nullopt;
-    }
-    end = i + 1;
     if (m.params.empty() && args.size() == 1 && args.front().find_first_not_of(" \t") ==
                                                     std::string::npos) {
       args.clear();
@@ -248,13 +277,28 @@ private:
   const macro_table& m_table;
   std::size_t m_budget;
   std::size_t m_used = 0;
+  int m_depth = 0;
   bool m_exhausted = false;
 };
+
+// The deepest nesting of parentheses in the file: no real source comes near 256.
+int deepest_parentheses(const std::vector<token>& tokens) {
+  int depth = 0;
+  int deepest = 0;
+  for (const token& t : tokens) {
+    depth += t.is("(") ? 1 : (t.is(")") ? -1 : 0);
+    deepest = std::max(deepest, depth);
+  }
+  return deepest;
+}
 
 } // namespace
 
 std::string expand_access_macros(std::string_view source) {
   const std::vector<token> tokens = lex(source); // the table's bodies point into it
+  if (deepest_parentheses(tokens) > 256) {
+    return std::string(source); // written to exhaust the expander; g++ gets it as it is
+  }
   macro_table table = macros_of(tokens);
   spread_wanted(table);
   if (std::none_of(table.begin(), table.end(), [](const auto& entry) {
