@@ -65,7 +65,7 @@ macro defined_macro(const std::vector<token>& tokens, std::size_t name, std::siz
 }
 
 // Every macro the file defines, with whether it may be expanded by hand.
-macro_table macros_of(const std::vector<token>& tokens) {
+macro_table macro_table_of(const std::vector<token>& tokens) {
   macro_table table;
   int depth = 0; // conditional blocks open at this point
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -299,7 +299,7 @@ std::string expand_access_macros(std::string_view source) {
   if (deepest_parentheses(tokens) > 256) {
     return std::string(source); // written to exhaust the expander; g++ gets it as it is
   }
-  macro_table table = macros_of(tokens);
+  macro_table table = macro_table_of(tokens);
   spread_wanted(table);
   if (std::none_of(table.begin(), table.end(), [](const auto& entry) {
         return entry.second.usable && entry.second.wanted;
