@@ -591,6 +591,21 @@ TEST(RewriteAccesses, ASubscriptedCastIsOneAccessOfTheCastType) {
 
 namespace access_rewrite {
 
+TEST(RewriteAccesses, AStoreThroughParenthesesThatOnlyGroupTheTargetIsAWrite) {
+  // FETCH_FLOAT4(s[i]) = v once expanded: a store, so two threads storing to one float4 of a
+  // tile race as writes (read as a load, the write-write hazard went unseen).
+  const std::string target = "reinterpret_cast<float4*>(&(s[i]))[0]";
+  EXPECT_EQ(body("__global__ void k(float* s, float4 v) { (" + target + ") = v; }"),
+            "__global__ void k(float* s, float4 v) {" + flag + " (" + write(target) + ") = v; }");
+  EXPECT_EQ(body("__global__ void k(float* s) { ((s[i])) += 1; }"),
+            "__global__ void k(float* s) {" + flag + " ((" + update("s[i]") + ")) += 1; }");
+  // A call's or a condition's parentheses are no group around a store.
+  EXPECT_EQ(body("__global__ void k(float* s) { g(s[i]) = 1; }"),
+            "__global__ void k(float* s) {" + flag + " g(" + read("s[i]") + ") = 1; }");
+  EXPECT_EQ(body("__global__ void k(float* s) { if (s[i]) x = 1; }"),
+            "__global__ void k(float* s) {" + flag + " if (" + read("s[i]") + ") x = 1; }");
+}
+
 TEST(RewriteAccesses, ADereferencedCastPointerIsOneAccessOfItsType) {
   EXPECT_EQ(body("__global__ void k(const float* x) { float4 v = *(float4 *)(&x[i]); }"),
             "__global__ void k(const float* x) {" + flag + " float4 v = " +

@@ -274,7 +274,28 @@ std::optional<std::size_t> matching_bracket(const rewrite_context& ctx, std::siz
 enum class use { read, write, update };
 
 // What the operator after the subscript (or an increment before it) does to the element.
+// Widens [start, last] over the parentheses that only group it: `(a[i])`, and
+// `(reinterpret_cast<float4*>(&(p))[0])` from FETCH_FLOAT4, are stored to as `a[i]` is. A `(`
+// after a name, `)`, `]` or `>` opens a call's or a cast's arguments, not a group.
+void widen_over_grouping(const rewrite_context& ctx, std::size_t& start, std::size_t& last) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const std::optional<std::size_t> open = ctx.prev(start);
+    const std::optional<std::size_t> close = ctx.next(last);
+    if (!open || !close || !ctx.at(*open).is("(") || !ctx.at(*close).is(")") ||
+        group_close(ctx, *open) != close) {
+      return;
+    }
+    if (const auto before = ctx.prev(*open);
+        before && (is_name(ctx.at(*before)) || one_of(ctx.at(*before), {")", "]", ">"}))) {
+      return;
+    }
+    start = *open;
+    last = *close;
+  }
+}
+
 use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
+  widen_over_grouping(ctx, start, last);
   if (const auto b = ctx.prev(start); b && (ctx.at(*b).is("+") || ctx.at(*b).is("-"))) {
     const auto bb = ctx.prev(*b);
     if (bb && ctx.at(*bb).is(ctx.at(*b).text) && adjacent(ctx, *bb, *b)) {
