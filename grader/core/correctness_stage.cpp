@@ -2,7 +2,7 @@
 // one runner shared by the kernels first), verdicts and diagnosis.
 #include "grader/core/case_plan.h"
 #include "grader/core/detail/grading.h"
-#include "grader/core/early_exits.h"
+#include "grader/core/source_facts.h"
 #include "grader/core/kernel_verdict.h"
 #include "grader/core/one_runner.h"
 #include "grader/core/report_assembly.h"
@@ -94,7 +94,7 @@ result<reports::kernel_report> grade_kernel(grading& g, const spec::kernel_spec&
   }
   outcomes.resize(cases.size());
   auto verdict = kernel_verdict(g.spec, kernel, cases, outcomes,
-                                early_exits_of_launcher(g.source_text, kernel.name));
+                                source_facts_of_launcher(g.source_text, kernel.name));
   measure_size_limit(
       g.spec, kernel.name, built.library, work_dir / kernel.name, cases, outcomes, remaining,
       [&g](const protocol::plan& p, double seconds) { return run_kernel_on_device(g, p, seconds); },

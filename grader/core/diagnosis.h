@@ -11,7 +11,7 @@
 
 #include "grader/core/case_evaluation.h"
 #include "grader/core/case_plan.h"
-#include "grader/core/early_exits.h"
+#include "grader/core/source_facts.h"
 #include "reports/report.h"
 
 #include <string>
@@ -27,9 +27,9 @@ struct diagnosis_input {
   const std::vector<case_outcome>* outcomes = nullptr;
   std::vector<bool> hidden; ///< per case: its details are never named
   double time_limit_seconds = 0;
-  /// The source's returns before a barrier in the kernels this launcher launches, and the
-  /// source's file name for their locations ("matmul.cu").
-  std::vector<early_exit> early_exits{};
+  /// What the source text shows of the code this launcher runs (source_facts.h), and the
+  /// source's file name for its locations ("matmul.cu").
+  source_facts source{};
   std::string source_file{};
 };
 

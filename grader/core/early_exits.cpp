@@ -1,5 +1,6 @@
 #include "grader/core/early_exits.h"
 
+#include "grader/core/source_code.h"
 #include "harness/core/cxx_lexer.h"
 #include "harness/core/words.h"
 
@@ -15,81 +16,7 @@ namespace {
 
 constexpr std::size_t npos = std::string::npos;
 
-// The source with every comment, string or character literal and preprocessor line blanked to
-// spaces (line ends stay, so offsets keep their lines): what is left is code.
-std::string code_only(std::string_view source) {
-  std::string out(source);
-  for (const token& t : lex(source)) {
-    const bool code = t.kind != token_kind::comment && t.kind != token_kind::literal &&
-                      t.kind != token_kind::header_name && !t.in_directive;
-    if (!code) {
-      for (std::size_t i = t.begin; i < t.end; ++i) {
-        out[i] = out[i] == '\n' ? '\n' : ' ';
-      }
-    }
-  }
-  return out;
-}
-
-// The offset of the bracket that closes the one at `open`, or npos.
-std::size_t matching(const std::string& text, std::size_t open) {
-  const char o = text[open];
-  const char c = o == '(' ? ')' : o == '{' ? '}' : o == '[' ? ']' : '>';
-  int depth = 0;
-  for (std::size_t i = open; i < text.size(); ++i) {
-    depth += text[i] == o ? 1 : text[i] == c ? -1 : 0;
-    if (depth == 0) {
-      return i;
-    }
-  }
-  return npos;
-}
-
-std::size_t skip_space(const std::string& text, std::size_t i) {
-  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) != 0) {
-    ++i;
-  }
-  return i;
-}
-
-// The identifier that ends just before `end` (spaces skipped), or "".
-std::string identifier_before(const std::string& text, std::size_t end) {
-  while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1])) != 0) {
-    --end;
-  }
-  std::size_t start = end;
-  while (start > 0 && is_word_char(text[start - 1])) {
-    --start;
-  }
-  return text.substr(start, end - start);
-}
-
-struct function_body {
-  std::string name;
-  std::size_t open = 0;  ///< its '{'
-  std::size_t close = 0; ///< its '}'
-};
-
-// The definition of the function named after `from` ("name(...) {"), if one follows.
-std::optional<function_body> definition_at(const std::string& code, std::size_t name_end) {
-  const std::size_t paren = skip_space(code, name_end);
-  if (paren >= code.size() || code[paren] != '(') {
-    return std::nullopt;
-  }
-  const std::size_t close_paren = matching(code, paren);
-  if (close_paren == npos) {
-    return std::nullopt;
-  }
-  const std::size_t brace = skip_space(code, close_paren + 1);
-  if (brace >= code.size() || code[brace] != '{') {
-    return std::nullopt;
-  }
-  const std::size_t end = matching(code, brace);
-  if (end == npos) {
-    return std::nullopt;
-  }
-  return function_body{identifier_before(code, paren), brace, end};
-}
+using namespace source_code;
 
 std::vector<function_body> kernels_in(const std::string& code) {
   std::vector<function_body> out;
@@ -235,28 +162,6 @@ void exits_of(const std::string& code, const function_body& f, std::vector<early
       out.push_back({f.name, line_of(code, ret), line_of(code, barrier), condition});
     }
   }
-}
-
-// The kernels launched (`name<<<`) in the body of `launcher`'s definition; nullopt when there
-// is no such definition or it launches nothing by name.
-std::optional<std::set<std::string>> launched_by(const std::string& code,
-                                                 std::string_view launcher) {
-  for (std::size_t at = find_word(code, launcher); at != npos;
-       at = find_word(code, launcher, at + 1)) {
-    const auto body = definition_at(code, at + launcher.size());
-    if (!body) {
-      continue;
-    }
-    std::set<std::string> kernels;
-    for (std::size_t l = code.find("<<<", body->open); l != npos && l < body->close;
-         l = code.find("<<<", l + 3)) {
-      kernels.insert(identifier_before(code, l));
-    }
-    if (!kernels.empty()) {
-      return kernels;
-    }
-  }
-  return std::nullopt;
 }
 
 std::vector<early_exit> exits_in(const std::string& code) {

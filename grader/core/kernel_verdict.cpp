@@ -136,7 +136,7 @@ reports::kernel_report kernel_verdict(const spec::assignment_spec& spec,
                                       const spec::kernel_spec& kernel,
                                       const std::vector<graded_case>& cases,
                                       const std::vector<case_outcome>& outcomes,
-                                      std::vector<early_exit> early_exits) {
+                                      source_facts facts) {
   reports::kernel_report k;
   k.name = kernel.name;
   k.max_score = kernel.points + kernel.performance_points;
@@ -158,7 +158,7 @@ reports::kernel_report kernel_verdict(const spec::assignment_spec& spec,
   }
   if (k.status != kernel_status::passed) {
     k.diagnosis = diagnose({spec.problem, kernel.name, &cases, &outcomes, hidden_cases(spec, cases),
-                            spec.lim.kernel_seconds, std::move(early_exits), spec.source_file});
+                            spec.lim.kernel_seconds, std::move(facts), spec.source_file});
   }
   refer_to_kernel_message(k);
   if (k.status == kernel_status::timeout) {

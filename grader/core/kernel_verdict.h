@@ -5,7 +5,7 @@
 
 #include "grader/core/case_evaluation.h"
 #include "grader/core/case_plan.h"
-#include "grader/core/early_exits.h"
+#include "grader/core/source_facts.h"
 #include "grader/spec/assignment_spec.h"
 #include "reports/report.h"
 
@@ -13,13 +13,13 @@
 
 namespace cugrade::grader {
 
-/// The kernel's entry for a kernel that ran (its status comes from its cases). `early_exits`:
-/// what the source text shows of the launcher's kernels, for diagnosis.
+/// The kernel's entry for a kernel that ran (its status comes from its cases). `facts`: what
+/// the source text shows of the code the launcher runs, for diagnosis.
 [[nodiscard]] reports::kernel_report kernel_verdict(const spec::assignment_spec& spec,
                                                     const spec::kernel_spec& kernel,
                                                     const std::vector<graded_case>& cases,
                                                     const std::vector<case_outcome>& outcomes,
-                                                    std::vector<early_exit> early_exits = {});
+                                                    source_facts facts = {});
 
 /// The entry for a kernel that never ran (missing, build_error, forbidden): no points, and the
 /// groups listed so the rubric is still visible.

@@ -54,7 +54,7 @@ struct kernel_results {
   std::vector<graded_case> cases;
   std::vector<case_outcome> outcomes;
   std::vector<bool> hidden; ///< per case
-  std::vector<early_exit> early_exits{};
+  source_facts source{};
 
   void add(graded_case c, case_outcome o, bool is_hidden = false) {
     cases.push_back(std::move(c));
@@ -62,7 +62,7 @@ struct kernel_results {
     hidden.push_back(is_hidden);
   }
   [[nodiscard]] std::vector<reports::hint> hints() const {
-    return diagnose({problem, kernel, &cases, &outcomes, hidden, 60, early_exits, "matmul.cu"});
+    return diagnose({problem, kernel, &cases, &outcomes, hidden, 60, source, "matmul.cu"});
   }
 };
 

@@ -53,7 +53,7 @@ TEST(DiagnosisKinds, TheSharedRulesKeepOneOrderForEveryKind) {
     const problems::kind k = problems::kind_named(name);
     const kind_diagnosis& d = diagnosis_of(k);
     const std::vector<rule> all = rules_for(k);
-    EXPECT_EQ(all.size(), 18u + d.rules.size()) << name;
+    EXPECT_EQ(all.size(), 19u + d.rules.size()) << name;
     std::vector<rule> shared;
     std::vector<rule> own;
     for (const rule r : all) {

@@ -471,7 +471,7 @@ early_exit tiled_return() {
 
 TEST(Diagnosis, AReturnBeforeTheBarrierOutranksTheBoundaryPatternItProduces) {
   kernel_results k;
-  k.early_exits = {tiled_return()};
+  k.source.early_exits = {tiled_return()};
   k.add(matmul_case(16, 16, 16), passed());
   k.add(matmul_case(17, 17, 17), failed());
   k.add(matmul_case(33, 31, 17), failed());
@@ -488,7 +488,7 @@ TEST(Diagnosis, AReturnBeforeTheBarrierOutranksTheBoundaryPatternItProduces) {
 // some other mistake's, and the rule that explains them all comes first.
 TEST(Diagnosis, AReturnBeforeTheBarrierDoesNotExplainFailuresOnMultiplesOfTheBlock) {
   kernel_results k;
-  k.early_exits = {tiled_return()};
+  k.source.early_exits = {tiled_return()};
   k.add(matmul_case(16, 16, 16), failed());
   k.add(matmul_case(32, 32, 32), failed());
   k.add(matmul_case(17, 17, 17), failed());
@@ -500,12 +500,53 @@ TEST(Diagnosis, AReturnBeforeTheBarrierDoesNotExplainFailuresOnMultiplesOfTheBlo
 
 TEST(Diagnosis, AReturnBeforeTheBarrierDoesNotExplainAMemoryFault) {
   kernel_results k;
-  k.early_exits = {tiled_return()};
+  k.source.early_exits = {tiled_return()};
   k.add(matmul_case(17, 17, 17),
         fault(fault_kind::out_of_bounds, "a read past the end of M at matmul.cu:27"));
   const auto hints = k.hints();
   ASSERT_FALSE(hints.empty());
   EXPECT_FALSE(has_code(hints, hint_code::barrier_divergence));
+}
+
+// The unrolled last warp without volatile or __syncwarp (warp_steps.h): a GPU sums wrongly (here
+// 4 of 7 ones, which also reads as a partial sum), the emulator's sums change with the schedule.
+// Both name the steps as the cause, at their first line.
+TEST(Diagnosis, ALastWarpWithoutVolatileIsTheCauseOnBothBackends) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  k.source.warp_steps = {{"warpReduce", "sdata", 8, 13, 6, "sdata[tid] += sdata[tid + 32]"}};
+  auto gpu_like = failed();
+  gpu_like.evidence.expected = {7};
+  gpu_like.evidence.got = {4};
+  gpu_like.evidence.partial_sum = partial_sum_match{0, 4, 4, true};
+  k.add(n_case(k.problem, 7, "ones"), gpu_like);
+  auto emu_like = failed();
+  emu_like.schedule_dependent = true;
+  emu_like.evidence.expected = {1000.5};
+  emu_like.evidence.got = {998.25};
+  k.add(n_case(k.problem, 1000, "real"), emu_like);
+  k.add(n_case(k.problem, 1, "ones"), passed());
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::race);
+  EXPECT_EQ(hints[0].location, "matmul.cu:8");
+  EXPECT_NE(hints[0].message.find("matmul.cu:8-13 (`sdata[tid] += sdata[tid + 32]` and 5 more steps)"),
+            std::string::npos)
+      << hints[0].message;
+  EXPECT_NE(hints[0].message.find("__syncwarp()"), std::string::npos);
+}
+
+TEST(Diagnosis, ALastWarpWithoutVolatileDoesNotExplainAFaultOrAPass) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  k.source.warp_steps = {{"warpReduce", "sdata", 8, 13, 6, "sdata[tid] += sdata[tid + 32]"}};
+  k.add(n_case(k.problem, 1000, "real"),
+        fault(fault_kind::out_of_bounds, "a read past the end of input at matmul.cu:20"));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_NE(hints[0].code, hint_code::race);
 }
 
 } // namespace

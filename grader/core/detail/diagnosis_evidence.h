@@ -42,7 +42,12 @@ public:
   [[nodiscard]] problems::kind problem() const { return m_in.problem; }
   [[nodiscard]] const std::string& kernel() const { return m_in.kernel; }
   [[nodiscard]] double time_limit() const { return m_in.time_limit_seconds; }
-  [[nodiscard]] const std::vector<early_exit>& early_exits() const { return m_in.early_exits; }
+  [[nodiscard]] const std::vector<early_exit>& early_exits() const {
+    return m_in.source.early_exits;
+  }
+  [[nodiscard]] const std::vector<warp_step_run>& unsynced_warp_steps() const {
+    return m_in.source.warp_steps;
+  }
   [[nodiscard]] const std::string& source_file() const { return m_in.source_file; }
   [[nodiscard]] std::size_t size() const { return m_in.cases->size(); }
   [[nodiscard]] const graded_case& at(std::size_t i) const { return (*m_in.cases)[i]; }
@@ -93,6 +98,7 @@ using rule = std::optional<candidate> (*)(const evidence&);
 
 // The shared rules, one family per file (a kind's own rules are in its file: diagnosis_kinds.h).
 std::optional<candidate> early_exit_cause(const evidence& ev);
+std::optional<candidate> warp_steps_cause(const evidence& ev);
 std::optional<candidate> barrier_fault(const evidence& ev);
 std::optional<candidate> memory_fault(const evidence& ev);
 std::optional<candidate> race_fault(const evidence& ev);

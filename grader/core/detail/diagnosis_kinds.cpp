@@ -47,7 +47,7 @@ std::vector<rule> rules_for(problems::kind k) {
   std::vector<rule> rules{barrier_fault,    race_fault,  launch_fault,  assert_fault,
                           misaligned_fault, input_fault, timeout_fault, bytes_for_elements_pattern};
   add_kind_rules(rules, kind, rule_place::after_faults);
-  rules.insert(rules.end(), {stale_result_pattern, early_exit_cause});
+  rules.insert(rules.end(), {stale_result_pattern, early_exit_cause, warp_steps_cause});
   add_kind_rules(rules, kind, rule_place::after_early_exits);
   rules.insert(rules.end(), {boundary_pattern, size_threshold_pattern});
   add_kind_rules(rules, kind, rule_place::after_size_patterns);

@@ -1,5 +1,6 @@
 // Hints from the submission's source text, for mistakes no backend sees at run time: a return
-// before a barrier (early_exits.h). A barrier waits only for threads that have not exited, so a
+// before a barrier (early_exits.h), a last warp's steps with no volatile or __syncwarp
+// (warp_steps.h). A barrier waits only for threads that have not exited, so a
 // GPU and the emulator let the remaining threads pass it, and compute-sanitizer's synccheck
 // reports nothing; only wrong values show. Both backends read the same source, so both name the
 // same cause at the same line.
@@ -20,6 +21,10 @@ bool stopped_at_a_barrier(const evidence& ev, std::size_t i) {
 
 std::string at_line(const evidence& ev, int line) {
   return fmt::format("{}:{}", ev.source_file(), line);
+}
+
+std::string steps_words(const warp_step_run& w) {
+  return fmt::format("`{}` and {} more step{}", w.first_step, w.count - 1, w.count == 2 ? "" : "s");
 }
 
 } // namespace
@@ -60,6 +65,37 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
                                   "stopped at a barrier",
                                   e.condition, at_line(ev, e.return_line), barrier, e.kernel,
                                   failures));
+  c.failures_explained = failures;
+  return c;
+}
+
+std::optional<candidate> warp_steps_cause(const evidence& ev) {
+  if (ev.unsynced_warp_steps().empty()) {
+    return std::nullopt;
+  }
+  // Lanes that read old values give wrong sums (a GPU), or sums that change with the order the
+  // lanes run in (the emulator): failed cases, not faults.
+  const std::size_t failures = ev.count([&](std::size_t i) { return ev.failed_without_fault(i); });
+  if (failures == 0) {
+    return std::nullopt;
+  }
+  const warp_step_run& w = ev.unsynced_warp_steps().front();
+  const std::string where = fmt::format("{}-{}", at_line(ev, w.first_line), w.last_line);
+  candidate c{hint_code::race,
+              specificity::cause,
+              fmt::format("the steps at {} ({}) read what other lanes of the warp wrote in the "
+                          "step before, with no __syncwarp() between the steps and {} not "
+                          "declared volatile: the lanes of a warp do not run in step (Volta and "
+                          "later), and the compiler may keep {}'s elements in registers, so a "
+                          "lane adds an old value. Put __syncwarp() after each step, or declare {} "
+                          "volatile (or sum with __shfl_down_sync, which needs no shared memory)",
+                          where, steps_words(w), w.array, w.array, w.array),
+              at_line(ev, w.first_line),
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} in {} has {} step(s) on {} with no synchronisation "
+                                  "between; {} case(s) failed without a fault",
+                                  where, w.function, w.count, w.array, failures));
   c.failures_explained = failures;
   return c;
 }

@@ -66,7 +66,7 @@ struct grading {
   bool newest = false;
   /// The branch's newest commit, when the deadline chose among its commits.
   std::optional<std::string> newest_commit{};
-  /// The grading's copy of the source, for what diagnosis reads in the text (early_exits.h).
+  /// The grading's copy of the source, for what diagnosis reads in the text (source_facts.h).
   std::string source_text{};
   /// Where every runner of this grading runs (the GPU a batch pinned it to), set once it built.
   runners::run_context context{};

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Reading a submission's source as text, for the facts diagnosis takes from it (early_exits.h,
+/// warp_steps.h): the code with comments, literals and directives blanked, the definition of a
+/// function, and the kernels a launcher launches. A reader of text, not a compiler.
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace cugrade::grader::source_code {
+
+/// The source with every comment, string or character literal and preprocessor line blanked to
+/// spaces (line ends stay, so offsets keep their lines): what is left is code.
+[[nodiscard]] std::string code_only(std::string_view source);
+
+/// The offset of the bracket that closes the one at `open` (`(`, `{`, `[` or `<`), or npos.
+[[nodiscard]] std::size_t matching(const std::string& text, std::size_t open);
+
+/// The first offset from `i` that is not white space.
+[[nodiscard]] std::size_t skip_space(const std::string& text, std::size_t i);
+
+/// The identifier that ends just before `end` (spaces skipped), or "".
+[[nodiscard]] std::string identifier_before(const std::string& text, std::size_t end);
+
+/// A function's definition in code_only text.
+struct function_body {
+  std::string name;
+  std::size_t open = 0;  ///< its '{'
+  std::size_t close = 0; ///< its '}'
+};
+
+/// The definition of the function whose name ends at `name_end` ("name(...) {"), if one follows.
+[[nodiscard]] std::optional<function_body> definition_at(const std::string& code,
+                                                         std::size_t name_end);
+
+/// The kernels launched (`name<<<`) in the body of `launcher`'s definition; nullopt when there
+/// is no such definition or it launches nothing by name.
+[[nodiscard]] std::optional<std::set<std::string>> launched_by(const std::string& code,
+                                                               std::string_view launcher);
+
+} // namespace cugrade::grader::source_code

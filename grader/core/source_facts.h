@@ -1,0 +1,25 @@
+#pragma once
+/// \file
+/// What diagnosis reads in a submission's source text for one launcher: mistakes that no backend
+/// sees at run time, so that both name the same cause at the same line (early_exits.h,
+/// warp_steps.h).
+
+#include "grader/core/early_exits.h"
+#include "grader/core/warp_steps.h"
+
+#include <string_view>
+#include <vector>
+
+namespace cugrade::grader {
+
+struct source_facts {
+  std::vector<early_exit> early_exits{}; ///< returns before a barrier
+  std::vector<warp_step_run> warp_steps{};  ///< a last warp's steps with no volatile or __syncwarp
+};
+
+/// The facts of the code `launcher` runs (its kernels and what they call, where that can be
+/// found; the whole file's otherwise).
+[[nodiscard]] source_facts source_facts_of_launcher(std::string_view source,
+                                                    std::string_view launcher);
+
+} // namespace cugrade::grader
