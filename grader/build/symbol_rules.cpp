@@ -106,7 +106,10 @@ const pattern_list allowed_math{
 // exactly namespace cugrade::emu::detail, what its headers' inline code calls (launches,
 // barriers, warp exchanges, shared memory, the thread context). Not the rest of cugrade::emu:
 // reset_device, set_fault_report_fd, set_schedule_order... are the runner's controls.
-const pattern_list allowed_emu{"_ZN7cugrade3emu6detail*"};
+// And libgcc's conversions to and from `_Float16`, which the emulator's <cuda_fp16.h> is built on
+// (GCC calls them for every conversion of a half).
+const pattern_list allowed_emu{"_ZN7cugrade3emu6detail*", "__extendhf[sdx]f2", "__trunc[sdx]fhf2",
+                               "__float*hf", "__fix*hf*"};
 
 struct category {
   std::string_view reason;

@@ -89,6 +89,17 @@ TEST(SymbolRules, EmulatorRuntimeNamesAreAllowedOnlyForEmulation) {
   EXPECT_EQ(problem_of(barrier, backend::gpu), "not on the allowlist");
 }
 
+// The emulator's <cuda_fp16.h> computes on _Float16, whose conversions GCC calls in libgcc.
+TEST(SymbolRules, LibgccsHalfConversionsAreAllowedForEmulation) {
+  for (const char* conversion : {"__extendhfsf2", "__extendhfdf2", "__truncsfhf2", "__truncdfhf2",
+                                 "__truncxfhf2", "__floatsihf", "__fixhfsi"}) {
+    EXPECT_EQ(problem_of(conversion, backend::emu), "<allowed>") << conversion;
+  }
+  // Not a family wider than the conversions: other libgcc helpers stay off the list.
+  EXPECT_EQ(problem_of("__extendhfsf2_evil", backend::emu), "not on the allowlist");
+  EXPECT_EQ(problem_of("__register_frame_info", backend::emu), "not on the allowlist");
+}
+
 TEST(SymbolRules, TheEmulatorsOwnControlsAreNotOpenToSubmissions) {
   for (const char* control :
        {"_ZN7cugrade3emu12reset_deviceEv", "_ZN7cugrade3emu19set_fault_report_fdEi",
