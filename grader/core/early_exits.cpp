@@ -149,25 +149,32 @@ std::size_t next_barrier(const std::string& code, std::size_t from, std::size_t 
   return npos;
 }
 
-void exits_of(const std::string& code, const function_body& f, std::vector<early_exit>& out) {
+// Returns are visited in order, so the barrier after one is searched for only once it lies
+// behind: the body is scanned once for barriers, however many returns it has.
+void exits_of(const std::string& code, const function_body& f, const line_index& lines,
+              std::vector<early_exit>& out) {
   const auto names = thread_dependent(code, f);
+  std::size_t barrier = 0;
   for (std::size_t ret = find_word(code, "return", f.open); ret != npos && ret < f.close;
        ret = find_word(code, "return", ret + 1)) {
-    const std::size_t barrier = next_barrier(code, ret, f.close);
+    if (barrier <= ret) {
+      barrier = next_barrier(code, ret, f.close);
+    }
     if (barrier == npos) {
       break; // no barrier after this return, nor after any later one
     }
     const std::string condition = guard_of(code, ret, f);
     if (!condition.empty() && mentions_any(condition, names)) {
-      out.push_back({f.name, line_of(code, ret), line_of(code, barrier), condition});
+      out.push_back({f.name, lines.line_of(ret), lines.line_of(barrier), condition});
     }
   }
 }
 
 std::vector<early_exit> exits_in(const std::string& code) {
   std::vector<early_exit> out;
+  const line_index lines(code);
   for (const auto& f : kernels_in(code)) {
-    exits_of(code, f, out);
+    exits_of(code, f, lines, out);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include "harness/core/cxx_lexer.h"
 #include "harness/core/words.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cugrade::grader::source_code {
@@ -96,6 +97,19 @@ std::optional<std::set<std::string>> launched_by(const std::string& code,
     }
   }
   return std::nullopt;
+}
+
+line_index::line_index(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      m_starts.push_back(i + 1);
+    }
+  }
+}
+
+int line_index::line_of(std::size_t offset) const {
+  return static_cast<int>(std::upper_bound(m_starts.begin(), m_starts.end(), offset) -
+                          m_starts.begin());
 }
 
 } // namespace cugrade::grader::source_code

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cugrade::grader::source_code {
 
@@ -40,5 +41,16 @@ struct function_body {
 /// is no such definition or it launches nothing by name.
 [[nodiscard]] std::optional<std::set<std::string>> launched_by(const std::string& code,
                                                                std::string_view launcher);
+
+/// The 1-based line of any offset of a text, by binary search over where its lines start: a
+/// reader that names many lines costs no scan from the start per line.
+class line_index {
+public:
+  explicit line_index(std::string_view text);
+  [[nodiscard]] int line_of(std::size_t offset) const;
+
+private:
+  std::vector<std::size_t> m_starts{0};
+};
 
 } // namespace cugrade::grader::source_code

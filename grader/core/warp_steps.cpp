@@ -195,8 +195,8 @@ std::optional<bool> plain_parameter(const tokens& t, std::size_t params_open,
 class function_reader {
 public:
   function_reader(const std::string& code, const tokens& t, const function_tokens& f,
-                  const std::set<std::string, std::less<>>& shared_arrays)
-      : m_code(code), m_t(t), m_f(f), m_shared_arrays(shared_arrays) {}
+                  const std::set<std::string, std::less<>>& shared_arrays, const source_code::line_index& lines)
+      : m_code(code), m_t(t), m_f(f), m_shared_arrays(shared_arrays), m_lines(lines) {}
 
   void read(std::vector<warp_step_run>& out) {
     for (std::size_t i = m_f.open + 1; i < m_f.close; ++i) {
@@ -247,13 +247,14 @@ private:
   }
 
   int line_at(std::size_t token_index) const {
-    return line_of(m_code, m_t[token_index].begin);
+    return m_lines.line_of(m_t[token_index].begin);
   }
 
   const std::string& m_code;
   const tokens& m_t;
   const function_tokens& m_f;
   const std::set<std::string, std::less<>>& m_shared_arrays;
+  const source_code::line_index& m_lines;
   std::map<std::string, warp_step_run> m_runs;
   std::set<std::string> m_reported;
 };
@@ -285,15 +286,16 @@ std::set<std::string> reachable(const tokens& t, const std::vector<function_toke
 }
 
 std::vector<warp_step_run> steps_in(const std::string& code,
-                                 const std::optional<std::set<std::string>>& roots) {
+                                    const std::optional<std::set<std::string>>& roots) {
   const tokens t = significant(code);
   const auto functions = functions_in(t);
   const auto wanted = roots ? std::optional{reachable(t, functions, *roots)} : std::nullopt;
   const auto shared_arrays = plain_shared_arrays(t);
+  const source_code::line_index lines(code);
   std::vector<warp_step_run> out;
   for (const auto& f : functions) {
     if (!wanted || wanted->contains(f.name)) {
-      function_reader(code, t, f, shared_arrays).read(out);
+      function_reader(code, t, f, shared_arrays, lines).read(out);
     }
   }
   return out;
@@ -306,7 +308,7 @@ std::vector<warp_step_run> unsynced_warp_steps(std::string_view source) {
 }
 
 std::vector<warp_step_run> unsynced_warp_steps_of_launcher(std::string_view source,
-                                                        std::string_view launcher) {
+                                                           std::string_view launcher) {
   const std::string code = source_code::code_only(source);
   return steps_in(code, source_code::launched_by(code, launcher));
 }

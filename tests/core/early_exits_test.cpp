@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 namespace cugrade::grader {
 namespace {
 
@@ -120,6 +123,22 @@ extern "C" void histogram_privatized(const unsigned char* in, long n, unsigned i
                                              "histogram_privatized");
   ASSERT_EQ(exits.size(), 1u) << "the launcher launches nothing by name: every kernel counts";
   EXPECT_EQ(exits[0].condition, "j >= n");
+}
+
+TEST(EarlyExits, ManyReturnsBeforeOneFarBarrierAreReadInOnePass) {
+  // 40,000 returns, then the barrier: each return's barrier and line are found without a scan
+  // from the return to the barrier, or from the file's start to the return.
+  std::string many = "__global__ void k(float* y) {\n  __shared__ float s[32];\n";
+  for (int i = 0; i < 40000; ++i) {
+    many += "  if (threadIdx.x > " + std::to_string(i) + ") return;\n";
+  }
+  many += "  __syncthreads();\n}\n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto exits = early_exits(many);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_EQ(exits.size(), 40000u);
+  EXPECT_EQ(exits.back().return_line, 40002);
+  EXPECT_EQ(exits.back().barrier_line, 40003);
 }
 
 } // namespace

@@ -131,5 +131,20 @@ TEST(WarpSteps, HostileNestingEndsQuickly) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
+TEST(WarpSteps, AFileOfManyStepsIsReadInOnePass) {
+  // 50,000 steps in 50,000 functions, each a run of one: every step looks up its line.
+  std::string many = "__shared__ float s[64];\n";
+  for (int i = 0; i < 50000; ++i) {
+    many += "__device__ void f" + std::to_string(i) + "(int t) {\n  s[t] += s[t + 1];\n}\n";
+  }
+  many += "__device__ void g(int t) {\n  s[t] += s[t + 2];\n  s[t] += s[t + 1];\n}\n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto runs = unsynced_warp_steps(many);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].function, "g");
+  EXPECT_EQ(runs[0].first_line, 150003);
+}
+
 } // namespace
 } // namespace cugrade::grader
