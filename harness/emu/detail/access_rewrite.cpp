@@ -273,7 +273,6 @@ std::optional<std::size_t> matching_bracket(const rewrite_context& ctx, std::siz
 
 enum class use { read, write, update };
 
-// What the operator after the subscript (or an increment before it) does to the element.
 // Widens [start, last] over the parentheses that only group it: `(a[i])`, and
 // `(reinterpret_cast<float4*>(&(p))[0])` from FETCH_FLOAT4, are stored to as `a[i]` is. A `(`
 // after a name, `)`, `]` or `>` opens a call's or a cast's arguments, not a group.
@@ -294,6 +293,7 @@ void widen_over_grouping(const rewrite_context& ctx, std::size_t& start, std::si
   }
 }
 
+// What the operator after the subscript (or an increment before it) does to the element.
 use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
   widen_over_grouping(ctx, start, last);
   if (const auto b = ctx.prev(start); b && (ctx.at(*b).is("+") || ctx.at(*b).is("-"))) {
