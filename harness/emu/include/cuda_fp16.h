@@ -99,40 +99,6 @@ inline int __half2int_rz(__half h) { return static_cast<int>(__half2float(h)); }
 inline int __half2int_rd(__half h) { return static_cast<int>(__builtin_floorf(__half2float(h))); }
 inline int __half2int_ru(__half h) { return static_cast<int>(__builtin_ceilf(__half2float(h))); }
 
-namespace cugrade::emu::detail {
-// The half nearest `f` in the direction asked: the round-to-nearest half, stepped one unit
-// towards `f`'s side when it went past.
-inline __half directed_half(float f, int direction) { // -1 down, 0 towards zero, +1 up
-  __half h(f);
-  const float back = static_cast<float>(h.value);
-  if (back == f || __builtin_isnan(f)) {
-    return h;
-  }
-  const bool too_big = back > f;
-  const bool step_down = direction < 0 ? too_big : (direction > 0 ? false : (f > 0 && too_big));
-  const bool step_up = direction > 0 ? !too_big : (direction < 0 ? false : (f < 0 && !too_big));
-  if (!step_down && !step_up) {
-    return h;
-  }
-  unsigned short bits;
-  __builtin_memcpy(&bits, &h.value, 2);
-  const bool negative = (bits & 0x8000u) != 0;
-  // One unit towards -inf or +inf in the magnitude-ordered encoding.
-  if (step_down == !negative) {
-    bits = (bits & 0x7fffu) == 0 ? static_cast<unsigned short>(0x8001u)
-                                 : static_cast<unsigned short>(bits - 1u);
-  } else {
-    bits = static_cast<unsigned short>(bits + 1u);
-  }
-  __builtin_memcpy(&h.value, &bits, 2);
-  return h;
-}
-} // namespace cugrade::emu::detail
-
-inline __half __float2half_rz(float f) { return ::cugrade::emu::detail::directed_half(f, 0); }
-inline __half __float2half_rd(float f) { return ::cugrade::emu::detail::directed_half(f, -1); }
-inline __half __float2half_ru(float f) { return ::cugrade::emu::detail::directed_half(f, 1); }
-
 inline unsigned short __half_as_ushort(__half h) {
   unsigned short u;
   __builtin_memcpy(&u, &h, 2);
@@ -145,6 +111,41 @@ inline __half __ushort_as_half(unsigned short u) {
   return h;
 }
 inline __half __short_as_half(short s) { return __ushort_as_half(static_cast<unsigned short>(s)); }
+
+namespace cugrade::emu::detail {
+// The next half above (`up`) or below `h`: halves are ordered as their magnitude bits, so one
+// step is one unit of the encoding, away from zero or towards it by the sign.
+inline __half next_half(__half h, bool up) {
+  unsigned short bits = __half_as_ushort(h);
+  const bool negative = (bits & 0x8000u) != 0;
+  if ((bits & 0x7fffu) == 0) {
+    bits = up ? 0x0001u : 0x8001u; // from either zero to the smallest subnormal
+  } else {
+    bits = static_cast<unsigned short>(up != negative ? bits + 1u : bits - 1u);
+  }
+  return __ushort_as_half(bits);
+}
+// `f` rounded to half towards zero ('z'), up ('u') or down ('d'), as rounded_float rounds to
+// float (device_math.h): the nearest half, stepped back one when it went past.
+inline __half rounded_half(float f, char mode) {
+  const __half h(f);
+  const float v = h;
+  if (mode == 'z' && __builtin_fabsf(v) > __builtin_fabsf(f)) {
+    return next_half(h, f < 0.0f);
+  }
+  if (mode == 'u' && v < f) {
+    return next_half(h, true);
+  }
+  if (mode == 'd' && v > f) {
+    return next_half(h, false);
+  }
+  return h;
+}
+} // namespace cugrade::emu::detail
+
+inline __half __float2half_rz(float f) { return ::cugrade::emu::detail::rounded_half(f, 'z'); }
+inline __half __float2half_rd(float f) { return ::cugrade::emu::detail::rounded_half(f, 'd'); }
+inline __half __float2half_ru(float f) { return ::cugrade::emu::detail::rounded_half(f, 'u'); }
 
 // Half arithmetic by name.
 inline __half __hadd(__half a, __half b) { return a + b; }
