@@ -187,9 +187,12 @@ std::vector<early_exit> early_exits(std::string_view source) {
 
 std::vector<early_exit> early_exits_of_launcher(std::string_view source,
                                                 std::string_view launcher) {
-  const std::string code = code_only(source);
-  auto all = exits_in(code);
-  if (const auto launched = launched_by(code, launcher)) {
+  return early_exits_of(launcher_code_of(source, launcher));
+}
+
+std::vector<early_exit> early_exits_of(const launcher_code& launcher) {
+  auto all = exits_in(launcher.code);
+  if (const auto& launched = launcher.kernels) {
     std::erase_if(all, [&](const early_exit& e) { return !launched->contains(e.kernel); });
   }
   return all;

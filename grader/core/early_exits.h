@@ -14,6 +14,8 @@
 /// it from one that is. A return that every thread of a block takes alike (`if (blockIdx.x >=
 /// blocks) return;`) is not one.
 
+#include "grader/core/source_code.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,5 +37,9 @@ struct early_exit {
 /// when the launcher's body or its launches cannot be found.
 [[nodiscard]] std::vector<early_exit> early_exits_of_launcher(std::string_view source,
                                                               std::string_view launcher);
+
+/// The same, from a source already read for the launcher (source_facts.h reads it once for every
+/// fact).
+[[nodiscard]] std::vector<early_exit> early_exits_of(const source_code::launcher_code& launcher);
 
 } // namespace cugrade::grader

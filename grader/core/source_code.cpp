@@ -99,6 +99,12 @@ std::optional<std::set<std::string>> launched_by(const std::string& code,
   return std::nullopt;
 }
 
+launcher_code launcher_code_of(std::string_view source, std::string_view launcher) {
+  launcher_code out{code_only(source), std::nullopt};
+  out.kernels = launched_by(out.code, launcher);
+  return out;
+}
+
 line_index::line_index(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') {

@@ -42,6 +42,15 @@ struct function_body {
 [[nodiscard]] std::optional<std::set<std::string>> launched_by(const std::string& code,
                                                                std::string_view launcher);
 
+/// A source read once for what diagnosis reads of one launcher's code: its code_only text, and
+/// the kernels the launcher launches (launched_by; nullopt: every function counts).
+struct launcher_code {
+  std::string code;
+  std::optional<std::set<std::string>> kernels;
+};
+
+[[nodiscard]] launcher_code launcher_code_of(std::string_view source, std::string_view launcher);
+
 /// The 1-based line of any offset of a text, by binary search over where its lines start: a
 /// reader that names many lines costs no scan from the start per line.
 class line_index {

@@ -309,8 +309,11 @@ std::vector<warp_step_run> unsynced_warp_steps(std::string_view source) {
 
 std::vector<warp_step_run> unsynced_warp_steps_of_launcher(std::string_view source,
                                                            std::string_view launcher) {
-  const std::string code = source_code::code_only(source);
-  return steps_in(code, source_code::launched_by(code, launcher));
+  return unsynced_warp_steps_of(source_code::launcher_code_of(source, launcher));
+}
+
+std::vector<warp_step_run> unsynced_warp_steps_of(const source_code::launcher_code& launcher) {
+  return steps_in(launcher.code, launcher.kernels);
 }
 
 } // namespace cugrade::grader

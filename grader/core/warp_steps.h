@@ -22,6 +22,8 @@
 /// report as a race) or one thread's serial scan. A reader of text, not a compiler
 /// (source_code.h).
 
+#include "grader/core/source_code.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,5 +47,9 @@ struct warp_step_run {
 /// call, directly or not; every function's when the launcher's body or launches cannot be found.
 [[nodiscard]] std::vector<warp_step_run> unsynced_warp_steps_of_launcher(std::string_view source,
                                                                       std::string_view launcher);
+
+/// The same, from a source already read for the launcher (source_facts.h).
+[[nodiscard]] std::vector<warp_step_run>
+unsynced_warp_steps_of(const source_code::launcher_code& launcher);
 
 } // namespace cugrade::grader
