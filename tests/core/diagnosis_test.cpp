@@ -234,6 +234,26 @@ TEST(Diagnosis, NaNOnEverySizeIsAResultNeverCleared) {
   EXPECT_FALSE(has_code(hints, hint_code::wrong_result)); // not "a read past the end"
 }
 
+// A launcher that never writes *result leaves the poison there on every size: that is NaN too,
+// but no kernel added into it, so the first hint is the unwritten output, not a missing memset.
+TEST(Diagnosis, AResultStillHoldingThePoisonWasNeverWrittenNotNeverCleared) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  for (const long n : {1L, 16L, 4096L}) {
+    auto o = failed();
+    o.comparison->poison_count = 1;
+    o.evidence.expected = {static_cast<double>(n)};
+    o.evidence.got = {std::nan("")};
+    k.add(n_case(k.problem, n, "ones"), o);
+  }
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::poison_left);
+  EXPECT_NE(hints[0].message.find("did not run the kernel"), std::string::npos);
+  EXPECT_FALSE(has_code(hints, hint_code::not_cleared));
+}
+
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

@@ -62,6 +62,16 @@ std::optional<candidate> not_cleared_result(const evidence& ev) {
       break;
     }
   }
+  // Adding into the poison (a signalling NaN) gives a quiet NaN, on a CPU as on a GPU: a result
+  // still holding the poison word was never written, so nothing was added into it.
+  for (const std::size_t i : failing) {
+    const auto& cmp = ev.outcome(i).comparison;
+    if (cmp && cmp->poison_count > 0) {
+      c.contradictions.push_back(
+          fmt::format("{} still holds the poison: nothing was added into *result", ev.name(i)));
+      break;
+    }
+  }
   if (const auto p = ev.first([&](std::size_t i) { return ev.good(i); })) {
     c.contradictions.push_back(fmt::format("{} passes", ev.name(*p)));
   }
