@@ -55,6 +55,35 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
                      problems::extent_words(*fits.front()), elements);
 }
 
+// "byte 0 of a 4-byte device buffer at 0x..." (the emulator's words for host code that
+// dereferenced a device pointer) as "result[0] (byte 0 of result, a 4-byte device buffer: 1
+// float)"; a buffer the launcher allocated itself is named as such, without its address, so the
+// same mistake reads the same on every case.
+std::string with_inside_names(const std::string& message,
+                              const std::vector<problems::buffer_spec>& buffers,
+                              const std::vector<protocol::buffer_place>& places) {
+  static const std::regex inside(R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
+  std::string out;
+  auto from = message.cbegin();
+  for (std::sregex_iterator it(message.begin(), message.end(), inside), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    const auto offset = std::stoll(m[1].str());
+    const std::size_t bytes = std::stoull(m[2].str());
+    const auto* placed = placed_at(buffers, places, hex_number(m[3].str()), bytes);
+    out.append(from, m[0].first);
+    out += placed != nullptr
+               ? fmt::format("{} (byte {} of {}, a {}-byte device buffer: {})",
+                             problems::element_words(*placed,
+                                                     problems::element_index(*placed, offset)),
+                             offset, placed->name, bytes, problems::extent_words(*placed))
+               : fmt::format("byte {} of a {}-byte device buffer the launcher allocated", offset,
+                             bytes);
+    from = m[0].second;
+  }
+  out.append(from, message.cend());
+  return out;
+}
+
 } // namespace
 
 std::string with_buffer_names(const std::string& message, const problems::problem& problem,
@@ -83,7 +112,7 @@ std::string with_buffer_names(const std::string& message, const problems::proble
     from = m[0].second;
   }
   out.append(from, message.cend());
-  return out;
+  return with_inside_names(out, buffers, places);
 }
 
 std::string output_words(const problems::problem& problem, const problems::shape& dims) {

@@ -57,14 +57,18 @@ protected:
   std::size_t do_guard_bytes(std::size_t) const override { return 0; }
 
   // Each run of a case uses another order of the threads of a block between barriers, so a
-  // result that depends on the schedule (a missing barrier) shows up as a difference.
+  // result that depends on the schedule (a missing barrier) shows up as a difference. During
+  // the call, device buffers are closed to host code, as a GPU's are: a launcher that
+  // dereferences a device pointer faults (a crash, as on a GPU) instead of passing.
   void do_before_call(int run) override {
     (void)cudaGetLastError();
     emu::set_schedule_order(run % 2 == 0 ? emu::schedule_order::forward
                                          : emu::schedule_order::reverse);
+    emu::set_host_guard(true);
   }
 
   call_outcome do_after_call() override {
+    emu::set_host_guard(false);
     const cudaError_t launch = cudaGetLastError();
     const cudaError_t sync = cudaDeviceSynchronize();
     const auto diagnostics = emu::take_diagnostics();
@@ -82,6 +86,7 @@ protected:
 
   // Nothing to gate: the emulator runs the call's work inside it.
   call_timing do_timed_call(const std::function<void()>& call, bool /*gated*/) override {
+    emu::set_host_guard(true);
     const auto t0 = std::chrono::steady_clock::now();
     call();
     call_timing t;

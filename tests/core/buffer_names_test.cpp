@@ -64,6 +64,25 @@ TEST(BufferNames, AnAddressNoPlaceHoldsFallsBackToTheSize) {
             "M[16][0], N[16][0] or P[16][0]");
 }
 
+// Host code that dereferenced a device pointer (the emulator's host guard): a buffer the runner
+// placed is named with its element; one the launcher allocated loses its address, so the same
+// mistake reads the same on every case.
+TEST(BufferNames, AHostDereferenceNamesThePlacedElementOrTheLaunchersOwnBuffer) {
+  const problems::shape dims{.j = 16, .k = 16, .l = 16};
+  const std::vector<protocol::buffer_place> places{
+      {"M", 0x7000, 1024}, {"N", 0x8000, 1024}, {"P", 0x9000, 1024}};
+  EXPECT_EQ(with_buffer_names("host code: read of byte 68 of a 1024-byte device buffer at 0x8000: "
+                              "a device pointer dereferenced in host code",
+                              kind(problems::kind_named("matmul")), dims, places),
+            "host code: read of N[1][1] (byte 68 of N, a 1024-byte device buffer: 16 x 16 "
+            "floats): a device pointer dereferenced in host code");
+  EXPECT_EQ(with_buffer_names("host code: read of byte 8 of a 64-byte device buffer at 0x5000: "
+                              "a device pointer dereferenced in host code",
+                              kind(problems::kind_named("matmul")), dims, places),
+            "host code: read of byte 8 of a 64-byte device buffer the launcher allocated: a "
+            "device pointer dereferenced in host code");
+}
+
 TEST(BufferNames, AnUnderflowNamesANegativeIndex) {
   const problems::shape dims{.n = 1000};
   EXPECT_EQ(with_buffer_names("4 bytes before the start of a 4000-byte device buffer",

@@ -254,6 +254,28 @@ TEST(Diagnosis, AResultStillHoldingThePoisonWasNeverWrittenNotNeverCleared) {
   EXPECT_FALSE(has_code(hints, hint_code::not_cleared));
 }
 
+// A host loop over per-block sums that dereferences the device pointer crashes only once there
+// is a second block: the crash, at its line, is the cause, not the size threshold it draws.
+TEST(Diagnosis, ACrashInTheLaunchersHostCodeOutranksTheSizeItStartsAt) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  for (const long n : {1L, 16L, 1000L, 1024L}) {
+    k.add(n_case(k.problem, n, "ones"), passed());
+  }
+  for (const long n : {1025L, 4096L, 1L << 20}) {
+    k.add(n_case(k.problem, n, "ones"),
+          fault(fault_kind::crash, "host code: read of byte 4 of a 8-byte device buffer the "
+                                   "launcher allocated: a device pointer dereferenced in host "
+                                   "code at reduction.cu:56 (in reduce_convergent)"));
+  }
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::wrong_result);
+  EXPECT_EQ(hints[0].location, "reduction.cu:56");
+  EXPECT_NE(hints[0].message.find("dereferenced in host code"), std::string::npos);
+}
+
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

@@ -188,7 +188,10 @@ std::optional<candidate> misaligned_fault(const evidence& ev) {
       "and after the aligned part one at a time");
 }
 
-// Any other fault (a crash in the launcher, another CUDA error): named as it is.
+// Any other fault (a crash in the launcher, another CUDA error): named as it is. A crash is the
+// launcher's own host code ending the runner (a device pointer dereferenced on the host, exit()):
+// the fault is the mistake, and it ranks as a cause over the size pattern its cases draw (a host
+// loop over per-block results crashes only from the second block on).
 std::optional<candidate> other_fault(const evidence& ev) {
   const fault_filter other = [](fault_kind k) {
     return k == fault_kind::crash || k == fault_kind::cuda_error ||
@@ -200,7 +203,8 @@ std::optional<candidate> other_fault(const evidence& ev) {
   }
   const auto& o = ev.outcome(*i);
   return fault_candidate(
-      ev, *i, other, hint_code::wrong_result, specificity::symptom,
+      ev, *i, other, hint_code::wrong_result,
+      o.error_kind == fault_kind::crash ? specificity::cause : specificity::symptom,
       fmt::format("a fault at run time ({}): {}", reports::to_string(*o.error_kind), o.message));
 }
 

@@ -49,6 +49,13 @@ inline constexpr int fault_exit_status = 86;
 /// about 576 blocks of a larger one. On by default; the speed benchmark turns it off to compare.
 void set_shared_checks(bool on);
 
+/// Whether device buffers are closed to host code (docs/emulation.md, "Host code and device
+/// memory"): the runner turns it on around each call of a launcher, so a launcher that
+/// dereferences a device pointer faults as it would on a GPU (a "crash", reported as one fault
+/// event naming the access). The runtime's own copies, sets and launches still reach every
+/// buffer. Off by default.
+void set_host_guard(bool on);
+
 /// The time limit, enforced by the emulator itself as "no progress" (docs/emulation.md, "The
 /// time limit"): time in the launcher's host code and time in a launch during which no block
 /// starts count against it; a launch whose blocks keep coming runs on, up to the limit plus

@@ -23,6 +23,10 @@ void set_fault_report_fd(int fd) {
   detail::set_fault_fd(fd);
 }
 
+void set_host_guard(bool on) {
+  detail::device_memory::instance().set_host_guard(on);
+}
+
 void set_time_limit(double seconds) {
   detail::runtime_init();
   detail::set_watchdog_limit(seconds);

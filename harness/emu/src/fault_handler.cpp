@@ -191,6 +191,21 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
     w.number(place.buffer_size);
     w.text("-byte device buffer that was already freed with cudaFree");
     return "illegal_address";
+  case fault_place::kind::inside:
+    if (t_ctx.fiber == nullptr) {
+      // Only the host guard closes a live buffer: host code dereferenced a device pointer.
+      w.text(" of byte ");
+      w.number(place.offset);
+      w.text(" of a ");
+      w.number(place.buffer_size);
+      w.text("-byte device buffer at ");
+      w.hex(place.start);
+      w.text(": a device pointer dereferenced in host code (on a GPU the process dies with "
+             "SIGSEGV; copy the values with cudaMemcpy instead)");
+      return "crash";
+    }
+    w.text(" inside a device buffer that was closed to this thread");
+    return "illegal_address";
   case fault_place::kind::none:
     break;
   }

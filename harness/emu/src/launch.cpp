@@ -11,6 +11,7 @@
 #include "harness/emu/src/device_limits.h"
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/launch_job.h"
+#include "harness/emu/src/memory.h"
 #include "harness/emu/src/runtime_checks.h"
 #include "harness/emu/src/watchdog.h"
 #include "harness/emu/src/worker_pool.h"
@@ -130,6 +131,7 @@ void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shar
     reject(site, *problem);
     return;
   }
+  const device_memory::access_scope open; // kernels reach every buffer
   launch_job job;
   prepare_job(job, site, grid, block, shared_bytes, info);
   job.thunk = thunk;

@@ -89,8 +89,11 @@ cudaError_t device_memory::allocate(void** out, std::size_t size) {
     return cudaErrorMemoryAllocation;
   }
   const auto key = reinterpret_cast<std::uintptr_t>(user);
-  m_live[key] = record{base, len, k_front_guard, key, size, slot};
+  const record& r = m_live[key] = record{base, len, k_front_guard, key, size, slot};
   m_bytes += size;
+  if (m_host_guard && m_open_scopes == 0) { // made by the launcher's host code
+    set_access(r, false);
+  }
   *out = user;
   return cudaSuccess;
 }
@@ -190,6 +193,41 @@ void device_memory::release_all() {
   m_bytes = 0;
 }
 
+void device_memory::set_access(const record& r, bool accessible) {
+  std::byte* first = r.map_base + r.front;
+  const auto end = reinterpret_cast<std::byte*>(r.user + r.size);
+  mprotect(first, static_cast<std::size_t>(end - first), accessible ? PROT_READ | PROT_WRITE
+                                                                     : PROT_NONE);
+}
+
+void device_memory::set_access_all(bool accessible) {
+  for (const auto& [user, r] : m_live) {
+    set_access(r, accessible);
+  }
+}
+
+void device_memory::set_host_guard(bool on) {
+  const std::lock_guard lock(m_mutex);
+  if (on != m_host_guard && m_open_scopes == 0) {
+    set_access_all(!on);
+  }
+  m_host_guard = on;
+}
+
+void device_memory::open() {
+  const std::lock_guard lock(m_mutex);
+  if (m_open_scopes++ == 0 && m_host_guard) {
+    set_access_all(true);
+  }
+}
+
+void device_memory::close() {
+  const std::lock_guard lock(m_mutex);
+  if (--m_open_scopes == 0 && m_host_guard) {
+    set_access_all(false);
+  }
+}
+
 std::size_t device_memory::bytes_in_use() const {
   const std::lock_guard lock(m_mutex);
   return m_bytes;
@@ -210,9 +248,12 @@ fault_place device_memory::locate(const void* addr) {
     if (s.freed.load(std::memory_order_acquire)) {
       place.where = fault_place::kind::freed;
       place.offset = a >= s.user ? a - s.user : 0;
-    } else if (a < base + s.front) {
+    } else if (a < s.user) { // the front guard, or the canary before the buffer
       place.where = fault_place::kind::before_start;
       place.distance = s.user - a;
+    } else if (a < s.user + s.size) { // only while the host guard keeps the buffer closed
+      place.where = fault_place::kind::inside;
+      place.offset = a - s.user;
     } else {
       place.where = fault_place::kind::past_end;
       place.distance = a - (s.user + s.size);

@@ -8,6 +8,11 @@
 /// SIGSEGV (caught by fault_handler). The bytes in front of the buffer up to the page boundary
 /// hold a canary, checked at every synchronisation, to catch small underflows; larger ones hit
 /// the front guard. Freed buffers stay mapped PROT_NONE for a while so use-after-free faults too.
+///
+/// Host guard: while the launcher's own host code runs (set_host_guard), every live buffer's
+/// pages are PROT_NONE too, so host code that dereferences a device pointer faults, as it does
+/// on a GPU (where the process dies with SIGSEGV). The runtime's own copies, sets and launches
+/// open the buffers for their duration (access_scope).
 
 #include <cstddef>
 #include <cstdint>
@@ -21,10 +26,10 @@ namespace cugrade::emu::detail {
 
 /// Where a faulting address lies relative to the device buffers.
 struct fault_place {
-  enum class kind { none, past_end, before_start, freed } where = kind::none;
+  enum class kind { none, past_end, before_start, freed, inside } where = kind::none;
   std::size_t buffer_size = 0;
   std::size_t distance = 0; ///< bytes past the end (0: the first byte after it) or before start
-  std::size_t offset = 0;   ///< for freed buffers: offset into the buffer
+  std::size_t offset = 0;   ///< for freed buffers and inside a live one: offset into the buffer
   std::uintptr_t start = 0; ///< the buffer's first byte, as cudaMalloc returned it
 };
 
@@ -57,6 +62,20 @@ public:
   /// Async-signal-safe: classifies an address against live and recently freed buffers.
   static fault_place locate(const void* addr);
 
+  /// Turns the host guard on (every live buffer inaccessible, and each new one as it is made)
+  /// or off (all accessible again).
+  void set_host_guard(bool on);
+
+  /// The runtime's own access to device memory (a copy, a set, a launch, the canary check):
+  /// while one is open, the host guard is lifted. Scopes nest.
+  class access_scope {
+  public:
+    access_scope() { instance().open(); }
+    ~access_scope() { instance().close(); }
+    access_scope(const access_scope&) = delete;
+    access_scope& operator=(const access_scope&) = delete;
+  };
+
 private:
   struct record {
     std::byte* map_base = nullptr;
@@ -70,11 +89,18 @@ private:
   [[nodiscard]] const record* find(const void* p) const;
   void quarantine(const record& r);
   void unmap(const record& r);
+  void open();
+  void close();
+  /// The pages that hold a buffer's bytes (and the canary before them), PROT_NONE or not.
+  static void set_access(const record& r, bool accessible);
+  void set_access_all(bool accessible);
 
   mutable std::mutex m_mutex;
   std::map<std::uintptr_t, record> m_live; ///< by buffer start
   std::vector<record> m_freed;             ///< oldest first
   std::size_t m_bytes = 0;
+  bool m_host_guard = false;
+  int m_open_scopes = 0;
 };
 
 } // namespace cugrade::emu::detail

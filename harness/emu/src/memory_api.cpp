@@ -102,6 +102,7 @@ extern "C" cudaError_t cudaFreeHost(void* ptr) {
 }
 
 extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  const device_memory::access_scope open; // one opening for the canary check and the copy
   if (const cudaError_t s = synchronise(); s != cudaSuccess) {
     return s;
   }
@@ -124,6 +125,7 @@ extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
 }
 
 extern "C" cudaError_t cudaMemset(void* dev_ptr, int value, size_t count) {
+  const device_memory::access_scope open;
   if (const cudaError_t s = synchronise(); s != cudaSuccess) {
     return s;
   }
@@ -158,6 +160,7 @@ extern "C" cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, s
   if (symbol == nullptr || src == nullptr) {
     return result(cudaErrorInvalidSymbol);
   }
+  const device_memory::access_scope open; // the source may be a device buffer
   std::memmove(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, count);
   return cudaSuccess;
 }
@@ -170,6 +173,7 @@ extern "C" cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_
   if (symbol == nullptr || dst == nullptr) {
     return result(cudaErrorInvalidSymbol);
   }
+  const device_memory::access_scope open; // the destination may be a device buffer
   std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
   return cudaSuccess;
 }
