@@ -116,7 +116,19 @@ bool close(const std::vector<float>& a, const std::vector<float>& b) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  const std::string option = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (!option.empty() && option != "--quick")) {
+    const bool help = option == "--help" || option == "-h";
+    std::fprintf(help ? stdout : stderr,
+                 "usage: emu_bench [--quick]\n"
+                 "Times course kernels in the CPU emulator (one worker, CPU time, the\n"
+                 "shared-memory checks on and off) beside plain C++ doing the same work, and\n"
+                 "prints the table docs/emulation.md keeps. --quick leaves out the launch of\n"
+                 "2^32 threads (about a minute). Exit status 1 when an emulated result differs\n"
+                 "from the native one.\n");
+    return help ? 0 : 2;
+  }
+  const bool quick = option == "--quick";
   void* module = dlopen(EMU_BENCH_MODULE, RTLD_NOW);
   if (module == nullptr) {
     std::fprintf(stderr, "emu_bench: %s\n", dlerror());
