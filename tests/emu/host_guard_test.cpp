@@ -79,6 +79,21 @@ TEST_F(HostGuard, CopiesSetsSymbolsAndLaunchesStillReachEveryBuffer) {
   EXPECT_EQ(*out.get(), 1000.0f);
 }
 
+// Managed memory is the one device memory a GPU's host code may dereference: it stays open.
+TEST_F(HostGuard, ManagedMemoryStaysOpenToHostCode) {
+  float* managed = nullptr;
+  ASSERT_EQ(cudaMallocManaged(reinterpret_cast<void**>(&managed), 4 * sizeof(float)), cudaSuccess);
+  cugrade::emu::set_host_guard(true);
+  float* later = nullptr;
+  ASSERT_EQ(cudaMallocManaged(reinterpret_cast<void**>(&later), sizeof(float)), cudaSuccess);
+  managed[3] = 2.0f;
+  *later = managed[3] + 1.0f;
+  cugrade::emu::set_host_guard(false);
+  EXPECT_EQ(*later, 3.0f);
+  cudaFree(later);
+  cudaFree(managed);
+}
+
 TEST_F(HostGuard, OffByDefaultSoHostCodeStillReachesDeviceMemory) {
   const ones in;
   device_buffer<float> out(1);

@@ -66,7 +66,7 @@ device_memory& device_memory::instance() {
   return *memory;
 }
 
-cudaError_t device_memory::allocate(void** out, std::size_t size) {
+cudaError_t device_memory::allocate(void** out, std::size_t size, bool host_visible) {
   const std::size_t data = round_up(size, k_page);
   const std::size_t rear = std::clamp(data, k_min_rear_guard, k_max_rear_guard);
   const std::size_t len = k_front_guard + data + rear;
@@ -89,9 +89,9 @@ cudaError_t device_memory::allocate(void** out, std::size_t size) {
     return cudaErrorMemoryAllocation;
   }
   const auto key = reinterpret_cast<std::uintptr_t>(user);
-  const record& r = m_live[key] = record{base, len, k_front_guard, key, size, slot};
+  const record& r = m_live[key] = record{base, len, k_front_guard, key, size, slot, host_visible};
   m_bytes += size;
-  if (m_host_guard && m_open_scopes == 0) { // made by the launcher's host code
+  if (m_host_guard && m_open_scopes == 0 && !host_visible) { // made by the launcher's host code
     set_access(r, false);
   }
   *out = user;
@@ -202,7 +202,9 @@ void device_memory::set_access(const record& r, bool accessible) {
 
 void device_memory::set_access_all(bool accessible) {
   for (const auto& [user, r] : m_live) {
-    set_access(r, accessible);
+    if (!r.host_visible) {
+      set_access(r, accessible);
+    }
   }
 }
 

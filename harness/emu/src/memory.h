@@ -44,7 +44,9 @@ class device_memory {
 public:
   static device_memory& instance();
 
-  cudaError_t allocate(void** out, std::size_t size);
+  /// `host_visible`: managed memory, which host code may dereference on a GPU too, so the host
+  /// guard leaves it open.
+  cudaError_t allocate(void** out, std::size_t size, bool host_visible = false);
   cudaError_t release(void* p);
   /// Whether [p, p + n) lies inside one live device buffer.
   [[nodiscard]] bool contains(const void* p, std::size_t n) const;
@@ -84,6 +86,7 @@ private:
     std::uintptr_t user = 0;
     std::size_t size = 0;
     int slot = -1;
+    bool host_visible = false;
   };
 
   [[nodiscard]] const record* find(const void* p) const;

@@ -51,7 +51,10 @@ bool kind_ok(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
 
 } // namespace
 
-extern "C" cudaError_t cudaMalloc(void** dev_ptr, size_t size) {
+namespace {
+
+// cudaMalloc and cudaMallocManaged: managed memory stays open to host code (as on a GPU).
+cudaError_t allocate(void** dev_ptr, size_t size, bool managed) {
   cugrade::emu::detail::runtime_init();
   if (const cudaError_t s = synchronise(); s != cudaSuccess) {
     return s;
@@ -67,11 +70,17 @@ extern "C" cudaError_t cudaMalloc(void** dev_ptr, size_t size) {
   if (size > limits::total_global_mem - mem.bytes_in_use()) {
     return result(cudaErrorMemoryAllocation);
   }
-  return result(mem.allocate(dev_ptr, size));
+  return result(mem.allocate(dev_ptr, size, managed));
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaMalloc(void** dev_ptr, size_t size) {
+  return allocate(dev_ptr, size, false);
 }
 
 extern "C" cudaError_t cudaMallocManaged(void** dev_ptr, size_t size, unsigned int) {
-  return cudaMalloc(dev_ptr, size);
+  return allocate(dev_ptr, size, true);
 }
 
 extern "C" cudaError_t cudaFree(void* dev_ptr) {
