@@ -62,7 +62,8 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
 std::string with_inside_names(const std::string& message,
                               const std::vector<problems::buffer_spec>& buffers,
                               const std::vector<protocol::buffer_place>& places) {
-  static const std::regex inside(R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
+  static const std::regex inside(
+      R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
   std::string out;
   auto from = message.cbegin();
   for (std::sregex_iterator it(message.begin(), message.end(), inside), end; it != end; ++it) {
@@ -72,10 +73,10 @@ std::string with_inside_names(const std::string& message,
     const auto* placed = placed_at(buffers, places, hex_number(m[3].str()), bytes);
     out.append(from, m[0].first);
     out += placed != nullptr
-               ? fmt::format("{} (byte {} of {}, a {}-byte device buffer: {})",
-                             problems::element_words(*placed,
-                                                     problems::element_index(*placed, offset)),
-                             offset, placed->name, bytes, problems::extent_words(*placed))
+               ? fmt::format(
+                     "{} (byte {} of {}, a {}-byte device buffer: {})",
+                     problems::element_words(*placed, problems::element_index(*placed, offset)),
+                     offset, placed->name, bytes, problems::extent_words(*placed))
                : fmt::format("byte {} of a {}-byte device buffer the launcher allocated", offset,
                              bytes);
     from = m[0].second;

@@ -196,8 +196,8 @@ void device_memory::release_all() {
 void device_memory::set_access(const record& r, bool accessible) {
   std::byte* first = r.map_base + r.front;
   const auto end = reinterpret_cast<std::byte*>(r.user + r.size);
-  mprotect(first, static_cast<std::size_t>(end - first), accessible ? PROT_READ | PROT_WRITE
-                                                                     : PROT_NONE);
+  mprotect(first, static_cast<std::size_t>(end - first),
+           accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
 void device_memory::set_access_all(bool accessible) {
