@@ -2,11 +2,19 @@
 
 #include "harness/problems/buffer_words.h"
 
+#include <cstdint>
+
 namespace cugrade::perf {
 
 namespace {
 
 constexpr std::uint64_t nearby = 1u << 20; // an access further away names no buffer
+
+// How far past the end of `p` an address at or above its start lies (0 inside it).
+std::uint64_t bytes_past_end(const protocol::buffer_place& p, std::uint64_t address) {
+  const std::uint64_t offset = address - p.address;
+  return offset < p.bytes ? 0 : offset - p.bytes;
+}
 
 const protocol::buffer_place* nearest(const std::vector<protocol::buffer_place>& places,
                                       std::uint64_t address) {
@@ -19,10 +27,14 @@ const protocol::buffer_place* nearest(const std::vector<protocol::buffer_place>&
       above = &p;
     }
   }
-  if (below != nullptr && address - below->address < below->bytes + nearby) {
+  // Between two buffers, the nearer edge names it: an underflow of a later buffer (`out[i - 1]`
+  // at i = 0) lies closer to that buffer's start than to the end of the one before it.
+  const std::uint64_t past_below = below == nullptr ? UINT64_MAX : bytes_past_end(*below, address);
+  const std::uint64_t before_above = above == nullptr ? UINT64_MAX : above->address - address;
+  if (below != nullptr && past_below <= before_above && past_below < nearby) {
     return below;
   }
-  if (below == nullptr && above != nullptr && above->address - address <= nearby) {
+  if (above != nullptr && before_above <= nearby) {
     return above;
   }
   return nullptr;
@@ -42,8 +54,8 @@ std::string outside_buffer_words(const problems::problem& problem, const problem
   if (b == nullptr) {
     return "";
   }
-  return problems::outside_words(
-      *b, static_cast<long long>(address) - static_cast<long long>(place->address));
+  return problems::outside_words(*b, static_cast<long long>(address) -
+                                         static_cast<long long>(place->address));
 }
 
 std::optional<std::size_t> faulting_case(const protocol::runner_log& log) {

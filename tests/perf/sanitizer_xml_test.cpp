@@ -263,6 +263,22 @@ TEST(SanitizerXml, AnAddressFarFromEveryBufferOrInsideOneNamesNone) {
             "4 bytes before the start of input (a 68-byte device buffer: 17 floats), at input[-1]");
 }
 
+// cudaMalloc puts a later buffer a little after the one before it: a read just before the later
+// one's start (an exclusive scan's out[i - 1] at i = 0) is named by that buffer, not as
+// thousands of bytes past the end of the earlier one.
+TEST(SanitizerXml, AnUnderflowOfALaterBufferIsNamedByItsStart) {
+  const problems::shape dims{.n = 17};
+  const std::vector<protocol::buffer_place> places{{"input", 0x7fb82e800000u, 68},
+                                                   {"output", 0x7fb82e800c00u, 68}};
+  const auto& scan = problems::get(problems::kind_named("scan"));
+  EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x7fb82e800bfcu),
+            "4 bytes before the start of output (a 68-byte device buffer: 17 floats), at "
+            "output[-1]");
+  // Nearer the earlier one's end, it is still named past that end.
+  EXPECT_EQ(outside_buffer_words(scan, dims, places, 0x7fb82e800048u),
+            "4 bytes past the end of input (a 68-byte device buffer: 17 floats), at input[18]");
+}
+
 TEST(SanitizerXml, TheFaultingCaseIsTheOneStillOpenElseTheLastWithAFault) {
   protocol::runner_log log;
   EXPECT_FALSE(faulting_case(log).has_value());
