@@ -1,6 +1,7 @@
 #include "grader/core/warp_steps.h"
 
 #include "grader/core/source_code.h"
+#include "grader/core/source_tokens.h"
 #include "harness/core/cxx_lexer.h"
 #include "harness/core/words.h"
 
@@ -14,65 +15,7 @@ namespace cugrade::grader {
 
 namespace {
 
-constexpr std::size_t npos = std::string::npos;
-constexpr std::size_t k_reach = 512;
-
-using tokens = std::vector<token>;
-
-// The code's tokens that are neither space nor comment.
-tokens significant(const std::string& code) {
-  tokens out;
-  for (const token& t : lex(code)) {
-    if (t.significant()) {
-      out.push_back(t);
-    }
-  }
-  return out;
-}
-
-// The token that closes the bracket at `open` (`(`, `[` or `{`), or npos; a parameter list or
-// subscript longer than `reach` tokens is no idiom (and a hostile file of nested brackets would
-// otherwise cost a scan to its end per bracket).
-std::size_t closing(const tokens& t, std::size_t open, std::size_t reach = npos) {
-  const std::string_view o = t[open].text;
-  const std::string_view c = o == "(" ? ")" : (o == "[" ? "]" : "}");
-  int depth = 0;
-  for (std::size_t k = open; k < t.size() && k - open <= reach; ++k) {
-    depth += t[k].is(o) ? 1 : (t[k].is(c) ? -1 : 0);
-    if (depth == 0) {
-      return k;
-    }
-  }
-  return npos;
-}
-
-// A function definition, by token: `name ( params ) { body }`.
-struct function_tokens {
-  std::string name;
-  std::size_t params = 0; ///< its `(`
-  std::size_t open = 0;   ///< its `{`
-  std::size_t close = 0;  ///< its `}`
-};
-
-std::vector<function_tokens> functions_in(const tokens& t) {
-  std::vector<function_tokens> out;
-  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-    if (t[i].kind != token_kind::identifier || !t[i + 1].is("(")) {
-      continue;
-    }
-    const std::size_t params_end = closing(t, i + 1, k_reach);
-    if (params_end == npos || params_end + 1 >= t.size() || !t[params_end + 1].is("{")) {
-      continue;
-    }
-    const std::size_t end = closing(t, params_end + 1);
-    if (end == npos) {
-      continue;
-    }
-    out.push_back({std::string(t[i].text), i + 1, params_end + 1, end});
-    i = end;
-  }
-  return out;
-}
+using namespace source_tokens;
 
 // What orders a warp's lanes: a barrier, __syncwarp(), a cooperative group's sync.
 bool synchronises(const token& t) {
@@ -259,44 +202,14 @@ private:
   std::set<std::string> m_reported;
 };
 
-// The functions reachable from `roots` through calls (a function's name followed by `(` in the
-// body of one reached).
-std::set<std::string> reachable(const tokens& t, const std::vector<function_tokens>& functions,
-                                std::set<std::string> roots) {
-  std::multimap<std::string, const function_tokens*> by_name;
-  for (const auto& f : functions) {
-    by_name.emplace(f.name, &f);
-  }
-  for (std::vector<std::string> todo(roots.begin(), roots.end()); !todo.empty();) {
-    const std::string name = std::move(todo.back());
-    todo.pop_back();
-    const auto [first, last] = by_name.equal_range(name);
-    for (auto it = first; it != last; ++it) {
-      const function_tokens& f = *it->second;
-      for (std::size_t k = f.open + 1; k + 1 < f.close; ++k) {
-        const std::string callee(t[k].text);
-        if (t[k].kind == token_kind::identifier && t[k + 1].is("(") && by_name.contains(callee) &&
-            roots.insert(callee).second) {
-          todo.push_back(callee);
-        }
-      }
-    }
-  }
-  return roots;
-}
-
 std::vector<warp_step_run> steps_in(const std::string& code,
                                     const std::optional<std::set<std::string>>& roots) {
   const tokens t = significant(code);
-  const auto functions = functions_in(t);
-  const auto wanted = roots ? std::optional{reachable(t, functions, *roots)} : std::nullopt;
   const auto shared_arrays = plain_shared_arrays(t);
   const source_code::line_index lines(code);
   std::vector<warp_step_run> out;
-  for (const auto& f : functions) {
-    if (!wanted || wanted->contains(f.name)) {
-      function_reader(code, t, f, shared_arrays, lines).read(out);
-    }
+  for (const auto& f : functions_run(t, roots)) {
+    function_reader(code, t, f, shared_arrays, lines).read(out);
   }
   return out;
 }
