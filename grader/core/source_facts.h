@@ -1,10 +1,11 @@
 #pragma once
 /// \file
 /// What diagnosis reads in a submission's source text for one launcher: mistakes that no backend
-/// sees at run time, so that both name the same cause at the same line (early_exits.h,
-/// warp_steps.h).
+/// sees at run time, or sees differently, so that both name the same cause at the same line
+/// (early_exits.h, warp_steps.h, signed_bytes.h).
 
 #include "grader/core/early_exits.h"
+#include "grader/core/signed_bytes.h"
 #include "grader/core/warp_steps.h"
 
 #include <string_view>
@@ -15,6 +16,7 @@ namespace cugrade::grader {
 struct source_facts {
   std::vector<early_exit> early_exits{}; ///< returns before a barrier
   std::vector<warp_step_run> warp_steps{};  ///< a last warp's steps with no volatile or __syncwarp
+  std::vector<signed_byte_index> signed_bytes{}; ///< arrays indexed by a byte read as signed char
 };
 
 /// The facts of the code `launcher` runs (its kernels and what they call, where that can be

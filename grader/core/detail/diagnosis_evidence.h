@@ -48,6 +48,9 @@ public:
   [[nodiscard]] const std::vector<warp_step_run>& unsynced_warp_steps() const {
     return m_in.source.warp_steps;
   }
+  [[nodiscard]] const std::vector<signed_byte_index>& signed_byte_indexes() const {
+    return m_in.source.signed_bytes;
+  }
   [[nodiscard]] const std::string& source_file() const { return m_in.source_file; }
   [[nodiscard]] std::size_t size() const { return m_in.cases->size(); }
   [[nodiscard]] const graded_case& at(std::size_t i) const { return (*m_in.cases)[i]; }

@@ -16,6 +16,7 @@ using reports::hint_code;
 const reports::hint_code lost_updates{"lost_updates",
                                       "updates are lost (increments that are not atomic)"};
 const reports::hint_code private_bins{"private_bins", "private bins are merged wrongly"};
+const reports::hint_code signed_bytes{"signed_bytes", "bytes are read as signed char"};
 
 // Every bin is its count plus one constant (mod 2^32): the constant is what the bins held.
 std::optional<std::uint32_t> constant_offset(const output_evidence& v) {
@@ -295,16 +296,45 @@ std::optional<candidate> overcount_pattern(const evidence& ev) {
   return c;
 }
 
+// Bins indexed by a byte read as a signed char (signed_bytes.h), from the source: bytes 128..255
+// index before the bins, which a GPU may or may not catch and the emulator reports as a write
+// before the array. Every case that does not pass is explained by it (text-like inputs, all
+// below 128, pass).
+std::optional<candidate> signed_bytes_cause(const evidence& ev) {
+  const auto bad = ev.count([&](std::size_t i) { return ev.bad(i); });
+  if (ev.signed_byte_indexes().empty() || bad == 0) {
+    return std::nullopt;
+  }
+  const signed_byte_index& s = ev.signed_byte_indexes().front();
+  const std::string where = fmt::format("{}:{}", ev.source_file(), s.line);
+  candidate c{signed_bytes,
+              specificity::cause,
+              fmt::format("`{}` at {} indexes {} by a byte of {}, which is declared char: bytes "
+                          "128 to 255 read as -128 to -1 and count into {}[-128] to {}[-1], before "
+                          "the bins' start, so their counts go missing or land in other memory. "
+                          "Read the input as unsigned char (const unsigned char* {}), or index by "
+                          "(unsigned char){}[i]",
+                          s.access, where, s.array, s.bytes, s.array, s.array, s.bytes, s.bytes),
+              where,
+              {},
+              {}};
+  c.support.push_back(fmt::format("{} in {} indexes {} by a char element; {} case(s) did not pass",
+                                  s.access, s.function, s.array, bad));
+  c.failures_explained = bad;
+  return c;
+}
+
 } // namespace
 
 kind_diagnosis histogram_diagnosis() {
   return {.kind = "histogram",
-          .rules = {{rule_place::after_faults, not_cleared_bins},
+          .rules = {{rule_place::after_faults, signed_bytes_cause},
+                    {rule_place::after_faults, not_cleared_bins},
                     {rule_place::after_faults, not_cleared_private_bins},
                     {rule_place::after_faults, private_bins_pattern},
                     {rule_place::after_size_patterns, lost_updates_pattern},
                     {rule_place::after_memory_faults, overcount_pattern}},
-          .codes = {lost_updates, private_bins},
+          .codes = {lost_updates, private_bins, signed_bytes},
           .output_not_cleared = bins_not_cleared};
 }
 
