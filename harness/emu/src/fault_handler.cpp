@@ -145,6 +145,30 @@ void describe_shared(line_writer& w, const shared_place& where) {
   w.text(where.slot->key == nullptr ? " elements of dynamic shared memory)" : " elements)");
 }
 
+// "1156-byte device buffer at 0x7f...": a buffer by its size and start, which the grader matches
+// to the buffer the runner put there.
+void buffer_at(line_writer& w, const fault_place& place) {
+  w.number(place.buffer_size);
+  w.text("-byte device buffer at ");
+  w.hex(place.start);
+}
+
+// An access inside a live buffer that faulted: only the host guard closes one, so from host code
+// it is a device pointer dereferenced there (what kills a GPU's process: a crash).
+const char* describe_closed_buffer(line_writer& w, const fault_place& place) {
+  if (t_ctx.fiber != nullptr) {
+    w.text(" inside a device buffer that was closed to this thread");
+    return "illegal_address";
+  }
+  w.text(" of byte ");
+  w.number(place.offset);
+  w.text(" of a ");
+  buffer_at(w, place);
+  w.text(": a device pointer dereferenced in host code (on a GPU the process dies with SIGSEGV; "
+         "copy the values with cudaMemcpy instead)");
+  return "crash";
+}
+
 // Appends the sentence after "kernel ..., thread (...): " and returns the error kind.
 const char* describe(line_writer& w, int sig, const siginfo_t* info, const char* access) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -172,17 +196,13 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
       w.number(place.distance);
       w.text(" bytes past the end of a ");
     }
-    w.number(place.buffer_size);
-    w.text("-byte device buffer at ");
-    w.hex(place.start);
+    buffer_at(w, place);
     return "out_of_bounds";
   case fault_place::kind::before_start:
     w.put(' ');
     w.number(place.distance);
     w.text(" bytes before the start of a ");
-    w.number(place.buffer_size);
-    w.text("-byte device buffer at ");
-    w.hex(place.start);
+    buffer_at(w, place);
     return "out_of_bounds";
   case fault_place::kind::freed:
     w.text(" at offset ");
@@ -192,20 +212,7 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
     w.text("-byte device buffer that was already freed with cudaFree");
     return "illegal_address";
   case fault_place::kind::inside:
-    if (t_ctx.fiber == nullptr) {
-      // Only the host guard closes a live buffer: host code dereferenced a device pointer.
-      w.text(" of byte ");
-      w.number(place.offset);
-      w.text(" of a ");
-      w.number(place.buffer_size);
-      w.text("-byte device buffer at ");
-      w.hex(place.start);
-      w.text(": a device pointer dereferenced in host code (on a GPU the process dies with "
-             "SIGSEGV; copy the values with cudaMemcpy instead)");
-      return "crash";
-    }
-    w.text(" inside a device buffer that was closed to this thread");
-    return "illegal_address";
+    return describe_closed_buffer(w, place);
   case fault_place::kind::none:
     break;
   }
