@@ -58,7 +58,8 @@ void add_parameters(const tokens& t, const function_tokens& f, signed_names& nam
   }
 }
 
-// `char* p`, `const char *p`, `signed char c = ...` in the body (not after `unsigned`).
+// `char* p`, `const char *p` in the body (not after `unsigned`), and `char c = x[...]` or
+// `char c = (...)...`: a byte converted to a signed char (a constant like 'a' is not one).
 void add_locals(const tokens& t, const function_tokens& f, signed_names& names) {
   for (std::size_t k = f.open + 1; k + 2 < f.close; ++k) {
     if (!t[k].is("char") || t[k - 1].is("unsigned")) {
@@ -75,7 +76,9 @@ void add_locals(const tokens& t, const function_tokens& f, signed_names& names) 
     }
     if (pointer) {
       names.pointers.insert(std::string(t[n].text));
-    } else if (t[n + 1].is("=")) {
+    } else if (n + 3 < f.close && t[n + 1].is("=") &&
+               (t[n + 2].is("(") ||
+                (t[n + 2].kind == token_kind::identifier && t[n + 3].is("[")))) {
       names.values.emplace(std::string(t[n].text), "");
     }
   }

@@ -107,6 +107,10 @@ __global__ void d(const char* data, long n, unsigned int* bins) {
 __global__ void e(const char* data, long n, char* out) {
   if (threadIdx.x < n) out[threadIdx.x] = data[threadIdx.x];
 }
+__global__ void f(const unsigned char* data, long n, unsigned int* bins) {
+  char first = 'a';
+  if (threadIdx.x < n) atomicAdd(&bins[first], 1u);
+}
 )")
                   .empty());
 }
