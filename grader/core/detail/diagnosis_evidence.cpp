@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace cugrade::grader::detail {
 
 using reports::test_status;
+
+std::string evidence::at_line(int line) const {
+  return fmt::format("{}:{}", m_in.source_file, line);
+}
 
 bool evidence::bad(std::size_t i) const {
   const auto s = outcome(i).status;

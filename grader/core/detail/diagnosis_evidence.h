@@ -51,7 +51,8 @@ public:
   [[nodiscard]] const std::vector<signed_byte_index>& signed_byte_indexes() const {
     return m_in.source.signed_bytes;
   }
-  [[nodiscard]] const std::string& source_file() const { return m_in.source_file; }
+  /// `line` of the submission's source, as a hint's location: "reduction.cu:22".
+  [[nodiscard]] std::string at_line(int line) const;
   [[nodiscard]] std::size_t size() const { return m_in.cases->size(); }
   [[nodiscard]] const graded_case& at(std::size_t i) const { return (*m_in.cases)[i]; }
   [[nodiscard]] const case_outcome& outcome(std::size_t i) const { return (*m_in.outcomes)[i]; }

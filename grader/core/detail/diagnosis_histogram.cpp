@@ -306,7 +306,7 @@ std::optional<candidate> signed_bytes_cause(const evidence& ev) {
     return std::nullopt;
   }
   const signed_byte_index& s = ev.signed_byte_indexes().front();
-  const std::string where = fmt::format("{}:{}", ev.source_file(), s.line);
+  const std::string where = ev.at_line(s.line);
   candidate c{signed_bytes,
               specificity::cause,
               fmt::format("`{}` at {} indexes {} by a byte of {}, which is declared char: bytes "

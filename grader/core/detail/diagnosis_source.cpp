@@ -19,10 +19,6 @@ bool stopped_at_a_barrier(const evidence& ev, std::size_t i) {
   return k && is_barrier_fault(*k);
 }
 
-std::string at_line(const evidence& ev, int line) {
-  return fmt::format("{}:{}", ev.source_file(), line);
-}
-
 std::string steps_words(const warp_step_run& w) {
   return fmt::format("`{}` and {} more step{}", w.first_step, w.count - 1, w.count == 2 ? "" : "s");
 }
@@ -47,7 +43,7 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
     return std::nullopt;
   }
   const early_exit& e = ev.early_exits().front();
-  const std::string barrier = at_line(ev, e.barrier_line);
+  const std::string barrier = ev.at_line(e.barrier_line);
   candidate c{hint_code::barrier_divergence,
               specificity::cause,
               fmt::format("threads return at {} (`if ({}) return;`) before the __syncthreads() "
@@ -55,7 +51,7 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
                           "shared-memory work, and the others pass the barrier without them "
                           "(it waits only for threads that have not exited) and read what was "
                           "never written: {}",
-                          at_line(ev, e.return_line), e.condition, barrier,
+                          ev.at_line(e.return_line), e.condition, barrier,
                           problems::get(ev.problem()).advice(problems::advice_topic::barrier)),
               barrier,
               {},
@@ -63,7 +59,7 @@ std::optional<candidate> early_exit_cause(const evidence& ev) {
   c.support.push_back(fmt::format("the source returns under `{}` at {}, before the "
                                   "__syncthreads() at {} ({}); {} failing case(s) wrong or "
                                   "stopped at a barrier",
-                                  e.condition, at_line(ev, e.return_line), barrier, e.kernel,
+                                  e.condition, ev.at_line(e.return_line), barrier, e.kernel,
                                   failures));
   c.failures_explained = failures;
   return c;
@@ -80,7 +76,7 @@ std::optional<candidate> warp_steps_cause(const evidence& ev) {
     return std::nullopt;
   }
   const warp_step_run& w = ev.unsynced_warp_steps().front();
-  const std::string where = fmt::format("{}-{}", at_line(ev, w.first_line), w.last_line);
+  const std::string where = fmt::format("{}-{}", ev.at_line(w.first_line), w.last_line);
   candidate c{hint_code::race,
               specificity::cause,
               fmt::format("the steps at {} ({}) read what other lanes of the warp wrote in the "
@@ -90,7 +86,7 @@ std::optional<candidate> warp_steps_cause(const evidence& ev) {
                           "lane adds an old value. Put __syncwarp() after each step, or declare {} "
                           "volatile (or sum with __shfl_down_sync, which needs no shared memory)",
                           where, steps_words(w), w.array, w.array, w.array),
-              at_line(ev, w.first_line),
+              ev.at_line(w.first_line),
               {},
               {}};
   c.support.push_back(fmt::format("{} in {} has {} step(s) on {} with no synchronisation "
