@@ -185,25 +185,24 @@ private:
   signed_names m_names;
 };
 
-std::vector<signed_byte_index> indexes_in(const std::string& code,
-                                          const std::optional<std::set<std::string>>& kernels) {
-  const tokens t = significant(code);
-  const source_code::line_index lines(code);
-  std::vector<signed_byte_index> out;
-  for (const auto& f : functions_run(t, kernels)) {
-    byte_index_reader(code, t, f, lines).read(out);
-  }
-  return out;
-}
-
 } // namespace
 
 std::vector<signed_byte_index> signed_byte_indexes(std::string_view source) {
-  return indexes_in(source_code::code_only(source), std::nullopt);
+  const source_code::launcher_code whole{source_code::code_only(source), std::nullopt};
+  return signed_byte_indexes_of(tokens_of(whole));
 }
 
-std::vector<signed_byte_index> signed_byte_indexes_of(const source_code::launcher_code& launcher) {
-  return indexes_in(launcher.code, launcher.kernels);
+std::vector<signed_byte_index> signed_byte_indexes_of_launcher(std::string_view source,
+                                                               std::string_view launcher) {
+  return signed_byte_indexes_of(tokens_of(source_code::launcher_code_of(source, launcher)));
+}
+
+std::vector<signed_byte_index> signed_byte_indexes_of(const launcher_tokens& read) {
+  std::vector<signed_byte_index> out;
+  for (const auto& f : read.functions) {
+    byte_index_reader(read.code, read.t, f, read.lines).read(out);
+  }
+  return out;
 }
 
 } // namespace cugrade::grader

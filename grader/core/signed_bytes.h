@@ -20,7 +20,7 @@
 /// (`histo[(data[i] - 'a') / 4]`, the textbook's alphabet) is not a finding. A reader of text,
 /// not a compiler (source_tokens.h).
 
-#include "grader/core/source_code.h"
+#include "grader/core/source_tokens.h"
 
 #include <string>
 #include <string_view>
@@ -39,8 +39,14 @@ struct signed_byte_index {
 /// Every finding in `source`, in source order, at most one per function and array.
 [[nodiscard]] std::vector<signed_byte_index> signed_byte_indexes(std::string_view source);
 
-/// Those in the functions a launcher's kernels reach (source_facts.h reads the source once).
+/// Those in the functions that `launcher`'s kernels reach (`kernel<<<...>>>` inside its body),
+/// directly or not; every function's when the launcher's body or launches cannot be found.
 [[nodiscard]] std::vector<signed_byte_index>
-signed_byte_indexes_of(const source_code::launcher_code& launcher);
+signed_byte_indexes_of_launcher(std::string_view source, std::string_view launcher);
+
+/// The same, from the launcher's code already read as tokens (source_facts.h reads it once for
+/// every reader of statements).
+[[nodiscard]] std::vector<signed_byte_index>
+signed_byte_indexes_of(const source_tokens::launcher_tokens& read);
 
 } // namespace cugrade::grader

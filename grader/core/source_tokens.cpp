@@ -4,16 +4,6 @@
 
 namespace cugrade::grader::source_tokens {
 
-tokens significant(const std::string& code) {
-  tokens out;
-  for (const token& t : lex(code)) {
-    if (t.significant()) {
-      out.push_back(t);
-    }
-  }
-  return out;
-}
-
 std::size_t closing(const tokens& t, std::size_t open, std::size_t reach) {
   const std::string_view o = t[open].text;
   const std::string_view c = o == "(" ? ")" : (o == "[" ? "]" : "}");
@@ -27,6 +17,20 @@ std::size_t closing(const tokens& t, std::size_t open, std::size_t reach) {
   return npos;
 }
 
+namespace {
+
+// The tokens of code_only text that are neither space nor comment.
+tokens significant(const std::string& code) {
+  tokens out;
+  for (const token& t : lex(code)) {
+    if (t.significant()) {
+      out.push_back(t);
+    }
+  }
+  return out;
+}
+
+// Every function definition, in source order.
 std::vector<function_tokens> functions_in(const tokens& t) {
   std::vector<function_tokens> out;
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
@@ -47,6 +51,7 @@ std::vector<function_tokens> functions_in(const tokens& t) {
   return out;
 }
 
+// The names of the functions reachable from `roots` through calls, `roots` included.
 std::set<std::string> reachable(const tokens& t, const std::vector<function_tokens>& functions,
                                 std::set<std::string> roots) {
   std::multimap<std::string, const function_tokens*> by_name;
@@ -71,6 +76,7 @@ std::set<std::string> reachable(const tokens& t, const std::vector<function_toke
   return roots;
 }
 
+// Those reachable from `kernels`, or every one when they are unknown.
 std::vector<function_tokens> functions_run(const tokens& t,
                                            const std::optional<std::set<std::string>>& kernels) {
   auto functions = functions_in(t);
@@ -79,6 +85,15 @@ std::vector<function_tokens> functions_run(const tokens& t,
     std::erase_if(functions, [&](const function_tokens& f) { return !wanted.contains(f.name); });
   }
   return functions;
+}
+
+} // namespace
+
+launcher_tokens tokens_of(const source_code::launcher_code& launcher) {
+  tokens t = significant(launcher.code);
+  auto functions = functions_run(t, launcher.kernels);
+  return {launcher.code, std::move(t), std::move(functions),
+          source_code::line_index(launcher.code)};
 }
 
 } // namespace cugrade::grader::source_tokens

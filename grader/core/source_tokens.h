@@ -1,10 +1,13 @@
 #pragma once
 /// \file
 /// A submission's code as tokens, for the readers of source facts that look at statements
-/// (warp_steps.h, signed_bytes.h): the significant tokens, the bracket that closes another, the
-/// function definitions, and the functions a launcher's kernels reach through calls. A reader of
-/// text, not a compiler (source_code.h reads the same code as characters).
+/// (warp_steps.h, signed_bytes.h): the bracket that closes another, and a launcher's code read
+/// once (launcher_tokens): the function definitions its kernels reach
+/// through calls (a function's name followed by `(` in the body of one reached; every function
+/// when the kernels are unknown). A reader of text, not a compiler (source_code.h reads the same
+/// code as characters).
 
+#include "grader/core/source_code.h"
 #include "harness/core/cxx_lexer.h"
 
 #include <cstddef>
@@ -22,9 +25,6 @@ inline constexpr std::size_t npos = std::string::npos;
 /// hostile file of nested brackets would otherwise cost a scan to its end per bracket.
 inline constexpr std::size_t k_reach = 512;
 
-/// The tokens of code_only text that are neither space nor comment.
-[[nodiscard]] tokens significant(const std::string& code);
-
 /// The token that closes the bracket at `open` (`(`, `[` or `{`) within `reach` tokens, or npos.
 [[nodiscard]] std::size_t closing(const tokens& t, std::size_t open, std::size_t reach = npos);
 
@@ -36,18 +36,16 @@ struct function_tokens {
   std::size_t close = 0;  ///< its `}`
 };
 
-/// Every function definition, in source order.
-[[nodiscard]] std::vector<function_tokens> functions_in(const tokens& t);
+/// A launcher's code read as tokens once for every reader of statements (source_facts.h): the
+/// code_only text it points into, its significant tokens, the functions the launcher's kernels
+/// reach, and where its lines start. It lives no longer than the launcher_code it was made from.
+struct launcher_tokens {
+  const std::string& code;
+  tokens t;
+  std::vector<function_tokens> functions;
+  source_code::line_index lines;
+};
 
-/// The names of the functions reachable from `roots` through calls (a function's name followed
-/// by `(` in the body of one reached), `roots` included.
-[[nodiscard]] std::set<std::string> reachable(const tokens& t,
-                                              const std::vector<function_tokens>& functions,
-                                              std::set<std::string> roots);
-
-/// The functions a launcher's code runs: those reachable from its kernels, or every one when
-/// the kernels are unknown (source_code::launcher_code::kernels is nullopt).
-[[nodiscard]] std::vector<function_tokens>
-functions_run(const tokens& t, const std::optional<std::set<std::string>>& kernels);
+[[nodiscard]] launcher_tokens tokens_of(const source_code::launcher_code& launcher);
 
 } // namespace cugrade::grader::source_tokens

@@ -202,31 +202,25 @@ private:
   std::set<std::string> m_reported;
 };
 
-std::vector<warp_step_run> steps_in(const std::string& code,
-                                    const std::optional<std::set<std::string>>& roots) {
-  const tokens t = significant(code);
-  const auto shared_arrays = plain_shared_arrays(t);
-  const source_code::line_index lines(code);
-  std::vector<warp_step_run> out;
-  for (const auto& f : functions_run(t, roots)) {
-    function_reader(code, t, f, shared_arrays, lines).read(out);
-  }
-  return out;
-}
-
 } // namespace
 
 std::vector<warp_step_run> unsynced_warp_steps(std::string_view source) {
-  return steps_in(source_code::code_only(source), std::nullopt);
+  const source_code::launcher_code whole{source_code::code_only(source), std::nullopt};
+  return unsynced_warp_steps_of(tokens_of(whole));
 }
 
 std::vector<warp_step_run> unsynced_warp_steps_of_launcher(std::string_view source,
                                                            std::string_view launcher) {
-  return unsynced_warp_steps_of(source_code::launcher_code_of(source, launcher));
+  return unsynced_warp_steps_of(tokens_of(source_code::launcher_code_of(source, launcher)));
 }
 
-std::vector<warp_step_run> unsynced_warp_steps_of(const source_code::launcher_code& launcher) {
-  return steps_in(launcher.code, launcher.kernels);
+std::vector<warp_step_run> unsynced_warp_steps_of(const launcher_tokens& read) {
+  const auto shared_arrays = plain_shared_arrays(read.t);
+  std::vector<warp_step_run> out;
+  for (const auto& f : read.functions) {
+    function_reader(read.code, read.t, f, shared_arrays, read.lines).read(out);
+  }
+  return out;
 }
 
 } // namespace cugrade::grader

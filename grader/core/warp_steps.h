@@ -22,7 +22,7 @@
 /// report as a race) or one thread's serial scan. A reader of text, not a compiler
 /// (source_code.h).
 
-#include "grader/core/source_code.h"
+#include "grader/core/source_tokens.h"
 
 #include <string>
 #include <string_view>
@@ -48,8 +48,9 @@ struct warp_step_run {
 [[nodiscard]] std::vector<warp_step_run> unsynced_warp_steps_of_launcher(std::string_view source,
                                                                       std::string_view launcher);
 
-/// The same, from a source already read for the launcher (source_facts.h).
+/// The same, from the launcher's code already read as tokens (source_facts.h reads it once for
+/// every reader of statements).
 [[nodiscard]] std::vector<warp_step_run>
-unsynced_warp_steps_of(const source_code::launcher_code& launcher);
+unsynced_warp_steps_of(const source_tokens::launcher_tokens& read);
 
 } // namespace cugrade::grader

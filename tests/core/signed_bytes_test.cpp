@@ -48,12 +48,8 @@ TEST(SignedBytes, ABinIndexedByACharElementIsFoundWithItsLine) {
 }
 
 TEST(SignedBytes, OnlyTheLaunchersOwnKernelsCount) {
-  EXPECT_EQ(signed_byte_indexes_of(source_code::launcher_code_of(k_private, "histogram_privatized"))
-                .size(),
-            1u);
-  EXPECT_TRUE(
-      signed_byte_indexes_of(source_code::launcher_code_of(k_private, "histogram_interleaved"))
-          .empty());
+  EXPECT_EQ(signed_byte_indexes_of_launcher(k_private, "histogram_privatized").size(), 1u);
+  EXPECT_TRUE(signed_byte_indexes_of_launcher(k_private, "histogram_interleaved").empty());
 }
 
 TEST(SignedBytes, AVariableHoldingTheByteAndACastThatKeepsTheSignAreFound) {
