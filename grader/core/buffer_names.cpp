@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <functional>
 #include <regex>
 
 namespace cugrade::grader {
@@ -55,34 +56,51 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
                      problems::extent_words(*fits.front()), elements);
 }
 
+// Every match of `pattern` in `text` replaced by `words(match)`.
+std::string each_replaced(const std::string& text, const std::regex& pattern,
+                          const std::function<std::string(const std::smatch&)>& words) {
+  std::string out;
+  auto from = text.cbegin();
+  for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
+    out.append(from, (*it)[0].first);
+    out += words(*it);
+    from = (*it)[0].second;
+  }
+  out.append(from, text.cend());
+  return out;
+}
+
 // "byte 0 of a 4-byte device buffer at 0x..." (the emulator's words for host code that
 // dereferenced a device pointer) as "result[0] (byte 0 of result, a 4-byte device buffer: 1
 // float)"; a buffer the launcher allocated itself is named as such, without its address, so the
 // same mistake reads the same on every case.
-std::string with_inside_names(const std::string& message,
-                              const std::vector<problems::buffer_spec>& buffers,
-                              const std::vector<protocol::buffer_place>& places) {
-  static const std::regex inside(
-      R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
-  std::string out;
-  auto from = message.cbegin();
-  for (std::sregex_iterator it(message.begin(), message.end(), inside), end; it != end; ++it) {
-    const std::smatch& m = *it;
-    const auto offset = std::stoll(m[1].str());
-    const std::size_t bytes = std::stoull(m[2].str());
-    const auto* placed = placed_at(buffers, places, hex_number(m[3].str()), bytes);
-    out.append(from, m[0].first);
-    out += placed != nullptr
-               ? fmt::format(
-                     "{} (byte {} of {}, a {}-byte device buffer: {})",
-                     problems::element_words(*placed, problems::element_index(*placed, offset)),
-                     offset, placed->name, bytes, problems::extent_words(*placed))
-               : fmt::format("byte {} of a {}-byte device buffer the launcher allocated", offset,
-                             bytes);
-    from = m[0].second;
+std::string inside_words(const std::smatch& m, const std::vector<problems::buffer_spec>& buffers,
+                         const std::vector<protocol::buffer_place>& places) {
+  const auto offset = std::stoll(m[1].str());
+  const std::size_t bytes = std::stoull(m[2].str());
+  const auto* placed = placed_at(buffers, places, hex_number(m[3].str()), bytes);
+  if (placed == nullptr) {
+    return fmt::format("byte {} of a {}-byte device buffer the launcher allocated", offset, bytes);
   }
-  out.append(from, message.cend());
-  return out;
+  return fmt::format("{} (byte {} of {}, a {}-byte device buffer: {})",
+                     problems::element_words(*placed, problems::element_index(*placed, offset)),
+                     offset, placed->name, bytes, problems::extent_words(*placed));
+}
+
+// "3 bytes past the end of a 1156-byte device buffer at 0x..." (a fault outside a buffer) as
+// the buffer the runner put there, or every buffer of that size.
+std::string outside_words_of(const std::smatch& m, const std::vector<problems::buffer_spec>& buffers,
+                       const std::vector<protocol::buffer_place>& places) {
+  const std::size_t bytes = std::stoull(m[4].str());
+  const bool before = m[3].matched;
+  const long long distance = m[2].matched ? std::stoll(m[2].str())
+                             : before     ? std::stoll(m[3].str())
+                                          : 0;
+  const long long offset = before ? -distance : static_cast<long long>(bytes) + distance;
+  const auto* placed =
+      m[6].matched ? placed_at(buffers, places, hex_number(m[6].str()), bytes) : nullptr;
+  return placed != nullptr ? problems::outside_words(*placed, offset)
+                           : by_size(buffers, m[1].str(), offset, bytes);
 }
 
 } // namespace
@@ -94,26 +112,13 @@ std::string with_buffer_names(const std::string& message, const problems::proble
   // buffer's address since the emulator does not know what the grader called it.
   static const std::regex fault(
       R"((just past the end|([0-9]+) bytes past the end|([0-9]+) bytes before the start) of a ([0-9]+)-byte device buffer( at (0x[0-9a-f]+))?)");
+  static const std::regex inside(
+      R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
   const auto buffers = problems::case_buffers(problem, dims);
-  std::string out;
-  auto from = message.cbegin();
-  for (std::sregex_iterator it(message.begin(), message.end(), fault), end; it != end; ++it) {
-    const std::smatch& m = *it;
-    const std::size_t bytes = std::stoull(m[4].str());
-    const bool before = m[3].matched;
-    const long long distance = m[2].matched ? std::stoll(m[2].str())
-                               : before     ? std::stoll(m[3].str())
-                                            : 0;
-    const long long offset = before ? -distance : static_cast<long long>(bytes) + distance;
-    const auto* placed =
-        m[6].matched ? placed_at(buffers, places, hex_number(m[6].str()), bytes) : nullptr;
-    out.append(from, m[0].first);
-    out += placed != nullptr ? problems::outside_words(*placed, offset)
-                             : by_size(buffers, m[1].str(), offset, bytes);
-    from = m[0].second;
-  }
-  out.append(from, message.cend());
-  return with_inside_names(out, buffers, places);
+  const std::string named = each_replaced(
+      message, fault, [&](const std::smatch& m) { return outside_words_of(m, buffers, places); });
+  return each_replaced(named, inside,
+                       [&](const std::smatch& m) { return inside_words(m, buffers, places); });
 }
 
 std::string output_words(const problems::problem& problem, const problems::shape& dims) {
