@@ -1,10 +1,10 @@
 // The unrolled last warp without volatile or __syncwarp that diagnosis reads in a submission's
 // source (warp_steps.h), in the idioms of the reduction slides and of students' kernels.
 #include "grader/core/warp_steps.h"
+#include "tests/core/input_growth.h"
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 namespace cugrade::grader {
@@ -120,30 +120,35 @@ TEST(WarpSteps, SynchronisedVolatileOrPrivateStepsAreNotFound) {
   }
 }
 
-TEST(WarpSteps, HostileNestingEndsQuickly) {
-  std::string hostile = "__global__ void k(float* s) {\n";
-  for (int i = 0; i < 20000; ++i) {
-    hostile += "s[s[s[(f(";
+TEST(WarpSteps, HostileNestingGrowsLinearly) {
+  const auto hostile = [](int n) {
+    std::string text = "__global__ void k(float* s) {\n";
+    for (int i = 0; i < n; ++i) {
+      text += "s[s[s[(f(";
+    }
+    return text + "\n}\n";
+  };
+  EXPECT_TRUE(unsynced_warp_steps(hostile(20000)).empty());
+  EXPECT_LT(input_growth::growth_from_n_to_4n(2500, hostile, unsynced_warp_steps),
+            input_growth::k_linear_growth_limit);
+}
+
+// Steps in n functions, each a run of one, then one run of two in g: every step looks up its line.
+std::string many_steps(int n) {
+  std::string many = "__shared__ float s[64];\n";
+  for (int i = 0; i < n; ++i) {
+    many += "__device__ void f" + std::to_string(i) + "(int t) {\n  s[t] += s[t + 1];\n}\n";
   }
-  hostile += "\n}\n";
-  const auto start = std::chrono::steady_clock::now();
-  EXPECT_TRUE(unsynced_warp_steps(hostile).empty());
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  return many + "__device__ void g(int t) {\n  s[t] += s[t + 2];\n  s[t] += s[t + 1];\n}\n";
 }
 
 TEST(WarpSteps, AFileOfManyStepsIsReadInOnePass) {
-  // 50,000 steps in 50,000 functions, each a run of one: every step looks up its line.
-  std::string many = "__shared__ float s[64];\n";
-  for (int i = 0; i < 50000; ++i) {
-    many += "__device__ void f" + std::to_string(i) + "(int t) {\n  s[t] += s[t + 1];\n}\n";
-  }
-  many += "__device__ void g(int t) {\n  s[t] += s[t + 2];\n  s[t] += s[t + 1];\n}\n";
-  const auto start = std::chrono::steady_clock::now();
-  const auto runs = unsynced_warp_steps(many);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  const auto runs = unsynced_warp_steps(many_steps(50000));
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].function, "g");
   EXPECT_EQ(runs[0].first_line, 150003);
+  EXPECT_LT(input_growth::growth_from_n_to_4n(2500, many_steps, unsynced_warp_steps),
+            input_growth::k_linear_growth_limit);
 }
 
 } // namespace
