@@ -615,6 +615,9 @@ TEST(Diagnosis, BinsIndexedByASignedCharAreTheCauseOverLostCountsAndTheFault) {
   EXPECT_EQ(hints[0].location, "matmul.cu:15");
   EXPECT_NE(hints[0].message.find("(unsigned char)buffer[i]"), std::string::npos)
       << hints[0].message;
+  // On a GPU, memcheck's findings are placed after the hints that cause memory faults: the
+  // cause stays first there too.
+  EXPECT_TRUE(hints[0].code.causes_memory_faults());
 }
 
 TEST(Diagnosis, ASignedCharIndexIsNoHintWhenEveryCasePasses) {

@@ -16,7 +16,7 @@ using reports::hint_code;
 const reports::hint_code lost_updates{"lost_updates",
                                       "updates are lost (increments that are not atomic)"};
 const reports::hint_code private_bins{"private_bins", "private bins are merged wrongly"};
-const reports::hint_code signed_bytes{"signed_bytes", "bytes are read as signed char"};
+const reports::hint_code signed_bytes{"signed_bytes", "bytes are read as signed char", true};
 
 // Every bin is its count plus one constant (mod 2^32): the constant is what the bins held.
 std::optional<std::uint32_t> constant_offset(const output_evidence& v) {
