@@ -18,6 +18,7 @@
 
 #include "cugrade_emu/context.h"
 #include "cugrade_emu_control.h"
+#include "harness/core/signal_safe_text.h"
 #include "harness/emu/src/memory.h"
 #include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
@@ -28,83 +29,28 @@ namespace {
 std::atomic<int> g_report_fd{-1};
 constexpr std::size_t k_alt_stack_bytes = 64 * 1024;
 
-// A bounded, allocation-free text builder: all the handler may use.
-class line_writer {
-public:
-  void text(const char* s) {
-    while (*s != '\0') {
-      put(*s++);
-    }
-  }
-  void json_string(const char* s) {
-    put('"');
-    for (; s != nullptr && *s != '\0'; ++s) {
-      const auto c = static_cast<unsigned char>(*s);
-      if (c == '"' || c == '\\') {
-        put('\\');
-        put(static_cast<char>(c));
-      } else if (c < 0x20) {
-        text("\\u00");
-        put("0123456789abcdef"[c >> 4]);
-        put("0123456789abcdef"[c & 15]);
-      } else {
-        put(static_cast<char>(c));
-      }
-    }
-    put('"');
-  }
-  void number(std::uint64_t v) {
-    char digits[24];
-    int n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    while (n > 0) {
-      put(digits[--n]);
-    }
-  }
-  void hex(std::uint64_t v) {
-    text("0x");
-    bool started = false;
-    for (int shift = 60; shift >= 0; shift -= 4) {
-      const unsigned d = (v >> shift) & 15u;
-      if (d != 0 || started || shift == 0) {
-        put("0123456789abcdef"[d]);
-        started = true;
-      }
-    }
-  }
-  void triple_json(const ::uint3& v) {
-    put('[');
-    number(v.x);
-    put(',');
-    number(v.y);
-    put(',');
-    number(v.z);
-    put(']');
-  }
-  void triple_text(const ::uint3& v) {
-    put('(');
-    number(v.x);
-    put(',');
-    number(v.y);
-    put(',');
-    number(v.z);
-    put(')');
-  }
-  [[nodiscard]] const char* data() const { return m_buf; }
-  [[nodiscard]] std::size_t size() const { return m_len; }
-  void put(char c) {
-    if (m_len + 2 < sizeof m_buf) {
-      m_buf[m_len++] = c;
-    }
-  }
+// All the handler may use to build its words.
+using line_writer = signal_safe_text;
 
-private:
-  char m_buf[3072];
-  std::size_t m_len = 0;
-};
+void triple_json(line_writer& w, const ::uint3& v) {
+  w.put('[');
+  w.number(v.x);
+  w.put(',');
+  w.number(v.y);
+  w.put(',');
+  w.number(v.z);
+  w.put(']');
+}
+
+void triple_text(line_writer& w, const ::uint3& v) {
+  w.put('(');
+  w.number(v.x);
+  w.put(',');
+  w.number(v.y);
+  w.put(',');
+  w.number(v.z);
+  w.put(')');
+}
 
 const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
   if (sig != SIGSEGV || info->si_code == SI_KERNEL) {
@@ -263,9 +209,9 @@ void describe_place(line_writer& msg) {
   msg.text("kernel ");
   msg.text(ctx.kernel_name);
   msg.text(", block ");
-  msg.triple_text(ctx.block_idx);
+  triple_text(msg, ctx.block_idx);
   msg.text(", thread ");
-  msg.triple_text(ctx.thread_idx);
+  triple_text(msg, ctx.thread_idx);
   msg.text(": ");
 }
 
@@ -287,9 +233,9 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.text(",\"kernel\":");
   out.json_string(kernel);
   out.text(",\"block\":");
-  out.triple_json(in_kernel ? ctx.block_idx : zero);
+  triple_json(out, in_kernel ? ctx.block_idx : zero);
   out.text(",\"thread\":");
-  out.triple_json(in_kernel ? ctx.thread_idx : zero);
+  triple_json(out, in_kernel ? ctx.thread_idx : zero);
   out.text(",\"access\":");
   out.json_string(std::strcmp(access, "access") == 0 ? "unknown" : access);
   out.text(",\"address\":\"");
