@@ -3,6 +3,7 @@
 
 #include "harness/backends/backend.h"
 #include "harness/backends/cuda_check.h"
+#include "harness/backends/host_fault_report.h"
 
 #include <algorithm>
 #include <chrono>
@@ -316,7 +317,8 @@ protected:
     return outcome_of(sync, "while running");
   }
 
-  void do_set_fault_fd(int) override {}
+  // A fault in the launcher's host code (a device pointer dereferenced) reports its line.
+  void do_set_fault_fd(int fd) override { report_host_faults_to(fd); }
   // The profiled call, and only it, is what Nsight Compute measures: the grader starts it with
   // --profile-from-start off (grader/perf/kernel_counters.cpp), so the harness's own kernels
   // (input generation, fingerprints) stay out of the student's counts.
