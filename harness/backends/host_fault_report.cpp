@@ -40,17 +40,6 @@ void describe(signal_safe_text& msg, const char* access, std::uintptr_t address)
            "pointer");
 }
 
-void write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t k = write(fd, p, n);
-    if (k <= 0) {
-      return;
-    }
-    p += k;
-    n -= static_cast<std::size_t>(k);
-  }
-}
-
 void report(int sig, const siginfo_t* info, const ucontext_t* uc) {
   const char* access = access_word(sig, info, uc);
   const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -74,7 +63,7 @@ void report(int sig, const siginfo_t* info, const ucontext_t* uc) {
   out.text(R"(","object":)");
   out.json_string(known ? where.dli_fname : "");
   out.text("}\n");
-  write_all(g_fd.load(), out.data(), out.size());
+  out.write_to(g_fd.load());
 }
 
 void on_host_fault(int sig, siginfo_t* info, void* raw) {

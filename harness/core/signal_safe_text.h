@@ -3,6 +3,8 @@
 /// A bounded, allocation-free text builder for signal handlers: what a handler that reports a
 /// fault may use (no malloc, no locale, no stdio). Text past its capacity is dropped.
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -59,6 +61,19 @@ public:
         put(k_digits[d]);
         started = true;
       }
+    }
+  }
+  /// Writes the whole text to `fd` (write(2) may take it in parts); gives up on an error.
+  void write_to(int fd) const {
+    const char* p = m_buf;
+    std::size_t n = m_len;
+    while (n > 0) {
+      const ssize_t k = write(fd, p, n);
+      if (k <= 0) {
+        return;
+      }
+      p += k;
+      n -= static_cast<std::size_t>(k);
     }
   }
   [[nodiscard]] const char* data() const { return m_buf; }

@@ -32,24 +32,15 @@ constexpr std::size_t k_alt_stack_bytes = 64 * 1024;
 // All the handler may use to build its words.
 using line_writer = signal_safe_text;
 
-void triple_json(line_writer& w, const ::uint3& v) {
-  w.put('[');
+// "(1,0,0)" or "[1,0,0]": x, y and z between `open` and `close`.
+void triple(line_writer& w, const ::uint3& v, char open, char close) {
+  w.put(open);
   w.number(v.x);
   w.put(',');
   w.number(v.y);
   w.put(',');
   w.number(v.z);
-  w.put(']');
-}
-
-void triple_text(line_writer& w, const ::uint3& v) {
-  w.put('(');
-  w.number(v.x);
-  w.put(',');
-  w.number(v.y);
-  w.put(',');
-  w.number(v.z);
-  w.put(')');
+  w.put(close);
 }
 
 const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
@@ -178,17 +169,6 @@ const char* describe(line_writer& w, int sig, const siginfo_t* info, const char*
   return "illegal_address";
 }
 
-void write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t k = write(fd, p, n);
-    if (k <= 0) {
-      return;
-    }
-    p += k;
-    n -= static_cast<std::size_t>(k);
-  }
-}
-
 // One event line reports, whatever ends the process: a fault, or the time limit's SIGTERM. The
 // others that arrive meanwhile wait for the process to end.
 std::atomic<bool> g_reporting{false};
@@ -209,9 +189,9 @@ void describe_place(line_writer& msg) {
   msg.text("kernel ");
   msg.text(ctx.kernel_name);
   msg.text(", block ");
-  triple_text(msg, ctx.block_idx);
+  triple(msg, ctx.block_idx, '(', ')');
   msg.text(", thread ");
-  triple_text(msg, ctx.thread_idx);
+  triple(msg, ctx.thread_idx, '(', ')');
   msg.text(": ");
 }
 
@@ -233,9 +213,9 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.text(",\"kernel\":");
   out.json_string(kernel);
   out.text(",\"block\":");
-  triple_json(out, in_kernel ? ctx.block_idx : zero);
+  triple(out, in_kernel ? ctx.block_idx : zero, '[', ']');
   out.text(",\"thread\":");
-  triple_json(out, in_kernel ? ctx.thread_idx : zero);
+  triple(out, in_kernel ? ctx.thread_idx : zero, '[', ']');
   out.text(",\"access\":");
   out.json_string(std::strcmp(access, "access") == 0 ? "unknown" : access);
   out.text(",\"address\":\"");
@@ -248,7 +228,7 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.json_string(known && where.dli_fname != nullptr ? where.dli_fname : "");
   out.text("}\n");
   const int fd = g_report_fd.load();
-  write_all(fd >= 0 ? fd : 2, out.data(), out.size());
+  out.write_to(fd >= 0 ? fd : 2);
 }
 
 void on_fault(int sig, siginfo_t* info, void* raw) {
