@@ -42,7 +42,7 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
     }
   }
   if (fits.empty()) {
-    return fmt::format("{} of a {}-byte device buffer", where, bytes);
+    return fmt::format("{} of {}", where, problems::sized_buffer_words(bytes));
   }
   std::string names;
   std::string elements;
@@ -52,7 +52,7 @@ std::string by_size(const std::vector<problems::buffer_spec>& buffers, const std
     elements +=
         joint + problems::element_words(*fits[i], problems::element_index(*fits[i], offset_bytes));
   }
-  return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, names, bytes,
+  return fmt::format("{} of {} ({}: {}), at {}", where, names, problems::sized_buffer_words(bytes),
                      problems::extent_words(*fits.front()), elements);
 }
 
@@ -80,11 +80,13 @@ std::string inside_words(const std::smatch& m, const std::vector<problems::buffe
   const std::size_t bytes = std::stoull(m[2].str());
   const auto* placed = placed_at(buffers, places, hex_number(m[3].str()), bytes);
   if (placed == nullptr) {
-    return fmt::format("byte {} of a {}-byte device buffer the launcher allocated", offset, bytes);
+    return fmt::format("byte {} of {} the launcher allocated", offset,
+                       problems::sized_buffer_words(bytes));
   }
-  return fmt::format("{} (byte {} of {}, a {}-byte device buffer: {})",
+  return fmt::format("{} (byte {} of {}, {}: {})",
                      problems::element_words(*placed, problems::element_index(*placed, offset)),
-                     offset, placed->name, bytes, problems::extent_words(*placed));
+                     offset, placed->name, problems::sized_buffer_words(bytes),
+                     problems::extent_words(*placed));
 }
 
 // "3 bytes past the end of a 1156-byte device buffer at 0x..." (a fault outside a buffer) as

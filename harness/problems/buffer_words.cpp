@@ -50,6 +50,19 @@ std::string element_words(const buffer_spec& b, long long index) {
   return fmt::format("{}[{}]", b.name, index);
 }
 
+std::string sized_buffer_words(std::uint64_t bytes) {
+  std::uint64_t leading = bytes;
+  while (leading >= 1000) {
+    leading /= 1000;
+  }
+  std::uint64_t first_digit = leading;
+  while (first_digit >= 10) {
+    first_digit /= 10;
+  }
+  const bool vowel = first_digit == 8 || leading == 11 || leading == 18;
+  return fmt::format("{} {}-byte device buffer", vowel ? "an" : "a", bytes);
+}
+
 std::string outside_words(const buffer_spec& b, long long offset_bytes) {
   const auto bytes = static_cast<long long>(byte_size(b));
   if (offset_bytes >= 0 && offset_bytes < bytes) {
@@ -59,8 +72,9 @@ std::string outside_words(const buffer_spec& b, long long offset_bytes) {
                             : offset_bytes > bytes
                                 ? fmt::format("{} bytes past the end", offset_bytes - bytes)
                                 : fmt::format("{} bytes before the start", -offset_bytes);
-  return fmt::format("{} of {} (a {}-byte device buffer: {}), at {}", where, b.name, bytes,
-                     extent_words(b), element_words(b, element_index(b, offset_bytes)));
+  return fmt::format("{} of {} ({}: {}), at {}", where, b.name,
+                     sized_buffer_words(static_cast<std::uint64_t>(bytes)), extent_words(b),
+                     element_words(b, element_index(b, offset_bytes)));
 }
 
 } // namespace cugrade::problems

@@ -7,6 +7,7 @@
 
 #include "harness/problems/problem.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,10 @@ namespace cugrade::problems {
 
 /// The buffers of a case in the launcher's order: the inputs, then the output.
 [[nodiscard]] std::vector<buffer_spec> case_buffers(const problem& p, const shape& dims);
+
+/// "a 1156-byte device buffer", "an 8-byte device buffer": the article as the size is read aloud
+/// (eight, eleven, eighteen, eighty-, eight hundred, in any group of thousands).
+[[nodiscard]] std::string sized_buffer_words(std::uint64_t bytes);
 
 /// The one of `buffers` called `name` with `bytes` bytes, or nullptr.
 [[nodiscard]] const buffer_spec* buffer_named(const std::vector<buffer_spec>& buffers,

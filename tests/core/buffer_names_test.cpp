@@ -1,6 +1,7 @@
 // The contract's buffer names in a fault's words (grader/core/buffer_names.h): what the emulator
 // reports by size, the grader says by name and element, for matrices and 1-D buffers alike.
 #include "grader/core/buffer_names.h"
+#include "harness/problems/buffer_words.h"
 
 #include <gtest/gtest.h>
 
@@ -81,6 +82,24 @@ TEST(BufferNames, AHostDereferenceNamesThePlacedElementOrTheLaunchersOwnBuffer) 
                               kind(problems::kind_named("matmul")), dims, places),
             "host code: read of byte 8 of a 64-byte device buffer the launcher allocated: a "
             "device pointer dereferenced in host code");
+}
+
+TEST(BufferNames, TheArticleIsTheOneTheSizeIsReadWith) {
+  EXPECT_EQ(problems::sized_buffer_words(8), "an 8-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(4), "a 4-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(11), "an 11-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(18), "an 18-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(110), "a 110-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(80), "an 80-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(800), "an 800-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(8192), "an 8192-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(11000), "an 11000-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(1800), "a 1800-byte device buffer");
+  EXPECT_EQ(problems::sized_buffer_words(4099), "a 4099-byte device buffer");
+  const problems::shape dims{.j = 16, .k = 16, .l = 16};
+  EXPECT_EQ(with_buffer_names("host code: read of byte 0 of a 8-byte device buffer at 0x5000: x",
+                              kind(problems::kind_named("matmul")), dims, {}),
+            "host code: read of byte 0 of an 8-byte device buffer the launcher allocated: x");
 }
 
 TEST(BufferNames, AnUnderflowNamesANegativeIndex) {
