@@ -41,6 +41,25 @@ std::string location_of(const xml_node& where) {
   return file.empty() ? text_at(where, "func") : file + ":" + text_at(where, "line");
 }
 
+// The access's place in the student's code: the record's <where>, or, where that lies in a header
+// (CUDA's atomicAdd, inlined into the kernel), the first frame of its <deviceStack> in a .cu file,
+// the form a submission is handed in as.
+xml_node student_where(const xml_node& record) {
+  const auto in_source = [](const xml_node& place) {
+    return text_at(place, "path").ends_with(".cu");
+  };
+  const xml_node where = record.child("where");
+  if (in_source(where)) {
+    return where;
+  }
+  for (const xml_node frame : record.child("deviceStack").children("frame")) {
+    if (in_source(frame)) {
+      return frame;
+    }
+  }
+  return where;
+}
+
 void read_where(const xml_node& where, sanitizer_finding& f) {
   if (where) {
     f.function = text_at(where, "func");
@@ -80,7 +99,7 @@ sanitizer_finding memory_finding(const xml_node& record, std::string_view tool) 
   if (address.rfind("0x", 0) == 0) {
     std::from_chars(address.data() + 2, address.data() + address.size(), f.address, 16);
   }
-  read_where(record.child("where"), f);
+  read_where(student_where(record), f);
   read_who(record, f);
   return f;
 }
@@ -114,7 +133,7 @@ sanitizer_finding sync_finding(const xml_node& record, std::string_view tool) {
   f.error_kind =
       type.find("Divergent") != std::string::npos ? "barrier_divergence" : "synchronization_error";
   f.what = text_at(record, "what/text") + (type.empty() ? "" : ": " + type);
-  read_where(record.child("where"), f);
+  read_where(student_where(record), f);
   read_who(record, f);
   return f;
 }

@@ -238,6 +238,30 @@ TEST(RecordFindings, LeavesAKernelWithoutFindingsAlone) {
 // The first record of memcheck's report on an H200 (2026-11-27, CUDA 13.0): a write 4 bytes
 // into the 1-byte gap after a 68-byte buffer (17 floats) at 0x7fb82e800c00. The report gives the
 // access's address, not the buffer: the grader names it from where the runner put the buffers.
+TEST(SanitizerXml, AnAtomicInlinedFromCudasHeaderIsPlacedAtTheKernelsLine) {
+  // compute-sanitizer 2025.3.1 on an H200 (memcheck_inlined_atomic_h200.xml): an atomicAdd out of
+  // bounds, its <where> inside device_atomic_functions.hpp, the kernel's line in <deviceStack>.
+  const auto f = read_sanitizer_xml(data("memcheck_inlined_atomic_h200.xml"), "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].error_kind, "out_of_bounds");
+  EXPECT_EQ((*f)[0].location(), "inl.cu:8");
+  EXPECT_EQ((*f)[0].function, "histo_kernel");
+  EXPECT_EQ((*f)[0].describe().find("device_atomic_functions.hpp"), std::string::npos)
+      << (*f)[0].describe();
+}
+
+TEST(SanitizerXml, AHeaderPlaceStaysWhenNoFrameIsInASourceFile) {
+  const auto f = read_sanitizer_xml(memcheck_record("atomicAdd",
+                                                    "/usr/local/cuda/include/"
+                                                    "device_atomic_functions.hpp",
+                                                    112),
+                                    "memcheck");
+  ASSERT_TRUE(f.ok()) << f.error();
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].location(), "device_atomic_functions.hpp:112");
+}
+
 TEST(SanitizerXml, ReadsTheAddressOfABadAccessAndNamesTheBufferItMissed) {
   const auto f = read_sanitizer_xml(data("memcheck_address_h200.xml"), "memcheck");
   ASSERT_TRUE(f.ok()) << f.error();
