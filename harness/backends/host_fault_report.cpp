@@ -1,10 +1,8 @@
 #include "harness/backends/host_fault_report.h"
 
-#include "harness/core/signal_safe_text.h"
+#include "harness/core/fault_words.h"
 
-#include <dlfcn.h>
 #include <signal.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,14 +14,6 @@ namespace {
 
 std::atomic<int> g_fd{-1};
 std::atomic<bool> g_reported{false};
-
-const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
-  if (sig != SIGSEGV || info->si_code == SI_KERNEL || uc == nullptr) {
-    return "access";
-  }
-  // x86-64 page-fault error code: bit 1 set for a write.
-  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "write" : "read";
-}
 
 // "host code: read of address 0x...: ..." in the words the grader's hints read.
 void describe(signal_safe_text& msg, const char* access, std::uintptr_t address) {
@@ -41,14 +31,11 @@ void describe(signal_safe_text& msg, const char* access, std::uintptr_t address)
 }
 
 void report(int sig, const siginfo_t* info, const ucontext_t* uc) {
-  const char* access = access_word(sig, info, uc);
+  const char* access = fault_access_word(sig, info, uc);
   const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   signal_safe_text msg;
   describe(msg, access, address);
   msg.put('\0');
-  const auto pc = uc != nullptr ? static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) : 0;
-  Dl_info where{};
-  const bool known = pc != 0 && dladdr(reinterpret_cast<void*>(pc), &where) != 0;
   signal_safe_text out;
   out.text(R"({"event":"fault","error_kind":"crash","message":)");
   out.json_string(msg.data());
@@ -56,12 +43,8 @@ void report(int sig, const siginfo_t* info, const ucontext_t* uc) {
   out.json_string(sig == SIGSEGV && uc != nullptr ? access : "unknown");
   out.text(R"(,"address":")");
   out.hex(address);
-  out.text(R"(","pc_offset":")");
-  if (pc != 0) {
-    out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
-  }
-  out.text(R"(","object":)");
-  out.json_string(known ? where.dli_fname : "");
+  out.put('"');
+  append_pc_place(out, uc);
   out.text("}\n");
   out.write_to(g_fd.load());
 }

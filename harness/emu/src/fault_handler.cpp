@@ -18,7 +18,7 @@
 
 #include "cugrade_emu/context.h"
 #include "cugrade_emu_control.h"
-#include "harness/core/signal_safe_text.h"
+#include "harness/core/fault_words.h"
 #include "harness/emu/src/memory.h"
 #include "harness/emu/src/shared_arena.h"
 #include "harness/emu/src/stack_pool.h"
@@ -41,14 +41,6 @@ void triple(line_writer& w, const ::uint3& v, char open, char close) {
   w.put(',');
   w.number(v.z);
   w.put(close);
-}
-
-const char* access_word(int sig, const siginfo_t* info, const ucontext_t* uc) {
-  if (sig != SIGSEGV || info->si_code == SI_KERNEL) {
-    return "access";
-  }
-  // x86-64 page-fault error code: bit 1 set for a write.
-  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "write" : "read";
 }
 
 void signed_number(line_writer& w, long long v) {
@@ -200,10 +192,6 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   const thread_context& ctx = t_ctx;
   const bool in_kernel = ctx.fiber != nullptr;
   const char* kernel = in_kernel ? ctx.kernel_name : "";
-  // No context: the watchdog's report of host code, with no program counter to map.
-  const auto pc = uc != nullptr ? static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) : 0;
-  Dl_info where{};
-  const bool known = uc != nullptr && dladdr(reinterpret_cast<void*>(pc), &where) != 0;
   const ::uint3 zero{0, 0, 0};
   line_writer out;
   out.text("{\"event\":\"fault\",\"error_kind\":");
@@ -220,12 +208,9 @@ void report_event(const char* kind, const line_writer& msg, const ucontext_t* uc
   out.json_string(std::strcmp(access, "access") == 0 ? "unknown" : access);
   out.text(",\"address\":\"");
   out.hex(reinterpret_cast<std::uintptr_t>(address));
-  out.text("\",\"pc_offset\":\"");
-  if (uc != nullptr) {
-    out.hex(known ? pc - reinterpret_cast<std::uintptr_t>(where.dli_fbase) : pc);
-  }
-  out.text("\",\"object\":");
-  out.json_string(known && where.dli_fname != nullptr ? where.dli_fname : "");
+  out.put('"');
+  // No context: the watchdog's report of host code, with no program counter to map.
+  append_pc_place(out, uc);
   out.text("}\n");
   const int fd = g_report_fd.load();
   out.write_to(fd >= 0 ? fd : 2);
@@ -238,7 +223,7 @@ void on_fault(int sig, siginfo_t* info, void* raw) {
   const auto* uc = static_cast<const ucontext_t*>(raw);
   line_writer msg;
   describe_place(msg);
-  const char* access = access_word(sig, info, uc);
+  const char* access = fault_access_word(sig, info, uc);
   const char* kind = describe(msg, sig, info, access);
   msg.put('\0');
   report_event(kind, msg, uc, access, info->si_addr);
