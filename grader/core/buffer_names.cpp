@@ -91,8 +91,9 @@ std::string inside_words(const std::smatch& m, const std::vector<problems::buffe
 
 // "3 bytes past the end of a 1156-byte device buffer at 0x..." (a fault outside a buffer) as
 // the buffer the runner put there, or every buffer of that size.
-std::string outside_words_of(const std::smatch& m, const std::vector<problems::buffer_spec>& buffers,
-                       const std::vector<protocol::buffer_place>& places) {
+std::string outside_words_of(const std::smatch& m,
+                             const std::vector<problems::buffer_spec>& buffers,
+                             const std::vector<protocol::buffer_place>& places) {
   const std::size_t bytes = std::stoull(m[4].str());
   const bool before = m[3].matched;
   const long long distance = m[2].matched ? std::stoll(m[2].str())
