@@ -93,6 +93,70 @@ TEST_F(Atomics, ContendedUpdatesFromManyBlocksAndThreadsAreExact) {
   }
 }
 
+// Contended global atomics (docs/emulation.md, "Contended atomics"). Whether a measured launch is
+// found contended depends on two cores being free at once, so these tests force the decision
+// (contention_policy::always) and check what it must not change: exact results, no deadlock.
+class ContendedAtomics : public Atomics {
+protected:
+  void TearDown() override {
+    cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::measure);
+    cugrade::emu::set_worker_count(0);
+  }
+  unsigned sixteen_bins_total(int blocks, int threads, int per_thread) {
+    device_buffer<unsigned> bins(16);
+    bins.fill(0);
+    m_kernels.fn<void(unsigned*, int, int, int)>("run_sixteen_bins")(bins.get(), blocks, threads,
+                                                                     per_thread);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    unsigned total = 0;
+    for (const unsigned b : bins.download()) {
+      total += b;
+    }
+    return total;
+  }
+};
+
+TEST_F(ContendedAtomics, ALaunchFoundContendedStillCountsExactly) {
+  cugrade::emu::set_worker_count(4);
+  cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::always);
+  EXPECT_EQ(sixteen_bins_total(512, 128, 8), 512u * 128u * 8u);
+  EXPECT_TRUE(cugrade::emu::last_launch_contended());
+}
+
+TEST_F(ContendedAtomics, OneWorkerOrThePolicyNeverKeepsALaunchUncontended) {
+  cugrade::emu::set_worker_count(1);
+  cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::always);
+  EXPECT_EQ(sixteen_bins_total(64, 128, 4), 64u * 128u * 4u);
+  EXPECT_FALSE(cugrade::emu::last_launch_contended()) << "one worker has nothing to contend with";
+  cugrade::emu::set_worker_count(4);
+  cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::never);
+  EXPECT_EQ(sixteen_bins_total(64, 128, 4), 64u * 128u * 4u);
+  EXPECT_FALSE(cugrade::emu::last_launch_contended());
+}
+
+// The first block to start spins until every other block has finished. When it runs on the
+// launching thread, the other worker waits only while that thread keeps starting blocks, then
+// claims the rest itself; when it runs on the other worker, the launching thread runs the rest.
+// Four launches, so that both placements are likely; each must finish.
+TEST_F(ContendedAtomics, AWaitingWorkerClaimsBlocksAgainWhenTheLaunchingThreadStalls) {
+  cugrade::emu::set_worker_count(2);
+  cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::always);
+  constexpr int blocks = 8;
+  for (int launch = 0; launch < 4; ++launch) {
+    device_buffer<unsigned> started(1);
+    device_buffer<unsigned> finished(1);
+    device_buffer<unsigned> seen(1);
+    started.fill(0);
+    finished.fill(0);
+    seen.fill(0);
+    m_kernels.fn<void(unsigned*, unsigned*, unsigned*, int)>("run_first_waits_for_the_rest")(
+        started.get(), finished.get(), seen.get(), blocks);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << "launch " << launch;
+    EXPECT_EQ(started.download()[0], unsigned{blocks}) << "launch " << launch;
+    EXPECT_EQ(seen.download()[0], unsigned{blocks - 1}) << "launch " << launch;
+  }
+}
+
 TEST_F(Atomics, AtomicIncWrapsAtItsLimit) {
   device_buffer<unsigned> c(1);
   c.fill(0);

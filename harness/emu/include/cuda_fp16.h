@@ -202,10 +202,10 @@ inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
 
 // Atomics on halves (compute capability 7.0 and later), by compare-and-swap.
 inline __half atomicAdd(__half* a, __half v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](__half o) { return o + v; });
 }
 inline __half2 atomicAdd(__half2* a, __half2 v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](__half2 o) { return o + v; });
 }

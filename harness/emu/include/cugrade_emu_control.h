@@ -66,6 +66,16 @@ void set_time_limit(double seconds);
 /// Number of CPU threads that run blocks (0: one per core; the default, or CUGRADE_EMU_WORKERS).
 void set_worker_count(unsigned count);
 
+/// How launches treat global atomics that several workers aim at the same few cache lines (a
+/// histogram's bins; docs/emulation.md, "Contended atomics"): `measure` (the default) times a
+/// sample of them and, once contended ones take a quarter of a worker's time, lets the launching
+/// thread finish the launch alone; `never` keeps every worker on; `always` treats every launch
+/// with more than one worker as contended from its first chunk on (for tests).
+enum class contention_policy { measure, never, always };
+void set_contention_policy(contention_policy policy);
+/// Whether the last launch was found contended (and went on on the launching thread alone).
+bool last_launch_contended();
+
 /// Warp requests of one kind at one source line of a profiled launch (docs/insight.md).
 struct access_counts {
   int line = 0;

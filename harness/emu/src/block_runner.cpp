@@ -1,7 +1,9 @@
 #include "harness/emu/src/block_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "harness/emu/src/context_switch.h"
 #include "harness/emu/src/device_limits.h"
@@ -30,6 +32,8 @@ void block_runner::run_blocks(launch_job& job) {
   m_sample_block = ~std::uint64_t{1}; // no block follows it: the first one finds its phase
   m_chunk_next = m_chunk_end = 0;
   m_blocks_run = 0;
+  m_contention.begin_launch();
+  t_ctx.atomic_countdown = atomic_contention::sample_period;
   t_ctx.runner = this;
   t_ctx.kernel_name = job.site.kernel_name;
   m_profiling = job.profile;
@@ -83,6 +87,7 @@ bool block_runner::claim_block(std::uint64_t& block) {
       m_job->blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
       m_blocks_run = 0;
     }
+    yield_to_lead_if_contended();
     const std::uint64_t first =
         m_job->next_block.fetch_add(m_job->chunk, std::memory_order_relaxed);
     if (first >= m_job->total_blocks) {
@@ -93,6 +98,34 @@ bool block_runner::claim_block(std::uint64_t& block) {
   }
   block = m_chunk_next++;
   return true;
+}
+
+void block_runner::yield_to_lead_if_contended() {
+  launch_job& job = *m_job;
+  if (job.lead == nullptr) { // one worker: nothing to contend with
+    return;
+  }
+  if (!job.contended.load(std::memory_order_relaxed)) {
+    if (!m_contention.costly()) {
+      return;
+    }
+    job.contended.store(true, std::memory_order_relaxed);
+  }
+  if (job.lead == this) {
+    return;
+  }
+  const auto* lead = static_cast<const block_runner*>(job.lead);
+  std::uint64_t seen = lead->blocks_started();
+  constexpr int stalled_polls = 50; // a millisecond each
+  int still = 0;
+  while (still < stalled_polls && !job.aborted.load(std::memory_order_relaxed) &&
+         job.next_block.load(std::memory_order_relaxed) < job.total_blocks) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const std::uint64_t now = lead->blocks_started();
+    still = now == seen ? still + 1 : 0;
+    seen = now;
+  }
+  m_contention.begin_launch(); // a stalled lead: claim again, and measure afresh
 }
 
 // On the fiber of the thread that finished a block: the next block runs on the same stack.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cugrade_emu/device.h"
+#include "harness/emu/src/atomic_contention.h"
 #include "harness/emu/src/context_switch.h"
 #include "harness/emu/src/hazard_detector.h"
 #include "harness/emu/src/launch_job.h"
@@ -102,6 +103,14 @@ public:
   }
   /// An access outside shared memory while profiling: counted when it is in a device buffer.
   void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
+  /// A timed global atomic (atomic_timed): weighs whether the launch's atomics are contended.
+  void note_timed_atomic(std::uintptr_t address, std::uint64_t cycles) {
+    m_contention.note(address, cycles);
+  }
+  /// Blocks this worker has started (the watchdog's counter).
+  [[nodiscard]] std::uint64_t blocks_started() const {
+    return m_started->load(std::memory_order_relaxed);
+  }
   /// An assert() that failed in the running thread: ends the launch with a sticky
   /// cudaErrorAssert (device_assert), as a GPU's device-side assert does.
   [[noreturn]] void fail_assert(const char* assertion, const char* file, int line);
@@ -134,6 +143,9 @@ private:
   fiber_id exit_current();
   /// The next block of the job for this worker, if any is left.
   bool claim_block(std::uint64_t& block);
+  /// At a chunk's end: whether the launch's atomics are contended, and if so, unless this is the
+  /// lead worker, waits while the lead keeps starting blocks (atomic_contention.h).
+  void yield_to_lead_if_contended();
   /// Ends the finished block and sets up the next one; false when there is none.
   bool next_block();
 
@@ -255,6 +267,7 @@ private:
   std::uint64_t m_chunk_end = 0;
   std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
   std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
+  atomic_contention m_contention;
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;

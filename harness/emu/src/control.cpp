@@ -1,6 +1,7 @@
 // The runner's controls (cugrade_emu_control.h).
 #include "cugrade_emu_control.h"
 
+#include "harness/emu/src/atomic_contention.h"
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/memory.h"
 #include "harness/emu/src/state.h"
@@ -46,6 +47,14 @@ std::vector<launch_profile> take_profiles() {
 
 void set_worker_count(unsigned count) {
   detail::worker_pool::instance().set_size(count);
+}
+
+void set_contention_policy(contention_policy policy) {
+  detail::set_contention_policy(policy);
+}
+
+bool last_launch_contended() {
+  return detail::last_launch_contended();
 }
 
 void reset_device() {

@@ -4,6 +4,7 @@
 #include "cugrade_emu/device.h"
 #include "cugrade_emu/shared.h"
 #include "cugrade_emu/shared_access.h"
+#include "harness/emu/src/atomic_contention.h"
 #include "harness/emu/src/block_runner.h"
 
 #include <cstdint>
@@ -60,6 +61,16 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
 
 void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line) {
   static_cast<block_runner*>(t_ctx.runner)->note_global(address, bytes, use, line);
+}
+
+void atomic_timed(const volatile void* address, unsigned long long started) {
+  const std::uint64_t cycles = cycle_count() - started;
+  t_ctx.atomic_countdown = atomic_contention::sample_period;
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  block_runner* r = runner();
+  if (r != nullptr && t_ctx.fiber != nullptr && at - t_ctx.shared_begin >= t_ctx.shared_bytes) {
+    r->note_timed_atomic(at, cycles); // shared memory is this worker's own: never contended
+  }
 }
 
 void check_placement(const volatile void* address, std::size_t bytes, std::size_t align, int line) {

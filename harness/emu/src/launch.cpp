@@ -8,6 +8,7 @@
 
 #include "cugrade_emu/context.h"
 #include "cugrade_emu/launch.h"
+#include "harness/emu/src/atomic_contention.h"
 #include "harness/emu/src/device_limits.h"
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/launch_job.h"
@@ -139,6 +140,7 @@ void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shar
   watchdog_launch_begins(job.total_blocks * job.threads_per_block);
   worker_pool::instance().run(job);
   watchdog_launch_ends();
+  note_launch_contended(job.contended.load());
   state.note_static_shared(site.kernel_key, job.static_shared.load());
   if (job.profile) {
     keep_profile(job);

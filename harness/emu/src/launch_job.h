@@ -50,6 +50,10 @@ struct launch_job {
   std::atomic<std::size_t> static_shared{0};
   std::atomic<bool> race_reported{false}; ///< the launch's first hazard is reported; look no more
   std::atomic<std::uint64_t> blocks_done{0};
+  /// The worker that launched (worker_pool::run), which goes on alone once the launch's global
+  /// atomics are found contended (atomic_contention.h); null when one worker runs the launch.
+  const void* lead = nullptr;
+  std::atomic<bool> contended{false};
 
   /// Claims the right to report the launch's failure: true for the first caller only.
   bool claim_failure(cudaError_t e, bool sticky) {

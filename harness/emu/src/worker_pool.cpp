@@ -101,6 +101,7 @@ void worker_pool::run(launch_job& job) {
     work(job);
     return;
   }
+  job.lead = &this_threads_runner();
   {
     const std::lock_guard lock(m_shared->mutex);
     m_shared->job = &job;

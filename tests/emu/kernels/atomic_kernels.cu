@@ -71,6 +71,26 @@ __global__ void ring(unsigned* c) {
   atomicInc(c, 6u);
 }
 
+// A histogram's global atomics: every thread adds one to one of 16 bins, per_thread times.
+__global__ void sixteen_bins(unsigned* bins, int per_thread) {
+  for (int k = 0; k < per_thread; ++k) {
+    atomicAdd(&bins[(threadIdx.x + blockIdx.x + k) % 16], 1u);
+  }
+}
+
+// One-thread blocks; the first to start waits (spinning on an atomic) until every other block
+// has finished: a block waiting for blocks nobody may have claimed yet.
+__global__ void first_waits_for_the_rest(unsigned* started, unsigned* finished, unsigned* seen) {
+  const unsigned rank = atomicAdd(started, 1u);
+  if (rank == 0) {
+    while (atomicAdd(finished, 0u) != gridDim.x - 1) {
+    }
+    *seen = atomicAdd(finished, 0u);
+    return;
+  }
+  atomicAdd(finished, 1u);
+}
+
 extern "C" void run_sequence(atomic_cells* c, int* olds) {
   sequence<<<1, 1>>>(c, olds);
 }
@@ -83,4 +103,11 @@ extern "C" void run_ring(unsigned* c) {
 }
 extern "C" unsigned long long cell_bytes() {
   return sizeof(atomic_cells);
+}
+extern "C" void run_sixteen_bins(unsigned* bins, int blocks, int threads, int per_thread) {
+  sixteen_bins<<<blocks, threads>>>(bins, per_thread);
+}
+extern "C" void run_first_waits_for_the_rest(unsigned* started, unsigned* finished,
+                                             unsigned* seen, int blocks) {
+  first_waits_for_the_rest<<<blocks, 1>>>(started, finished, seen);
 }

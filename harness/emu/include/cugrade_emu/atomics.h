@@ -25,39 +25,39 @@ template <class T, class F> inline T atomic_update(T* address, F next) {
 
 #define CUGRADE_EMU_INT_ATOMIC(T)                                                                  \
   inline T atomicAdd(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
   inline T atomicSub(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
   inline T atomicExch(T* a, T v, int line = __builtin_LINE()) {                                    \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_exchange_n(a, v, __ATOMIC_RELAXED);                                            \
   }                                                                                                \
   inline T atomicAnd(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_fetch_and(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
   inline T atomicOr(T* a, T v, int line = __builtin_LINE()) {                                      \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_fetch_or(a, v, __ATOMIC_RELAXED);                                              \
   }                                                                                                \
   inline T atomicXor(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
   inline T atomicMin(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v < o ? v : o; });           \
   }                                                                                                \
   inline T atomicMax(T* a, T v, int line = __builtin_LINE()) {                                     \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     return ::cugrade::emu::detail::atomic_update(a, [v](T o) { return v > o ? v : o; });           \
   }                                                                                                \
   inline T atomicCAS(T* a, T compare, T v, int line = __builtin_LINE()) {                          \
-    ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);                                      \
+    const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
     __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
     return compare;                                                                                \
   }
@@ -68,43 +68,43 @@ CUGRADE_EMU_INT_ATOMIC(unsigned long long)
 #undef CUGRADE_EMU_INT_ATOMIC
 
 inline long long atomicMin(long long* a, long long v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v < o ? v : o; });
 }
 inline long long atomicMax(long long* a, long long v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](long long o) { return v > o ? v : o; });
 }
 inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v,
                                 int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }
 
 /// ((old >= val) ? 0 : (old + 1))
 inline unsigned int atomicInc(unsigned int* a, unsigned int val, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(
       a, [val](unsigned int o) { return o >= val ? 0u : o + 1u; });
 }
 /// (((old == 0) || (old > val)) ? val : (old - 1))
 inline unsigned int atomicDec(unsigned int* a, unsigned int val, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(
       a, [val](unsigned int o) { return (o == 0u || o > val) ? val : o - 1u; });
 }
 
 inline float atomicAdd(float* a, float v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](float o) { return o + v; });
 }
 inline double atomicAdd(double* a, double v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   return ::cugrade::emu::detail::atomic_update(a, [v](double o) { return o + v; });
 }
 inline float atomicExch(float* a, float v, int line = __builtin_LINE()) {
-  ::cugrade::emu::detail::note_atomic(a, sizeof(*a), line);
+  const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
   float old;
   __atomic_exchange(a, &v, &old, __ATOMIC_RELAXED);
   return old;

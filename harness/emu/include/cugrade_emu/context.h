@@ -26,6 +26,9 @@ struct thread_context {
   /// The running launch is profiled (cugrade::emu::set_profiling): accesses outside shared
   /// memory are counted too.
   bool profiling;
+  /// Global atomics left until the next one is timed (atomic_note in shared_access.h); set
+  /// by the block runner at each launch.
+  unsigned atomic_countdown;
   /// The running block's serial number on this worker, and the __shared__ declarations it
   /// reached lately: each thread reaching one finds its storage here without a call.
   unsigned long block_serial;

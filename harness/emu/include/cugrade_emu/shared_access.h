@@ -40,6 +40,9 @@ void warp_step();
 /// it would be on a GPU, where a device buffer starts at a multiple of 256 bytes; ends the launch
 /// with misaligned_address when it is not. Does nothing outside a kernel.
 void check_placement(const volatile void* address, std::size_t bytes, std::size_t align, int line);
+/// An atomic whose time was taken (atomic_note): `started` is the cycle count before it. Weighs
+/// whether the launch's global atomics are contended between workers (atomic_contention.h).
+void atomic_timed(const volatile void* address, unsigned long long started);
 #pragma GCC visibility pop
 
 /// Whether the running block is checked: read once per function by the rewritten code.
@@ -145,5 +148,32 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
     }
   }
 }
+
+/// Declared first in every atomic function (atomics.h): notes the atomic, and for one atomic in
+/// a period (atomic_contention.h) takes the cycle count before it and, once it is done (the
+/// destructor runs after the return value is computed), hands the time to atomic_timed.
+class atomic_note {
+public:
+  [[gnu::always_inline]] atomic_note(const volatile void* address, std::size_t bytes, int line)
+      : m_address(address) {
+    note_atomic(address, bytes, line);
+    if (__builtin_expect(--t_ctx.atomic_countdown == 0, false)) {
+#if defined(__x86_64__)
+      m_started = __builtin_ia32_rdtsc();
+#endif
+    }
+  }
+  [[gnu::always_inline]] ~atomic_note() {
+    if (__builtin_expect(m_started != 0, false)) {
+      atomic_timed(m_address, m_started);
+    }
+  }
+  atomic_note(const atomic_note&) = delete;
+  atomic_note& operator=(const atomic_note&) = delete;
+
+private:
+  const volatile void* m_address;
+  unsigned long long m_started = 0;
+};
 
 } // namespace cugrade::emu::detail
