@@ -27,8 +27,8 @@ namespace {
 // "a 16-byte", "an 8-byte", "an 11-byte", "an 18,000-byte": the article as the number is read.
 std::string sized(std::size_t bytes) {
   const std::string n = std::to_string(bytes);
-  const bool vowel = n[0] == '8' || (n.size() % 3 == 2 && (n.rfind("11", 0) == 0 ||
-                                                           n.rfind("18", 0) == 0));
+  const bool vowel =
+      n[0] == '8' || (n.size() % 3 == 2 && (n.rfind("11", 0) == 0 || n.rfind("18", 0) == 0));
   return (vowel ? "an " : "a ") + n + "-byte";
 }
 
@@ -46,8 +46,8 @@ void block_runner::fail_misaligned(std::uintptr_t at, std::size_t bytes, std::si
     where = std::string("at address ") + text;
   }
   fail("misaligned_address",
-       sized(bytes) + " access " + where + ", which is not a multiple of " +
-           std::to_string(align) + " (a GPU reads and writes a type only at an address aligned " +
+       sized(bytes) + " access " + where + ", which is not a multiple of " + std::to_string(align) +
+           " (a GPU reads and writes a type only at an address aligned " +
            "to it: a float4 at a multiple of 16 bytes, a double at a multiple of 8)",
        m_current, line > 0 ? wait_site{m_job->site.file, line} : wait_site{},
        cudaErrorMisalignedAddress, true);

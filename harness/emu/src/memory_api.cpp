@@ -204,12 +204,12 @@ extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void*) {
   return result(size == nullptr ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
 }
 
-extern "C" cudaError_t cudaMallocPitch(void** dev_ptr, size_t* pitch, size_t width,
-                                       size_t height) {
+extern "C" cudaError_t cudaMallocPitch(void** dev_ptr, size_t* pitch, size_t width, size_t height) {
   if (dev_ptr == nullptr || pitch == nullptr) {
     return result(cudaErrorInvalidValue);
   }
-  *pitch = (width + limits::pitch_alignment - 1) / limits::pitch_alignment * limits::pitch_alignment;
+  *pitch =
+      (width + limits::pitch_alignment - 1) / limits::pitch_alignment * limits::pitch_alignment;
   return cudaMalloc(dev_ptr, *pitch * height);
 }
 
