@@ -105,6 +105,21 @@ extern "C" void bench_histogram_2d_blocks(const unsigned char* data, long n, uns
   histogram_2d_blocks<<<(n + 31) / 32, dim3(32, 32)>>>(data, n, bins);
 }
 
+// The course's interleaved histogram: every count is an atomic on the global bins, which every
+// worker's blocks share (docs/emulation.md, "Contended atomics").
+__global__ void histogram_interleaved(const unsigned char* data, long n, unsigned int* bins) {
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    atomicAdd(&bins[data[i]], 1u);
+  }
+}
+
+extern "C" void bench_histogram_interleaved(const unsigned char* data, long n,
+                                            unsigned int* bins) {
+  cudaMemset(bins, 0, NUM_BINS * sizeof(unsigned int));
+  histogram_interleaved<<<1024, 256>>>(data, n, bins);
+}
+
 // A grid far larger than the data: 8192 x 8192 blocks of 8 x 8 threads (2^32 threads) for a
 // `width` that leaves every thread outside the matrix, so each returns at once.
 extern "C" void bench_early_return(const float* M, const float* N, float* P, int width) {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda_runtime_api.h"
@@ -90,6 +91,28 @@ void row(const char* what, double checked, double unchecked, double native) {
   std::printf(" %8.2f\n", checked / unchecked);
 }
 
+double wall_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The best wall time of `work` on `workers` workers under `policy`.
+double wall_best_of(const std::function<void()>& work, unsigned workers,
+                    cugrade::emu::contention_policy policy) {
+  cugrade::emu::set_worker_count(workers);
+  cugrade::emu::set_contention_policy(policy);
+  double best = 1e30;
+  for (int r = 0; r < k_reps; ++r) {
+    const double start = wall_seconds();
+    work();
+    best = std::min(best, wall_seconds() - start);
+  }
+  cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::measure);
+  cugrade::emu::set_worker_count(1);
+  return best;
+}
+
 // The best time of `work` with the shared-memory checks on, and with them off.
 struct both {
   double on = 0;
@@ -123,9 +146,10 @@ int main(int argc, char** argv) {
                  "usage: emu_bench [--quick]\n"
                  "Times course kernels in the CPU emulator (one worker, CPU time, the\n"
                  "shared-memory checks on and off) beside plain C++ doing the same work, and\n"
-                 "prints the table docs/emulation.md keeps. --quick leaves out the launch of\n"
-                 "2^32 threads (about a minute). Exit status 1 when an emulated result differs\n"
-                 "from the native one.\n");
+                 "prints the table docs/emulation.md keeps; then a histogram's global atomics\n"
+                 "on every core with the contention measure on and off, and on one worker (wall\n"
+                 "time). --quick leaves out the launch of 2^32 threads (about a minute). Exit\n"
+                 "status 1 when an emulated result differs from the native one.\n");
     return help ? 0 : 2;
   }
   const bool quick = option == "--quick";
@@ -142,6 +166,8 @@ int main(int argc, char** argv) {
   auto histogram =
       symbol<void(const unsigned char*, long, unsigned int*)>(module, "bench_histogram_2d_blocks");
   auto early = symbol<void(const float*, const float*, float*, int)>(module, "bench_early_return");
+  auto interleaved = symbol<void(const unsigned char*, long, unsigned int*)>(
+      module, "bench_histogram_interleaved");
 
   std::mt19937 rng(12345);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -202,6 +228,19 @@ int main(int argc, char** argv) {
   cudaMemcpy(emu_bins.data(), d_bins, 256 * sizeof(unsigned int), cudaMemcpyDeviceToHost);
   const bool histogram_ok = emu_bins == native_bins;
 
+  // Global atomics on every worker: the contention measure on, off, and one worker alone.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto run_interleaved = [&] { interleaved(d_text, bytes, d_bins); };
+  const double atomics_measured =
+      wall_best_of(run_interleaved, cores, cugrade::emu::contention_policy::measure);
+  const bool measured_contended = cugrade::emu::last_launch_contended();
+  const double atomics_kept =
+      wall_best_of(run_interleaved, cores, cugrade::emu::contention_policy::never);
+  const double atomics_alone =
+      wall_best_of(run_interleaved, 1, cugrade::emu::contention_policy::measure);
+  cudaMemcpy(emu_bins.data(), d_bins, 256 * sizeof(unsigned int), cudaMemcpyDeviceToHost);
+  const bool interleaved_ok = emu_bins == native_bins;
+
   both emu_early{};
   if (!quick) {
     emu_early = timed([&] { early(d_m, d_n, d_p, 0); }, 1);
@@ -221,10 +260,17 @@ int main(int argc, char** argv) {
   std::printf("cost of one thread passing one barrier, checks on: %.1f ns (256-thread blocks), "
               "%.1f ns (1024-thread blocks)\n",
               emu_barriers.on / passes * 1e9, emu_wide_barriers.on / passes * 1e9);
-  if (!tiled_ok || !naive_ok || !reduce_ok || !histogram_ok) {
-    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s, histogram %s\n",
+  std::printf("\n%-46s %10s %10s %10s\n",
+              ("global atomics (" + std::to_string(cores) + " workers, wall time, ms)").c_str(),
+              "measured", "kept", "1 worker");
+  std::printf("%-46s %10.1f %10.1f %10.1f   (measured: %s)\n",
+              "histogram 2^22 bytes, interleaved, global bins", atomics_measured * 1e3,
+              atomics_kept * 1e3, atomics_alone * 1e3,
+              measured_contended ? "went on on one worker" : "kept every worker");
+  if (!tiled_ok || !naive_ok || !reduce_ok || !histogram_ok || !interleaved_ok) {
+    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s, histogram %s, interleaved %s\n",
                 tiled_ok ? "ok" : "WRONG", naive_ok ? "ok" : "WRONG", reduce_ok ? "ok" : "WRONG",
-                histogram_ok ? "ok" : "WRONG");
+                histogram_ok ? "ok" : "WRONG", interleaved_ok ? "ok" : "WRONG");
     return 1;
   }
   std::printf("emulated/native: %.2f\n", emu_tiled.on / native);
