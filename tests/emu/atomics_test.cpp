@@ -157,6 +157,71 @@ TEST_F(ContendedAtomics, AWaitingWorkerClaimsBlocksAgainWhenTheLaunchingThreadSt
   }
 }
 
+// Plain read-modify-writes of global memory in the blocks the emulator checks are taken with the
+// warp, as a GPU's warp takes them (src/warp_update.cpp).
+class LostUpdates : public Atomics {
+protected:
+  std::vector<unsigned> plain_increments(const std::vector<int>& keys, int blocks, int threads,
+                                         std::vector<unsigned>* olds_out = nullptr) {
+    device_buffer<int> k(keys.size());
+    k.upload(keys);
+    device_buffer<unsigned> bins(16);
+    bins.fill(0);
+    device_buffer<unsigned> olds(keys.size());
+    olds.fill(0);
+    m_kernels.fn<void(const int*, int, unsigned*, unsigned*, int, int)>("run_plain_increments")(
+        k.get(), static_cast<int>(keys.size()), bins.get(), olds.get(), blocks, threads);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (olds_out != nullptr) {
+      *olds_out = olds.download();
+    }
+    return bins.download();
+  }
+};
+
+TEST_F(LostUpdates, TheLanesOfAWarpIncrementingOneBinLeaveOne) {
+  std::vector<unsigned> olds;
+  const auto bins = plain_increments(std::vector<int>(32, 3), 1, 32, &olds);
+  EXPECT_EQ(bins[3], 1u) << "32 lanes read 0 together and all store 1, as a GPU's warp does";
+  for (const unsigned old : olds) {
+    EXPECT_EQ(old, 0u) << "every lane's ++ returns the value the warp read";
+  }
+}
+
+TEST_F(LostUpdates, LanesSharingABinInAWarpKeepOneIncrementAndEachWarpAtMostOne) {
+  std::vector<int> keys(64);
+  for (int i = 0; i < 32; ++i) {
+    keys[i] = i % 16; // two lanes per bin in the first warp
+    keys[32 + i] = 15;
+  }
+  const auto bins = plain_increments(keys, 1, 64);
+  for (int b = 0; b < 15; ++b) {
+    EXPECT_EQ(bins[b], 1u) << "bin " << b << ": its two lanes read it together";
+  }
+  // Each warp keeps one increment of its own; whether the second warp read the bin before or
+  // after the first stored depends on the order the warps run in, as on a GPU.
+  EXPECT_GE(bins[15], 1u);
+  EXPECT_LE(bins[15], 2u);
+}
+
+TEST_F(LostUpdates, AThreadsOwnElementsAndLocalArraysAddUpExactly) {
+  const int n = 1000;
+  device_buffer<float> out(n);
+  out.fill(0.0f);
+  m_kernels.fn<void(float*, int)>("run_own_updates")(out.get(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (const float v : out.download()) {
+    EXPECT_EQ(v, 4.0f);
+  }
+}
+
+TEST_F(LostUpdates, UncheckedBlocksUpdateInPlace) {
+  cugrade::emu::set_shared_checks(false);
+  const auto bins = plain_increments(std::vector<int>(32, 3), 1, 32);
+  cugrade::emu::set_shared_checks(true);
+  EXPECT_EQ(bins[3], 32u) << "with the checks off, threads run one at a time and lose nothing";
+}
+
 TEST_F(Atomics, AtomicIncWrapsAtItsLimit) {
   device_buffer<unsigned> c(1);
   c.fill(0);

@@ -37,20 +37,25 @@ void block_runner::note_global(const volatile void* address, std::size_t bytes, 
     return;
   }
   const auto at = reinterpret_cast<std::uintptr_t>(address);
-  bool known = false;
+  if (in_device_buffer(at, bytes)) {
+    profile_access(at, bytes, profile_space::global, use, line);
+  }
+}
+
+bool block_runner::in_device_buffer(std::uintptr_t at, std::size_t bytes) {
   for (const hot_range& r : m_buffers) {
-    known = known || r.holds(at, bytes);
-  }
-  if (!known) {
-    std::uintptr_t begin = 0;
-    std::uintptr_t end = 0;
-    if (!device_memory::instance().buffer_around(const_cast<const void*>(address), bytes, begin,
-                                                 end)) {
-      return; // a thread's local array, a __constant__ or host address: not global memory
+    if (r.holds(at, bytes)) {
+      return true;
     }
-    m_buffers[m_next_buffer++ % 4] = {begin, end};
   }
-  profile_access(at, bytes, profile_space::global, use, line);
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  if (!device_memory::instance().buffer_around(reinterpret_cast<const void*>(at), bytes, begin,
+                                               end)) {
+    return false; // a thread's local array, a __constant__ or host address: not global memory
+  }
+  m_buffers[m_next_buffer++ % 4] = {begin, end};
+  return true;
 }
 
 } // namespace cugrade::emu::detail

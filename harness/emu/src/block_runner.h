@@ -54,6 +54,12 @@ struct fiber_extra {
   warp_request request;
   wait_site warp_site;
   std::uint64_t result = 0;
+  /// A read-modify-write of a device buffer taken with its warp (warp_update.cpp): where, how
+  /// many bytes, and the value the thread reads and modifies until it is stored.
+  void* update_at = nullptr;
+  unsigned update_bytes = 0;
+  bool update_read = false; ///< the value was read when the warp's step was released
+  alignas(8) unsigned char update_value[8] = {};
 };
 
 struct warp_lanes {
@@ -81,6 +87,12 @@ public:
   [[nodiscard]] unsigned active_mask() const;
   /// A volatile access to shared memory by the running thread: its warp's lanes take it in step.
   void warp_step();
+  /// A read-modify-write (`bins[x]++`, `sum[0] += v`) of `bytes` at `address` in a checked
+  /// block: when it lies in a device buffer, the thread's warp reads it together, as a warp does
+  /// on a GPU, and the thread gets its own copy to modify, stored at its next access or switch
+  /// (flush_update). Elsewhere (a local array), the address itself.
+  void* warp_update(void* address, std::size_t bytes);
+  void flush_update();
   void yield();
   void* shared_slot(const void* key, std::size_t size, std::size_t align,
                     const shared_array_info& info);
@@ -180,6 +192,9 @@ private:
   void release_barrier();
   /// Judges the running thread's pending shared-memory write: before another thread runs.
   void settle_shared() {
+    if (t_ctx.update_pending) [[unlikely]] {
+      flush_update();
+    }
     if (m_checking && m_hazards.settle()) [[unlikely]] {
       report_hazard(m_hazards.found());
     }
@@ -196,6 +211,9 @@ private:
   void try_step(unsigned warp);
   /// Lets them go on now.
   void release_step(unsigned warp);
+  /// Whether [at, at + bytes) lies in a device buffer (not a local array, a __constant__ or host
+  /// memory); the buffers found lately are kept in m_buffers.
+  bool in_device_buffer(std::uintptr_t at, std::size_t bytes);
   void on_lane_exit(fiber_id f) {
     warp_lanes& w = m_warps[f / 32];
     w.exited |= 1u << (f % 32);

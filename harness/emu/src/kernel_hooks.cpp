@@ -73,6 +73,17 @@ void atomic_timed(const volatile void* address, unsigned long long started) {
   }
 }
 
+void* warp_update(void* address, std::size_t bytes) {
+  block_runner* r = runner();
+  return r == nullptr || t_ctx.fiber == nullptr ? address : r->warp_update(address, bytes);
+}
+
+void flush_update() {
+  if (block_runner* r = runner(); r != nullptr) {
+    r->flush_update();
+  }
+}
+
 void check_placement(const volatile void* address, std::size_t bytes, std::size_t align, int line) {
   if (block_runner* r = runner(); r != nullptr && t_ctx.fiber != nullptr) {
     r->check_placement(reinterpret_cast<std::uintptr_t>(address), bytes, align, line);

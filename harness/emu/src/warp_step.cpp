@@ -9,6 +9,8 @@
 // the warp writes in the same step. A lane that spins (yield) lets the step go on without it.
 #include "harness/emu/src/block_runner.h"
 
+#include <cstring>
+
 namespace cugrade::emu::detail {
 
 void block_runner::warp_step() {
@@ -48,8 +50,13 @@ void block_runner::release_step(unsigned warp) {
   warp_lanes& w = m_warps[warp];
   const fiber_id base = warp * 32;
   for (unsigned rest = w.stepping; rest != 0; rest &= rest - 1) {
-    m_state[base + static_cast<unsigned>(__builtin_ctz(rest))] = fiber_state::ready;
+    const fiber_id lane = base + static_cast<unsigned>(__builtin_ctz(rest));
+    m_state[lane] = fiber_state::ready;
     ++m_ready;
+    if (fiber_extra& x = m_extra[lane]; x.update_at != nullptr) { // every read before any store
+      std::memcpy(x.update_value, x.update_at, x.update_bytes);
+      x.update_read = true;
+    }
   }
   w.stepping = 0;
 }

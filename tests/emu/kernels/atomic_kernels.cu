@@ -91,6 +91,26 @@ __global__ void first_waits_for_the_rest(unsigned* started, unsigned* finished, 
   atomicAdd(finished, 1u);
 }
 
+// The course's non-atomic histogram: every thread increments bins[key[i]] with a plain ++.
+__global__ void plain_increments(const int* keys, int n, unsigned* bins, unsigned* olds) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    olds[i] = bins[keys[i]]++;
+  }
+}
+
+// Each thread adds to its own element, and to a local array: nothing is lost.
+__global__ void own_updates(float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float local[4] = {0, 0, 0, 0};
+  for (int k = 0; k < 4; ++k) {
+    local[k & 3] += 1.0f;
+    if (i < n) {
+      out[i] += local[k & 3];
+    }
+  }
+}
+
 extern "C" void run_sequence(atomic_cells* c, int* olds) {
   sequence<<<1, 1>>>(c, olds);
 }
@@ -110,4 +130,11 @@ extern "C" void run_sixteen_bins(unsigned* bins, int blocks, int threads, int pe
 extern "C" void run_first_waits_for_the_rest(unsigned* started, unsigned* finished,
                                              unsigned* seen, int blocks) {
   first_waits_for_the_rest<<<blocks, 1>>>(started, finished, seen);
+}
+extern "C" void run_plain_increments(const int* keys, int n, unsigned* bins, unsigned* olds,
+                                     int blocks, int threads) {
+  plain_increments<<<blocks, threads>>>(keys, n, bins, olds);
+}
+extern "C" void run_own_updates(float* out, int n) {
+  own_updates<<<(n + 127) / 128, 128>>>(out, n);
 }

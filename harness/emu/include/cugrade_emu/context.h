@@ -29,6 +29,9 @@ struct thread_context {
   /// Global atomics left until the next one is timed (atomic_note in shared_access.h); set
   /// by the block runner at each launch.
   unsigned atomic_countdown;
+  /// The running thread's last read-modify-write of a device buffer in a checked block is not
+  /// stored yet (warp_update.cpp): stored at its next access, atomic or switch.
+  bool update_pending;
   /// The running block's serial number on this worker, and the __shared__ declarations it
   /// reached lately: each thread reaching one finds its storage here without a call.
   unsigned long block_serial;

@@ -43,7 +43,35 @@ void check_placement(const volatile void* address, std::size_t bytes, std::size_
 /// An atomic whose time was taken (atomic_note): `started` is the cycle count before it. Weighs
 /// whether the launch's global atomics are contended between workers (atomic_contention.h).
 void atomic_timed(const volatile void* address, unsigned long long started);
+/// A read-modify-write by the running thread of `bytes` at `address`, outside shared memory, in
+/// a checked block: in a device buffer, read together with the thread's warp (a GPU's lost
+/// updates, src/warp_update.cpp), and the address of the thread's own copy to modify; elsewhere
+/// `address` itself.
+void* warp_update(void* address, std::size_t bytes);
+/// Stores the running thread's copy from warp_update (t_ctx.update_pending).
+void flush_update();
 #pragma GCC visibility pop
+
+/// Before an access in a checked block: the thread's pending read-modify-write is stored first.
+[[gnu::always_inline, gnu::artificial]] inline void settle_update() {
+  if (__builtin_expect(t_ctx.update_pending, false)) {
+    flush_update();
+  }
+}
+
+/// What an access hands back: the element itself, except for a read-modify-write of global
+/// memory in a checked block (warp_update).
+template <shared_use use, class T>
+[[gnu::always_inline, gnu::artificial]] inline T& checked_element(T& element) {
+  if constexpr (use == shared_use::update && std::is_arithmetic_v<T> && sizeof(T) <= 8 &&
+                !std::is_const_v<T>) {
+    const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
+    if (at - t_ctx.shared_begin >= t_ctx.shared_bytes) {
+      return *static_cast<T*>(warp_update(__builtin_addressof(element), sizeof(T)));
+    }
+  }
+  return element;
+}
 
 /// Whether the running block is checked: read once per function by the rewritten code.
 [[gnu::always_inline, gnu::artificial]] inline bool checking_shared() {
@@ -99,7 +127,9 @@ template <class T>
   [[gnu::always_inline, gnu::artificial]] inline T& name(T& element, bool check, int line) {       \
     check_alignment(element, check, line);                                                         \
     if (__builtin_expect(check, false)) {                                                          \
+      settle_update();                                                                             \
       note_if_shared(element, use, line);                                                          \
+      return checked_element<use>(element);                                                        \
     }                                                                                              \
     return element;                                                                                \
   }                                                                                                \
@@ -140,6 +170,7 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
 [[gnu::always_inline, gnu::artificial]] inline void note_atomic(const volatile void* address,
                                                                 std::size_t bytes, int line) {
   if (__builtin_expect(t_ctx.check_shared, false)) {
+    settle_update();
     const auto at = reinterpret_cast<unsigned long>(address);
     if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
       note_shared(address, bytes, shared_use::atomic, line);

@@ -1,0 +1,52 @@
+// Lost updates, as a warp loses them. On a GPU, `bins[x]++` on global memory is a load, an add
+// and a store, each made by the 32 lanes of a warp together: lanes with the same x all load the
+// old count, and all but one of their increments are lost (the course's non-atomic histogram
+// comes up short on every large input). Here threads run one at a time, so the same statement
+// never lost an update, and the kernel passed in emulation while the GPU grade failed it.
+//
+// In the blocks the emulator checks (launch_job::check_shared), a read-modify-write of a device
+// buffer (the rewriter's shared_update: `++`, `--` and the compound assignments on a subscript)
+// is taken with the warp: the thread waits until every other lane of its warp has reached one too,
+// or waits where it cannot arrive, or has exited (the warp step of warp_step.cpp); when the step is
+// released, every waiting lane's element is read, before any lane stores. Each thread then
+// modifies its own copy, which is stored at its next access in a checked block, atomic,
+// barrier, warp operation or exit. Lanes that updated the same element store the same value:
+// the updates a GPU's warp loses are lost here too, while updates of distinct elements (a thread's
+// own output) give what they always gave. Other blocks are unchecked and update in place.
+#include <cstring>
+
+#include "cugrade_emu/shared_access.h"
+#include "harness/emu/src/block_runner.h"
+
+namespace cugrade::emu::detail {
+
+void* block_runner::warp_update(void* address, std::size_t bytes) {
+  flush_update();
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  if (bytes > sizeof(fiber_extra::update_value) || !in_device_buffer(at, bytes)) {
+    return address;
+  }
+  const fiber_id self = m_current;
+  fiber_extra& x = m_extra[self];
+  x.update_at = address;
+  x.update_bytes = static_cast<unsigned>(bytes);
+  x.update_read = false;
+  warp_step(); // alone in its warp: returns at once, unread
+  if (!x.update_read) {
+    std::memcpy(x.update_value, address, bytes);
+  }
+  t_ctx.update_pending = true;
+  return x.update_value;
+}
+
+void block_runner::flush_update() {
+  if (!t_ctx.update_pending) {
+    return;
+  }
+  t_ctx.update_pending = false;
+  fiber_extra& x = m_extra[m_current];
+  std::memcpy(x.update_at, x.update_value, x.update_bytes);
+  x.update_at = nullptr;
+}
+
+} // namespace cugrade::emu::detail
