@@ -1,7 +1,7 @@
 // The rewriter: launches and __shared__ declarations are translated, nothing else moves, and every
 // line stays where it was.
-#include "harness/emu/rewrite.h"
 #include "harness/emu/detail/macro_expansion.h"
+#include "harness/emu/rewrite.h"
 
 #include <gtest/gtest.h>
 
@@ -199,11 +199,11 @@ TEST(RewriteSource, RejectsDeviceCodeCallingAHostFunctionAsNvccDoes) {
 // the mask whose __constant__ was forgotten, a size kept in a global int, a const array. g++
 // would compile each. Every form below was compiled with nvcc 13.
 TEST(RewriteSource, RejectsDeviceCodeUsingAHostVariableAsNvccDoes) {
-  const auto mask = cugrade::emu::rewrite_source(
-      "#define MASK_WIDTH 5\nfloat M[MASK_WIDTH * MASK_WIDTH];\n"
-      "__global__ void conv(const float* in, float* out, int w) {\n"
-      "  out[0] = in[0] * M[threadIdx.x % 25];\n}\n",
-      "convolution.cu");
+  const auto mask =
+      cugrade::emu::rewrite_source("#define MASK_WIDTH 5\nfloat M[MASK_WIDTH * MASK_WIDTH];\n"
+                                   "__global__ void conv(const float* in, float* out, int w) {\n"
+                                   "  out[0] = in[0] * M[threadIdx.x % 25];\n}\n",
+                                   "convolution.cu");
   ASSERT_FALSE(mask.ok());
   EXPECT_NE(mask.error().find("convolution.cu:4: `M` is a host variable (line 2 declares it "
                               "without __device__ or __constant__)"),
@@ -388,6 +388,20 @@ TEST(RewriteAccesses, SubscriptsInDeviceCodeReadWriteOrUpdateTheSameLvalue) {
                 read("s[0]") + "], __cugrade_chk, 1) <<= 1; }");
 }
 
+// `bins[x] = bins[x] + 1` is a read-modify-write as `bins[x] += 1` is (a GPU's warp loses
+// updates in both); an assignment whose right side reads another element is a store.
+TEST(RewriteAccesses, AnAssignmentReadingTheElementItStoresIsAnUpdate) {
+  EXPECT_EQ(body("__global__ void k(unsigned* h, int* v) { h[v[i]] = h[v[i]] + 1; h[j] = h[j+1]; "
+                 "}"),
+            "__global__ void k(unsigned* h, int* v) {" + flag +
+                " ::cugrade::emu::detail::shared_update(h[" + read("v[i]") +
+                "], __cugrade_chk, 1) = " + stored("shared_read", "h[" + read("v[i]") + "]", 1) +
+                " + 1; " + write("h[j]") + " = " + read("h[j+1]") + "; }");
+  EXPECT_EQ(body("__global__ void k(float* s) { s[t] = f(s[t], 2), s[u] = 1; }"),
+            "__global__ void k(float* s) {" + flag + " " + update("s[t]") + " = f(" + read("s[t]") +
+                ", 2), " + write("s[u]") + " = 1; }");
+}
+
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
   const std::string host = "void h(float* a) { a[0] = a[1]; }";
   EXPECT_EQ(body(host), host);
@@ -492,17 +506,17 @@ TEST(AccessMacros, AMacroThatSpellsSharedIsExpandedForTheSharedPass) {
 
 TEST(AccessMacros, MacrosThatAreNotSafeToExpandByHandAreLeftToTheCompiler) {
   const std::vector<std::string> kept = {
-      "#define BLOCK_SIZE 512\nint n = BLOCK_SIZE;\n",                // no subscript
-      "#define S(i) s[i]\n#undef S\nx = S(1);\n",                     // undefined again
-      "#define S(i) s[i]\n#define S(i) s[i]\nx = S(1);\n",             // defined twice
-      "#ifdef BIG\n#define S(i) s[i]\n#endif\nx = S(1);\n",           // conditional
-      "#define S(i) s[i##0]\nx = S(1);\n",                            // token pasting
-      "#define S(...) s[__VA_ARGS__]\nx = S(1);\n",                   // variadic
-      "x = S(1);\n#define S(i) s[i]\n",                               // used before its #define
-      "#define S(i) s[i]\n#if S(1)\n#endif\n",                        // in a directive
-      "#define S(i, j) s[i][j]\nx = S(1);\n",                         // wrong count
-      "#define S(i) s[i]\nx = \"S(1)\"; // S(2)\n",                   // literal and comment
-      "#define S(i) s[i]\nauto f = S;\n",                             // no invocation
+      "#define BLOCK_SIZE 512\nint n = BLOCK_SIZE;\n",      // no subscript
+      "#define S(i) s[i]\n#undef S\nx = S(1);\n",           // undefined again
+      "#define S(i) s[i]\n#define S(i) s[i]\nx = S(1);\n",  // defined twice
+      "#ifdef BIG\n#define S(i) s[i]\n#endif\nx = S(1);\n", // conditional
+      "#define S(i) s[i##0]\nx = S(1);\n",                  // token pasting
+      "#define S(...) s[__VA_ARGS__]\nx = S(1);\n",         // variadic
+      "x = S(1);\n#define S(i) s[i]\n",                     // used before its #define
+      "#define S(i) s[i]\n#if S(1)\n#endif\n",              // in a directive
+      "#define S(i, j) s[i][j]\nx = S(1);\n",               // wrong count
+      "#define S(i) s[i]\nx = \"S(1)\"; // S(2)\n",         // literal and comment
+      "#define S(i) s[i]\nauto f = S;\n",                   // no invocation
   };
   for (const std::string& src : kept) {
     EXPECT_EQ(expand_access_macros(src), src);
@@ -563,8 +577,7 @@ TEST(AccessMacros, ASharedTileReachedThroughAMacroIsChecked) {
                                "  PS(threadIdx.x) = 1;\n"
                                "  out[0] = PS(0);\n"
                                "}\n");
-  EXPECT_NE(out.find("shared_write(partialSum[threadIdx.x], __cugrade_chk, 4)"),
-            std::string::npos)
+  EXPECT_NE(out.find("shared_write(partialSum[threadIdx.x], __cugrade_chk, 4)"), std::string::npos)
       << out;
   EXPECT_NE(out.find("shared_read(partialSum[0], true, 5)"), std::string::npos) << out;
 }
@@ -582,8 +595,9 @@ TEST(RewriteAccesses, ASubscriptedCastIsOneAccessOfTheCastType) {
             "__global__ void k(float* y, float4 v) {" + flag + " " +
                 write("reinterpret_cast<float4*>(y)[i]") + " = v; }");
   // A cast that is not subscripted, or subscripted after a member, is left alone.
-  const std::string kept = "__global__ void k(float* y) { float4* p = reinterpret_cast<float4*>(y); "
-                           "int a = static_cast<int>(y[0].x); }";
+  const std::string kept =
+      "__global__ void k(float* y) { float4* p = reinterpret_cast<float4*>(y); "
+      "int a = static_cast<int>(y[0].x); }";
   EXPECT_NE(body(kept).find("reinterpret_cast<float4*>(y);"), std::string::npos);
 }
 
@@ -608,14 +622,15 @@ TEST(RewriteAccesses, AStoreThroughParenthesesThatOnlyGroupTheTargetIsAWrite) {
 
 TEST(RewriteAccesses, ADereferencedCastPointerIsOneAccessOfItsType) {
   EXPECT_EQ(body("__global__ void k(const float* x) { float4 v = *(float4 *)(&x[i]); }"),
-            "__global__ void k(const float* x) {" + flag + " float4 v = " +
-                read("*(float4 *)(&x[i])") + "; }");
+            "__global__ void k(const float* x) {" + flag +
+                " float4 v = " + read("*(float4 *)(&x[i])") + "; }");
   EXPECT_EQ(body("__global__ void k(float* y, float4 v) { *(float4*)&y[4 * i] = v; }"),
             "__global__ void k(float* y, float4 v) {" + flag + " " + write("*(float4*)&y[4 * i]") +
                 " = v; }");
-  EXPECT_EQ(body("__device__ float4 f(const float* p) { return *reinterpret_cast<const float4*>(p); }"),
-            "__device__ float4 f(const float* p) {" + flag + " return " +
-                read("*reinterpret_cast<const float4*>(p)") + "; }");
+  EXPECT_EQ(
+      body("__device__ float4 f(const float* p) { return *reinterpret_cast<const float4*>(p); }"),
+      "__device__ float4 f(const float* p) {" + flag + " return " +
+          read("*reinterpret_cast<const float4*>(p)") + "; }");
   // Products, declarators, plain pointers and a `*` that applies to more than the cast stay.
   for (const std::string kept :
        {"__global__ void k(float* a, int n) { float s = a0 * (float)n; float *p = a; }",

@@ -4,6 +4,7 @@
 //                                  : ::cugrade::emu::detail::shared_read(Mds[ty][k], false, 41))
 //   T[t] = x    ->  ::cugrade::emu::detail::shared_write(T[t], __cugrade_chk, 52) = x
 //   T[t] += x   ->  ::cugrade::emu::detail::shared_update(T[t], __cugrade_chk, 52) += x
+//   (and `T[t] = T[t] + x`, whose right side reads the element it assigns, the same way)
 // is the same lvalue, passed in a block the emulator checks through a check that reports an
 // address in the block's shared memory (a global buffer costs a compare). The body of each such
 // function gets `const bool __cugrade_chk = ...;` after its `{`: a constant for the compiler, so
@@ -293,8 +294,37 @@ void widen_over_grouping(const rewrite_context& ctx, std::size_t& start, std::si
   }
 }
 
+// `bins[x] = bins[x] + 1`: whether the right side of the assignment whose `=` is token `equals`
+// reads the element [start, last] of its left side, which makes it a read-modify-write as `+=`
+// is (a GPU's warp loses updates in both). Token by token, up to the statement's `;`.
+bool right_side_reads(const rewrite_context& ctx, std::size_t start, std::size_t last,
+                      std::size_t equals) {
+  std::vector<std::string_view> element;
+  for (std::optional<std::size_t> k = start; k && *k <= last; k = ctx.next(*k)) {
+    element.push_back(ctx.at(*k).text);
+  }
+  std::vector<std::string_view> right;
+  int depth = 0;
+  for (std::optional<std::size_t> k = ctx.next(equals); k && right.size() < 256; k = ctx.next(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.is("(") || t.is("[") || t.is("{")) {
+      ++depth;
+    } else if (t.is(")") || t.is("]") || t.is("}")) {
+      if (--depth < 0) {
+        break;
+      }
+    } else if (depth == 0 && (t.is(";") || t.is(","))) {
+      break;
+    }
+    right.push_back(t.text);
+  }
+  return std::search(right.begin(), right.end(), element.begin(), element.end()) != right.end();
+}
+
 // What the operator after the subscript (or an increment before it) does to the element.
 use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
+  const std::size_t element_start = start;
+  const std::size_t element_last = last;
   widen_over_grouping(ctx, start, last);
   if (const auto b = ctx.prev(start); b && (ctx.at(*b).is("+") || ctx.at(*b).is("-"))) {
     const auto bb = ctx.prev(*b);
@@ -310,7 +340,10 @@ use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
   const std::optional<std::size_t> op2 = ctx.next(*op);
   const bool then_equals = op2 && ctx.at(*op2).is("=") && adjacent(ctx, *op, *op2);
   if (t.is("=")) {
-    return then_equals ? use::read : use::write; // `==` compares
+    if (then_equals) {
+      return use::read; // `==` compares
+    }
+    return right_side_reads(ctx, element_start, element_last, *op) ? use::update : use::write;
   }
   if (one_of(t, {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}) && then_equals) {
     return use::update;
@@ -370,9 +403,9 @@ std::optional<std::size_t> operand_last(const rewrite_context& ctx, std::size_t 
   if (!k) {
     return std::nullopt;
   }
-  std::optional<std::size_t> last =
-      ctx.at(*k).is("(") ? group_close(ctx, *k)
-                         : (is_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
+  std::optional<std::size_t> last = ctx.at(*k).is("(")
+                                        ? group_close(ctx, *k)
+                                        : (is_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
   for (auto open = last ? ctx.next(*last) : std::nullopt; open && ctx.at(*open).is("[");
        open = last ? ctx.next(*last) : std::nullopt) {
     last = matching_bracket(ctx, *open);
