@@ -215,6 +215,22 @@ TEST_F(LostUpdates, AThreadsOwnElementsAndLocalArraysAddUpExactly) {
   }
 }
 
+// The lane holding the lock waits in its warp's step for the lanes spinning on the lock; a lane
+// that fails atomicCAS again and again yields, and the step goes on without it.
+TEST_F(LostUpdates, LanesSpinningOnALockLetTheLaneHoldingItUpdate) {
+  const int n = 200;
+  device_buffer<int> mutex(1);
+  mutex.fill(0);
+  device_buffer<float> total(1);
+  total.fill(0.0f);
+  device_buffer<float> v(n);
+  v.upload(std::vector<float>(n, 1.0f));
+  m_kernels.fn<void(int*, float*, const float*, int)>("run_locked_total")(mutex.get(), total.get(),
+                                                                         v.get(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(total.download()[0], static_cast<float>(n)) << "the lock serialises every update";
+}
+
 TEST_F(LostUpdates, UncheckedBlocksUpdateInPlace) {
   cugrade::emu::set_shared_checks(false);
   const auto bins = plain_increments(std::vector<int>(32, 3), 1, 32);

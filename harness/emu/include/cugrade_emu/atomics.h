@@ -6,9 +6,22 @@
 /// In a block the emulator checks, an atomic on shared memory is reported to the hazard detector
 /// (two atomics never race; an atomic and a plain access of another warp may).
 
+#include "cugrade_emu/device.h"
 #include "cugrade_emu/shared_access.h"
 
 namespace cugrade::emu::detail {
+
+/// After an atomicCAS: a thread whose compare-and-swaps fail 64 times in a row spins on a lock
+/// (`while (atomicCAS(&mutex, 0, 1) != 0) {}`). Threads here are not preempted, so it yields: the
+/// lane holding the lock, or a warp step that lane waits in (warp_update.cpp), goes on.
+[[gnu::always_inline]] inline void note_cas(bool swapped) {
+  if (swapped) {
+    t_ctx.cas_failures = 0;
+  } else if (__builtin_expect(++t_ctx.cas_failures >= 64, false)) {
+    t_ctx.cas_failures = 0;
+    yield_thread();
+  }
+}
 
 template <class T, class F> inline T atomic_update(T* address, F next) {
   T old;
@@ -58,7 +71,9 @@ template <class T, class F> inline T atomic_update(T* address, F next) {
   }                                                                                                \
   inline T atomicCAS(T* a, T compare, T v, int line = __builtin_LINE()) {                          \
     const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);                 \
+    const T expected = compare;                                                                    \
     __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+    ::cugrade::emu::detail::note_cas(compare == expected);                                         \
     return compare;                                                                                \
   }
 
@@ -78,7 +93,9 @@ inline long long atomicMax(long long* a, long long v, int line = __builtin_LINE(
 inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v,
                                 int line = __builtin_LINE()) {
   const ::cugrade::emu::detail::atomic_note __cugrade_note(a, sizeof(*a), line);
+  const unsigned short expected = compare;
   __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  ::cugrade::emu::detail::note_cas(compare == expected);
   return compare;
 }
 

@@ -32,6 +32,8 @@ struct thread_context {
   /// The running thread's last read-modify-write of a device buffer in a checked block is not
   /// stored yet (warp_update.cpp): stored at its next access, atomic or switch.
   bool update_pending;
+  /// atomicCAS calls in a row that did not swap (a spin on a lock; atomics.h).
+  unsigned cas_failures;
   /// The running block's serial number on this worker, and the __shared__ declarations it
   /// reached lately: each thread reaching one finds its storage here without a call.
   unsigned long block_serial;
