@@ -231,6 +231,28 @@ TEST_F(LostUpdates, LanesSpinningOnALockLetTheLaneHoldingItUpdate) {
   EXPECT_EQ(total.download()[0], static_cast<float>(n)) << "the lock serialises every update";
 }
 
+// Thread 0 of each block adds the block's sum to the total with a plain +=: on a GPU the blocks'
+// updates overlap and some are lost; here an exited thread's store lands after the next block's
+// read. One block, or atomicAdd, gives the exact total.
+TEST_F(LostUpdates, BlocksAddingToOneTotalWithAPlainAddLoseSomeOfIt) {
+  cugrade::emu::set_worker_count(1);
+  const int blocks = 8;
+  device_buffer<float> v(blocks * 64);
+  v.upload(std::vector<float>(blocks * 64, 1.0f));
+  device_buffer<float> total(1);
+  const auto run = [&](int b, bool atomic) {
+    total.fill(0.0f);
+    m_kernels.fn<void(const float*, float*, int, bool)>("run_block_sums")(v.get(), total.get(), b,
+                                                                         atomic);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    return total.download()[0];
+  };
+  EXPECT_LT(run(blocks, false), blocks * 64.0f) << "a plain += between blocks loses sums";
+  EXPECT_EQ(run(blocks, true), blocks * 64.0f);
+  EXPECT_EQ(run(1, false), 64.0f) << "one block has nothing to race with";
+  cugrade::emu::set_worker_count(0);
+}
+
 TEST_F(LostUpdates, UncheckedBlocksUpdateInPlace) {
   cugrade::emu::set_shared_checks(false);
   const auto bins = plain_increments(std::vector<int>(32, 3), 1, 32);

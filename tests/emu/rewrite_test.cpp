@@ -402,6 +402,17 @@ TEST(RewriteAccesses, AnAssignmentReadingTheElementItStoresIsAnUpdate) {
                 ", 2), " + write("s[u]") + " = 1; }");
 }
 
+// `*result += s[0]` at a statement's start is the same read-modify-write as `result[0] += s[0]`;
+// a product, a declarator and a plain store through a pointer are left alone.
+TEST(RewriteAccesses, ACompoundAssignmentThroughAPointerIsAnUpdate) {
+  EXPECT_EQ(body("__global__ void k(float* r, float* p) { if (t == 0) *r += 2; *p -= 1; "
+                 "float x = a * b; *p = 3; float *q = p; x *= 2; }"),
+            "__global__ void k(float* r, float* p) {" + flag + " if (t == 0) " + update("*r") +
+                " += 2; " + update("*p") +
+                " -= 1; float x = a * b; *p = 3; float *q = p; x *= 2; "
+                "}");
+}
+
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
   const std::string host = "void h(float* a) { a[0] = a[1]; }";
   EXPECT_EQ(body(host), host);

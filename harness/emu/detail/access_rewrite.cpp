@@ -493,6 +493,29 @@ std::optional<access> deref_at(const rewrite_context& ctx, std::size_t i) {
   return access{i, *last, use_of(ctx, i, *last)};
 }
 
+// `*result += s[0]` (thread 0 of each block adding its sum), `*count -= 1`: a compound assignment
+// to a dereferenced name at the start of a statement, a read-modify-write as `result[0] += s[0]`
+// is. Only there: after `;`, `{`, `}`, `)` or `else`, a `*` cannot be a product whose result is
+// assigned to.
+std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i) {
+  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> before = ctx.prev(i);
+  const std::optional<std::size_t> name = ctx.next(i);
+  if (!before || !one_of(ctx.at(*before), {";", "{", "}", ")", "else"}) || !name ||
+      !is_name(ctx.at(*name)) || keyword(ctx.at(*name))) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> op = ctx.next(*name);
+  const std::optional<std::size_t> op2 = op ? ctx.next(*op) : std::nullopt;
+  if (!op2 || !one_of(ctx.at(*op), {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}) ||
+      !ctx.at(*op2).is("=") || !adjacent(ctx, *op, *op2)) {
+    return std::nullopt;
+  }
+  return access{i, *name, use::update};
+}
+
 // The `;` that ends the statement holding token `i` (nothing when the file ends first).
 std::optional<std::size_t> statement_end(const rewrite_context& ctx, std::size_t i) {
   int depth = 0;
@@ -559,6 +582,9 @@ void rewrite_accesses(rewrite_context& ctx) {
     std::optional<access> a = access_at(ctx, i);
     if (!a) {
       a = deref_at(ctx, i);
+    }
+    if (!a) {
+      a = deref_update_at(ctx, i);
     }
     if (!a) {
       continue;

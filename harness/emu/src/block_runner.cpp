@@ -65,6 +65,7 @@ void block_runner::run_blocks(launch_job& job) {
       ++m_blocks_run;
     }
   }
+  flush_deferred_update(); // the launch's stores are all made when it returns
   job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
   m_blocks_run = 0;
   if (m_profiling) {
@@ -394,6 +395,7 @@ void block_runner::run_current() {
 
 block_runner::fiber_id block_runner::exit_current() {
   const fiber_id self = m_current;
+  defer_update();
   settle_shared();
   m_state[self] = fiber_state::done;
   --m_live;

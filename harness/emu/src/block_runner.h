@@ -93,6 +93,12 @@ public:
   /// (flush_update). Elsewhere (a local array), the address itself.
   void* warp_update(void* address, std::size_t bytes);
   void flush_update();
+  /// A thread that exits with its update not yet stored leaves the store to this worker, which
+  /// makes it after its next read-modify-write has read (or when it leaves the launch): another
+  /// block's update of the same element lands between, as blocks running at once let it on a
+  /// GPU (warp_update.cpp).
+  void defer_update();
+  void flush_deferred_update();
   void yield();
   void* shared_slot(const void* key, std::size_t size, std::size_t align,
                     const shared_array_info& info);
@@ -286,6 +292,11 @@ private:
   std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
   std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
   atomic_contention m_contention;
+  struct deferred_store {
+    void* at = nullptr;
+    unsigned bytes = 0;
+    alignas(8) unsigned char value[8] = {};
+  } m_deferred;
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;

@@ -13,6 +13,13 @@
 // barrier, warp operation or exit. Lanes that updated the same element store the same value:
 // the updates a GPU's warp loses are lost here too, while updates of distinct elements (a thread's
 // own output) give what they always gave. Other blocks are unchecked and update in place.
+//
+// Between blocks: a thread that exits right after its update (thread 0 of each block adding the
+// block's sum, `result[0] += s[0]`) leaves the store to its worker, which makes it only after
+// the worker's next such update has read its element (or when the worker leaves the launch). On a
+// GPU blocks run at once and such updates overlap; here one block's update then lands between
+// the next one's read and store, and one of the two is lost. A thread's own elements still end
+// with its value: nobody else updates them.
 #include <cstring>
 
 #include "cugrade_emu/shared_access.h"
@@ -35,8 +42,29 @@ void* block_runner::warp_update(void* address, std::size_t bytes) {
   if (!x.update_read) {
     std::memcpy(x.update_value, address, bytes);
   }
+  flush_deferred_update(); // after this thread's read: an exited thread's store lands late
   t_ctx.update_pending = true;
   return x.update_value;
+}
+
+void block_runner::defer_update() {
+  if (!t_ctx.update_pending) {
+    return;
+  }
+  flush_deferred_update();
+  t_ctx.update_pending = false;
+  fiber_extra& x = m_extra[m_current];
+  m_deferred.at = x.update_at;
+  m_deferred.bytes = x.update_bytes;
+  std::memcpy(m_deferred.value, x.update_value, x.update_bytes);
+  x.update_at = nullptr;
+}
+
+void block_runner::flush_deferred_update() {
+  if (m_deferred.at != nullptr) {
+    std::memcpy(m_deferred.at, m_deferred.value, m_deferred.bytes);
+    m_deferred.at = nullptr;
+  }
 }
 
 void block_runner::flush_update() {
