@@ -65,7 +65,7 @@ void block_runner::run_blocks(launch_job& job) {
       ++m_blocks_run;
     }
   }
-  flush_deferred_update(); // the launch's stores are all made when it returns
+  m_deferred.store(); // the launch's stores are all made when it returns
   job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
   m_blocks_run = 0;
   if (m_profiling) {

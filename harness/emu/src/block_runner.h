@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,23 @@ struct warp_request {
   int width = 32;
 };
 
+/// A read-modify-write of a device buffer not stored yet (warp_update.cpp): where, how many bytes
+/// (at most 8), and the value read and modified until it is stored. Empty when `at` is null.
+struct pending_store {
+  void* at = nullptr;
+  unsigned bytes = 0;
+  alignas(8) unsigned char value[8] = {};
+
+  void read() { std::memcpy(value, at, bytes); }
+  /// Stores the value and empties the slot; nothing when empty.
+  void store() {
+    if (at != nullptr) {
+      std::memcpy(at, value, bytes);
+      at = nullptr;
+    }
+  }
+};
+
 /// Per-thread data off the hot path (the scheduler's hot state lives in dense arrays).
 struct fiber_extra {
   int stack = -1;
@@ -54,12 +72,9 @@ struct fiber_extra {
   warp_request request;
   wait_site warp_site;
   std::uint64_t result = 0;
-  /// A read-modify-write of a device buffer taken with its warp (warp_update.cpp): where, how
-  /// many bytes, and the value the thread reads and modifies until it is stored.
-  void* update_at = nullptr;
-  unsigned update_bytes = 0;
+  /// A read-modify-write of a device buffer taken with its warp (warp_update.cpp).
+  pending_store update;
   bool update_read = false; ///< the value was read when the warp's step was released
-  alignas(8) unsigned char update_value[8] = {};
 };
 
 struct warp_lanes {
@@ -98,7 +113,6 @@ public:
   /// block's update of the same element lands between, as blocks running at once let it on a
   /// GPU (warp_update.cpp).
   void defer_update();
-  void flush_deferred_update();
   void yield();
   void* shared_slot(const void* key, std::size_t size, std::size_t align,
                     const shared_array_info& info);
@@ -292,11 +306,7 @@ private:
   std::uint64_t m_blocks_run = 0;        ///< since the last report to the job's count
   std::atomic<std::uint64_t>* m_started; ///< blocks started: the watchdog's sign of progress
   atomic_contention m_contention;
-  struct deferred_store {
-    void* at = nullptr;
-    unsigned bytes = 0;
-    alignas(8) unsigned char value[8] = {};
-  } m_deferred;
+  pending_store m_deferred; ///< an exited thread's update, stored late (defer_update)
   ::uint3 m_block_idx{};
   unsigned m_count = 0;
   unsigned m_pos = 0;

@@ -9,8 +9,6 @@
 // the warp writes in the same step. A lane that spins (yield) lets the step go on without it.
 #include "harness/emu/src/block_runner.h"
 
-#include <cstring>
-
 namespace cugrade::emu::detail {
 
 void block_runner::warp_step() {
@@ -53,8 +51,8 @@ void block_runner::release_step(unsigned warp) {
     const fiber_id lane = base + static_cast<unsigned>(__builtin_ctz(rest));
     m_state[lane] = fiber_state::ready;
     ++m_ready;
-    if (fiber_extra& x = m_extra[lane]; x.update_at != nullptr) { // every read before any store
-      std::memcpy(x.update_value, x.update_at, x.update_bytes);
+    if (fiber_extra& x = m_extra[lane]; x.update.at != nullptr) { // every read before any store
+      x.update.read();
       x.update_read = true;
     }
   }

@@ -5,14 +5,15 @@
 // never lost an update, and the kernel passed in emulation while the GPU grade failed it.
 //
 // In the blocks the emulator checks (launch_job::check_shared), a read-modify-write of a device
-// buffer (the rewriter's shared_update: `++`, `--` and the compound assignments on a subscript)
-// is taken with the warp: the thread waits until every other lane of its warp has reached one too,
-// or waits where it cannot arrive, or has exited (the warp step of warp_step.cpp); when the step is
-// released, every waiting lane's element is read, before any lane stores. Each thread then
-// modifies its own copy, which is stored at its next access in a checked block, atomic,
-// barrier, warp operation or exit. Lanes that updated the same element store the same value:
-// the updates a GPU's warp loses are lost here too, while updates of distinct elements (a thread's
-// own output) give what they always gave. Other blocks are unchecked and update in place.
+// buffer (the rewriter's shared_update: `++`, `--`, the compound assignments and `a[i] = a[i] +
+// x` on a subscript, and a compound assignment to `*p` at a statement's start) is taken with the
+// warp: the thread waits until every other lane of its warp has reached one too, or waits where it
+// cannot arrive, or has exited (the warp step of warp_step.cpp); when the step is released, every
+// waiting lane's element is read, before any lane stores. Each thread then modifies its own copy,
+// which is stored at its next access in a checked block, atomic, barrier, warp operation or exit.
+// Lanes that updated the same element store the same value: the updates a GPU's warp loses are lost
+// here too, while updates of distinct elements (a thread's own output) give what they always gave.
+// Other blocks are unchecked and update in place.
 //
 // Between blocks: a thread that exits right after its update (thread 0 of each block adding the
 // block's sum, `result[0] += s[0]`) leaves the store to its worker, which makes it only after
@@ -20,8 +21,6 @@
 // GPU blocks run at once and such updates overlap; here one block's update then lands between
 // the next one's read and store, and one of the two is lost. A thread's own elements still end
 // with its value: nobody else updates them.
-#include <cstring>
-
 #include "cugrade_emu/shared_access.h"
 #include "harness/emu/src/block_runner.h"
 
@@ -30,41 +29,31 @@ namespace cugrade::emu::detail {
 void* block_runner::warp_update(void* address, std::size_t bytes) {
   flush_update();
   const auto at = reinterpret_cast<std::uintptr_t>(address);
-  if (bytes > sizeof(fiber_extra::update_value) || !in_device_buffer(at, bytes)) {
+  if (bytes > sizeof(pending_store::value) || !in_device_buffer(at, bytes)) {
     return address;
   }
-  const fiber_id self = m_current;
-  fiber_extra& x = m_extra[self];
-  x.update_at = address;
-  x.update_bytes = static_cast<unsigned>(bytes);
+  fiber_extra& x = m_extra[m_current];
+  x.update.at = address;
+  x.update.bytes = static_cast<unsigned>(bytes);
   x.update_read = false;
   warp_step(); // alone in its warp: returns at once, unread
   if (!x.update_read) {
-    std::memcpy(x.update_value, address, bytes);
+    x.update.read();
   }
-  flush_deferred_update(); // after this thread's read: an exited thread's store lands late
+  m_deferred.store(); // after this thread's read: an exited thread's store lands late
   t_ctx.update_pending = true;
-  return x.update_value;
+  return x.update.value;
 }
 
 void block_runner::defer_update() {
   if (!t_ctx.update_pending) {
     return;
   }
-  flush_deferred_update();
   t_ctx.update_pending = false;
-  fiber_extra& x = m_extra[m_current];
-  m_deferred.at = x.update_at;
-  m_deferred.bytes = x.update_bytes;
-  std::memcpy(m_deferred.value, x.update_value, x.update_bytes);
-  x.update_at = nullptr;
-}
-
-void block_runner::flush_deferred_update() {
-  if (m_deferred.at != nullptr) {
-    std::memcpy(m_deferred.at, m_deferred.value, m_deferred.bytes);
-    m_deferred.at = nullptr;
-  }
+  m_deferred.store();
+  pending_store& mine = m_extra[m_current].update;
+  m_deferred = mine;
+  mine.at = nullptr;
 }
 
 void block_runner::flush_update() {
@@ -72,9 +61,7 @@ void block_runner::flush_update() {
     return;
   }
   t_ctx.update_pending = false;
-  fiber_extra& x = m_extra[m_current];
-  std::memcpy(x.update_at, x.update_value, x.update_bytes);
-  x.update_at = nullptr;
+  m_extra[m_current].update.store();
 }
 
 } // namespace cugrade::emu::detail
