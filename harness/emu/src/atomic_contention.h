@@ -18,18 +18,10 @@
 
 #include <cstdint>
 
+#include "cugrade_emu/shared_access.h" // cycle_count
 #include "cugrade_emu_control.h"
 
 namespace cugrade::emu::detail {
-
-/// The CPU's cycle counter (time stamp counter on x86-64): cheap, and only ratios are used.
-inline std::uint64_t cycle_count() {
-#if defined(__x86_64__)
-  return __builtin_ia32_rdtsc();
-#else
-  return 0; // no contention is ever measured: every worker keeps claiming
-#endif
-}
 
 void set_contention_policy(contention_policy policy);
 [[nodiscard]] contention_policy current_contention_policy();

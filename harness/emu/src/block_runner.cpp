@@ -115,14 +115,13 @@ void block_runner::yield_to_lead_if_contended() {
   if (job.lead == this) {
     return;
   }
-  const auto* lead = static_cast<const block_runner*>(job.lead);
-  std::uint64_t seen = lead->blocks_started();
+  std::uint64_t seen = job.lead->blocks_started();
   constexpr int stalled_polls = 50; // a millisecond each
   int still = 0;
   while (still < stalled_polls && !job.aborted.load(std::memory_order_relaxed) &&
          job.next_block.load(std::memory_order_relaxed) < job.total_blocks) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    const std::uint64_t now = lead->blocks_started();
+    const std::uint64_t now = job.lead->blocks_started();
     still = now == seen ? still + 1 : 0;
     seen = now;
   }

@@ -14,6 +14,8 @@
 
 namespace cugrade::emu::detail {
 
+class block_runner;
+
 struct launch_job {
   kernel_thunk thunk = nullptr;
   const void* closure = nullptr;
@@ -52,7 +54,7 @@ struct launch_job {
   std::atomic<std::uint64_t> blocks_done{0};
   /// The worker that launched (worker_pool::run), which goes on alone once the launch's global
   /// atomics are found contended (atomic_contention.h); null when one worker runs the launch.
-  const void* lead = nullptr;
+  const block_runner* lead = nullptr;
   std::atomic<bool> contended{false};
 
   /// Claims the right to report the launch's failure: true for the first caller only.

@@ -180,6 +180,16 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
   }
 }
 
+/// The CPU's cycle counter (the time stamp counter on x86-64; elsewhere 0, and no atomic is ever
+/// timed): cheap, and only ratios of it are used (atomic_contention.h).
+[[gnu::always_inline]] inline unsigned long long cycle_count() {
+#if defined(__x86_64__)
+  return __builtin_ia32_rdtsc();
+#else
+  return 0;
+#endif
+}
+
 /// Declared first in every atomic function (atomics.h): notes the atomic, and for one atomic in
 /// a period (atomic_contention.h) takes the cycle count before it and, once it is done (the
 /// destructor runs after the return value is computed), hands the time to atomic_timed.
@@ -189,9 +199,7 @@ public:
       : m_address(address) {
     note_atomic(address, bytes, line);
     if (__builtin_expect(--t_ctx.atomic_countdown == 0, false)) {
-#if defined(__x86_64__)
-      m_started = __builtin_ia32_rdtsc();
-#endif
+      m_started = cycle_count();
     }
   }
   [[gnu::always_inline]] ~atomic_note() {
