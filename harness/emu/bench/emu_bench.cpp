@@ -32,12 +32,20 @@ double thread_seconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-double best_of(const std::function<void()>& work, int reps = k_reps) {
+double wall_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The best time of `work` over `reps` runs, by `clock` (the thread's CPU time unless told).
+double best_of(const std::function<void()>& work, int reps = k_reps,
+               double (*clock)() = thread_seconds) {
   double best = 1e30;
   for (int r = 0; r < reps; ++r) {
-    const double start = thread_seconds();
+    const double start = clock();
     work();
-    best = std::min(best, thread_seconds() - start);
+    best = std::min(best, clock() - start);
   }
   return best;
 }
@@ -91,23 +99,12 @@ void row(const char* what, double checked, double unchecked, double native) {
   std::printf(" %8.2f\n", checked / unchecked);
 }
 
-double wall_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
 // The best wall time of `work` on `workers` workers under `policy`.
 double wall_best_of(const std::function<void()>& work, unsigned workers,
                     cugrade::emu::contention_policy policy) {
   cugrade::emu::set_worker_count(workers);
   cugrade::emu::set_contention_policy(policy);
-  double best = 1e30;
-  for (int r = 0; r < k_reps; ++r) {
-    const double start = wall_seconds();
-    work();
-    best = std::min(best, wall_seconds() - start);
-  }
+  const double best = best_of(work, k_reps, wall_seconds);
   cugrade::emu::set_contention_policy(cugrade::emu::contention_policy::measure);
   cugrade::emu::set_worker_count(1);
   return best;
