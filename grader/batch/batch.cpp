@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -30,9 +31,10 @@ std::size_t default_jobs(std::size_t jobs) {
 }
 
 // Waits for the workers while redrawing the live line; SIGINT/SIGTERM (blocked in every
-// thread, so only this loop sees them) stop the batch.
+// thread, so only this loop sees them) stop the batch. A machine that stopped working ends the
+// wait too: the gradings in flight end when the threads are joined.
 bool wait_for_workers(pipeline& p, std::atomic<std::size_t>& remaining) {
-  while (remaining > 0) {
+  while (remaining > 0 && p.lost_reason().empty()) {
     if (stop_requested_within(0.25)) {
       p.stop = true;
       return false;
@@ -86,7 +88,25 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   }
   p.shown.close();
   const double wall = seconds_since(started);
-  return finish_batch(p, spec, measures(p, backend, wall));
+  auto finished = finish_batch(p, spec, measures(p, backend, wall));
+  if (const auto why = p.lost_reason(); !why.empty()) {
+    const auto words = machine_lost_words(why, plan.to_grade.size() - p.graded,
+                                          p.options.rerun_command);
+    return {exit_infrastructure, finished.error.empty() ? words : words + "\n" + finished.error};
+  }
+  return finished;
+}
+
+// A GPU is healthy when its own probe (pinned to it, as its gradings are) still answers.
+std::function<std::string()> gpu_health(const grader::layout& l, const slots& places) {
+  return [&l, &places] {
+    for (const auto& gpu : places.gpus()) {
+      if (auto id = grader::probe_gpu(l, runners::run_context{gpu}); !id) {
+        return "GPU " + gpu + ": " + id.error();
+      }
+    }
+    return std::string();
+  };
 }
 
 // Emulated runners of a batch use one worker thread each: the class already keeps every core
@@ -162,6 +182,9 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   block_stop_signals();
   pipeline p{o, l, *backend, log, places, shown};
   p.gpu_identities = probe_each(l, places.gpus());
+  if (gpu) {
+    p.machine_lost = gpu_health(l, places);
+  }
   return grade_and_write(p, plan, *spec, *backend);
 }
 

@@ -6,6 +6,7 @@
 #include "grader/core/grade.h"
 #include "reports/report_json.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -112,9 +113,28 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   }
 }
 
+// After a grading the machine may have spoiled: true (and the batch stops) when the machine no
+// longer works, so that report is not kept against the student.
+bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::report& r) {
+  if (!p.machine_lost || !machine_may_be_at_fault(r)) {
+    return false;
+  }
+  const auto why = p.machine_lost();
+  if (why.empty()) {
+    return false;
+  }
+  p.set_lost_reason(why);
+  p.stop = true;
+  p.shown.doing(e.student, "not graded: the GPU stopped working");
+  return true;
+}
+
 void grade_one(pipeline& p, const roster_entry& e) {
   stage_clock times;
   const auto report = grade_student(p, e, times);
+  if (machine_lost_during(p, e, report)) {
+    return; // stays before `graded`: the next run grades this student
+  }
   const auto json = reports::render_json(reports::redact(report));
   p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
   detail::kill_point("graded");
@@ -139,6 +159,27 @@ result<void> hand_to_submitter(pipeline& p, const std::string& student,
 }
 
 } // namespace
+
+std::string pipeline::lost_reason() {
+  const std::lock_guard lock(totals_mutex);
+  return m_lost_reason;
+}
+
+void pipeline::set_lost_reason(const std::string& why) {
+  const std::lock_guard lock(totals_mutex);
+  if (m_lost_reason.empty()) {
+    m_lost_reason = why;
+  }
+}
+
+bool machine_may_be_at_fault(const reports::report& r) {
+  if (!r.gradable) {
+    return true;
+  }
+  return std::any_of(r.kernels.begin(), r.kernels.end(), [](const reports::kernel_report& k) {
+    return k.status == reports::kernel_status::error || k.status == reports::kernel_status::timeout;
+  });
+}
 
 grader::grade_options grading_options(const batch_options& o, const grader::backend_choice& chosen,
                                       const roster_entry& e) {

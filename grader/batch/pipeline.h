@@ -10,8 +10,10 @@
 #include "grader/batch/progress.h"
 #include "grader/batch/slots.h"
 #include "grader/core/backend_choice.h"
+#include "reports/report.h"
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -32,11 +34,26 @@ struct pipeline {
   /// Per GPU of `places`, its own probe's identity (absent when that probe failed).
   std::vector<std::optional<protocol::device_identity>> gpu_identities;
   std::atomic<bool> stop{false};
+  /// Asked after a grading the machine may have spoiled (machine_may_be_at_fault): empty while
+  /// the machine still grades, else why it cannot (a GPU that stopped answering its probe).
+  /// Unset: never asked (emulation has no device to lose).
+  std::function<std::string()> machine_lost;
+  /// Why the batch stopped for its machine (first answer of machine_lost); empty while it grades.
+  [[nodiscard]] std::string lost_reason();
+  void set_lost_reason(const std::string& why);
   std::mutex totals_mutex;
   std::size_t graded = 0;
   double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
   std::vector<std::string> failures; ///< reports that could not be written
+
+private:
+  std::string m_lost_reason; ///< guarded by totals_mutex
 };
+
+/// Whether a report could come from a machine that failed, not from the submission: not
+/// gradable, or a kernel in error or out of time (a GPU whose firmware stops answering ends the
+/// runs it had that way). Such a report is kept only once the machine is seen to still work.
+[[nodiscard]] bool machine_may_be_at_fault(const reports::report& r);
 
 /// How one student is graded: the batch's shared settings (`o.grading`) with the student's
 /// submission, commit, id and own deadline (else the batch's), the backend the batch chose, and no
@@ -53,6 +70,8 @@ void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
 void deliver(pipeline& p, const std::string& student, const std::string& report_json);
 
 /// Starts the workers over `work`; they stop early once `p.stop` is set. Join the threads.
+/// A grading the machine may have spoiled while `p.machine_lost` names a fault is not recorded
+/// (the student stays before `graded`, so the next run grades them) and stops the batch.
 [[nodiscard]] std::vector<std::jthread> start_workers(pipeline& p,
                                                       const std::vector<const roster_entry*>& work,
                                                       std::atomic<std::size_t>& remaining);

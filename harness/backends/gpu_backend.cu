@@ -495,6 +495,33 @@ private:
 
 } // namespace
 
+namespace {
+
+// GPUs the loaded driver lists (/proc/driver/nvidia/gpus/<bus id>), whether CUDA can use them or not.
+std::size_t gpus_the_driver_lists() {
+  std::error_code ec;
+  std::size_t n = 0;
+  for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    ++n;
+  }
+  return n;
+}
+
+// Why CUDA sees no device although a driver is loaded: none listed, or listed but unusable (a GPU
+// whose firmware stopped answering, Xid 119, waits for a reset and CUDA then counts no device).
+std::string why_no_device() {
+  const auto listed = gpus_the_driver_lists();
+  if (listed == 0) {
+    return "the NVIDIA driver sees no device";
+  }
+  return "the NVIDIA driver lists " + std::to_string(listed) + " GPU" + (listed == 1 ? "" : "s") +
+         " but CUDA can use none: a GPU may need a reset; `nvidia-smi -q` shows its \"GPU "
+         "Recovery Action\" and the kernel log its Xid errors";
+}
+
+} // namespace
+
 // Without a GPU the runtime reports an "insufficient driver" (no libcuda at all) or "no device";
 // say plainly that there is no GPU rather than blaming a driver version.
 void require_a_gpu() {
@@ -503,9 +530,8 @@ void require_a_gpu() {
   const bool driver_loaded = std::filesystem::exists("/proc/driver/nvidia/version");
   if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0) ||
       (e == cudaErrorInsufficientDriver && !driver_loaded)) {
-    throw std::runtime_error(
-        std::string("no NVIDIA GPU found (") +
-        (driver_loaded ? "the NVIDIA driver sees no device" : "no NVIDIA driver is loaded") + ")");
+    throw std::runtime_error(std::string("no NVIDIA GPU found (") +
+                             (driver_loaded ? why_no_device() : "no NVIDIA driver is loaded") + ")");
   }
 }
 

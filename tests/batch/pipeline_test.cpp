@@ -1,10 +1,15 @@
 // How a batch grades one student: the class's shared settings (batch_options::grading) with the
-// student's own submission, commit, id and deadline, the deadline the journal records for them.
+// student's own submission, commit, id and deadline, the deadline the journal records for them;
+// and a machine that stops working mid-batch (its GPU needs a reset) blames no student.
+#include "grader/batch/closing.h"
 #include "grader/batch/pipeline.h"
 #include "grader/batch/plan.h"
+#include "grader/process/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <sstream>
 
 namespace cugrade::batch {
 namespace {
@@ -61,6 +66,114 @@ TEST(GradingOptions, AStudentWithoutADeadlineTakesTheClassDeadlineOrNone) {
   o.grading.deadline.reset(); // no --deadline: the spec's, chosen by the grading
   EXPECT_FALSE(grading_options(o, grader::backend_choice{}, bob).deadline.has_value());
   EXPECT_EQ(recorded_deadline(bob, o), "");
+}
+
+reports::report with_kernels(std::vector<reports::kernel_status> statuses) {
+  reports::report r;
+  for (const auto s : statuses) {
+    reports::kernel_report k;
+    k.status = s;
+    r.kernels.push_back(k);
+  }
+  return r;
+}
+
+TEST(MachineMayBeAtFault, ForAnUngradableReportOrAKernelInErrorOrOutOfTime) {
+  using enum reports::kernel_status;
+  EXPECT_FALSE(machine_may_be_at_fault(with_kernels({passed, failed, build_error, missing})));
+  EXPECT_TRUE(machine_may_be_at_fault(with_kernels({passed, error})));
+  EXPECT_TRUE(machine_may_be_at_fault(with_kernels({timeout})));
+  auto ungradable = with_kernels({});
+  reports::mark_ungradable(ungradable, "the runner could not start");
+  EXPECT_TRUE(machine_may_be_at_fault(ungradable));
+}
+
+roster_entry unreachable(const std::string& student) {
+  return {student, "/nonexistent/" + student, {}, {}, "", 1};
+}
+
+// Three students whose repositories cannot be fetched (not gradable, in no time), graded by one
+// worker on the emulator, with `machine_lost` answering as the batch's GPU probe would.
+struct lost_machine_batch {
+  process::temp_dir tmp{"cugrade-machine-lost-test"};
+  batch_options o = class_settings();
+  std::vector<roster_entry> students{unreachable("ann"), unreachable("ben"), unreachable("cat")};
+  std::unique_ptr<journal> log;
+  int asked = 0;
+
+  lost_machine_batch() {
+    o.out_dir = tmp.path() / "batch";
+    o.grading.spec_loading = {};
+    o.jobs = 1;
+    auto opened = journal::open(o.out_dir);
+    EXPECT_TRUE(opened.ok()) << opened.error();
+    log = std::move(*opened);
+    for (const auto& e : students) {
+      log->enqueue(e.student, grading_inputs(e, o));
+    }
+  }
+
+  // Grades everyone with `health` as the GPU's probe; returns why the batch stopped (or "").
+  std::string grade_all(const std::string& health) {
+    const auto l = grader::discover_layout();
+    EXPECT_TRUE(l.ok()) << l.error();
+    grader::backend_choice emu;
+    emu.kind = reports::backend_kind::emu;
+    slots places(1, {}, 1);
+    std::ostringstream shown_to;
+    progress shown(shown_to, students.size(), 0, false, {});
+    pipeline p{o, *l, emu, *log, places, shown};
+    p.machine_lost = [&] {
+      ++asked;
+      return health;
+    };
+    std::vector<const roster_entry*> work;
+    for (const auto& e : students) {
+      work.push_back(&e);
+    }
+    std::atomic<std::size_t> remaining = work.size();
+    { // the threads join at the end of the scope
+      const auto workers = start_workers(p, work, remaining);
+    }
+    return p.lost_reason();
+  }
+};
+
+TEST(MachineLost, TheStudentGradedWhenTheGpuFailedIsLeftForTheNextRunAndTheBatchStops) {
+  lost_machine_batch b;
+  const auto why = b.grade_all("GPU 0: no NVIDIA GPU found (a GPU may need a reset)");
+  EXPECT_EQ(why, "GPU 0: no NVIDIA GPU found (a GPU may need a reset)");
+  EXPECT_EQ(b.asked, 1); // one worker: ann's ungradable report asked, then nobody else started
+  for (const auto& e : b.students) {
+    const auto entry = b.log->find(e.student);
+    ASSERT_TRUE(entry.has_value()) << e.student;
+    EXPECT_EQ(entry->state, student_state::queued) << e.student; // the next run grades them all
+    EXPECT_TRUE(entry->report_json.empty()) << e.student;
+  }
+}
+
+TEST(MachineLost, AHealthyGpuKeepsTheUngradableReportsAndTheBatchGoesOn) {
+  lost_machine_batch b;
+  EXPECT_EQ(b.grade_all(""), "");
+  EXPECT_EQ(b.asked, 3);
+  for (const auto& e : b.students) {
+    const auto entry = b.log->find(e.student);
+    ASSERT_TRUE(entry.has_value()) << e.student;
+    EXPECT_GE(entry->state, student_state::graded) << e.student;
+    EXPECT_NE(entry->report_json.find("\"gradable\": false"), std::string::npos)
+        << entry->report_json.substr(0, 400);
+  }
+}
+
+TEST(MachineLost, TheStopWordsNameTheFaultWhatIsLeftAndHowToContinue) {
+  const auto words = machine_lost_words("GPU 0: no NVIDIA GPU found", 17,
+                                        "cugrade batch reduction --roster class.csv --out b");
+  EXPECT_NE(words.find("(GPU 0: no NVIDIA GPU found)"), std::string::npos) << words;
+  EXPECT_NE(words.find("17 students not graded"), std::string::npos) << words;
+  EXPECT_NE(words.find("GPU Recovery Action"), std::string::npos) << words;
+  EXPECT_TRUE(words.ends_with("continue: cugrade batch reduction --roster class.csv --out b"))
+      << words;
+  EXPECT_NE(machine_lost_words("x", 1, "c").find("1 student not graded"), std::string::npos);
 }
 
 } // namespace
