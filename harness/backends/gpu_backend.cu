@@ -497,12 +497,13 @@ private:
 
 namespace {
 
-// GPUs the loaded driver lists (/proc/driver/nvidia/gpus/<bus id>), whether CUDA can use them or not.
+// GPUs the loaded driver lists (/proc/driver/nvidia/gpus/<bus id>), whether CUDA can use them or
+// not.
 std::size_t gpus_the_driver_lists() {
   std::error_code ec;
   std::size_t n = 0;
-  for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end;
-       it.increment(ec)) {
+  for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end;
+       !ec && it != end; it.increment(ec)) {
     ++n;
   }
   return n;
@@ -531,7 +532,8 @@ void require_a_gpu() {
   if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0) ||
       (e == cudaErrorInsufficientDriver && !driver_loaded)) {
     throw std::runtime_error(std::string("no NVIDIA GPU found (") +
-                             (driver_loaded ? why_no_device() : "no NVIDIA driver is loaded") + ")");
+                             (driver_loaded ? why_no_device() : "no NVIDIA driver is loaded") +
+                             ")");
   }
 }
 
