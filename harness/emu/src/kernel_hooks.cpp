@@ -66,10 +66,9 @@ void note_global(const volatile void* address, std::size_t bytes, shared_use use
 void atomic_timed(const volatile void* address, unsigned long long started) {
   const std::uint64_t cycles = cycle_count() - started;
   t_ctx.atomic_countdown = atomic_contention::sample_period;
-  const auto at = reinterpret_cast<std::uintptr_t>(address);
   block_runner* r = runner();
-  if (r != nullptr && t_ctx.fiber != nullptr && at - t_ctx.shared_begin >= t_ctx.shared_bytes) {
-    r->note_timed_atomic(at, cycles); // shared memory is this worker's own: never contended
+  if (r != nullptr && t_ctx.fiber != nullptr && !in_block_shared(address)) {
+    r->note_timed_atomic(reinterpret_cast<std::uintptr_t>(address), cycles); // shared memory is this worker's own: never contended
   }
 }
 

@@ -56,6 +56,12 @@ inline unsigned shared_cache_line(const void* key) {
 extern __thread thread_context t_ctx __attribute__((tls_model("initial-exec")));
 #pragma GCC visibility pop
 
+/// Whether `address` lies in the running block's shared memory (one unsigned comparison: an
+/// address below the block's shared memory wraps around to a large offset).
+[[gnu::always_inline, gnu::artificial]] inline bool in_block_shared(const volatile void* address) {
+  return reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes;
+}
+
 } // namespace cugrade::emu::detail
 
 #define threadIdx (static_cast<const ::uint3&>(::cugrade::emu::detail::t_ctx.thread_idx))

@@ -65,8 +65,7 @@ template <shared_use use, class T>
 [[gnu::always_inline, gnu::artificial]] inline T& checked_element(T& element) {
   if constexpr (use == shared_use::update && std::is_arithmetic_v<T> && sizeof(T) <= 8 &&
                 !std::is_const_v<T>) {
-    const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
-    if (at - t_ctx.shared_begin >= t_ctx.shared_bytes) {
+    if (!in_block_shared(__builtin_addressof(element))) {
       return *static_cast<T*>(warp_update(__builtin_addressof(element), sizeof(T)));
     }
   }
@@ -82,8 +81,7 @@ template <class T>
 [[gnu::always_inline, gnu::artificial]] inline void note_if_shared(T& element, shared_use use,
                                                                    int line) {
   if constexpr (!std::is_array_v<T>) { // a row of a 2-D array is an address, not an access
-    const auto at = reinterpret_cast<unsigned long>(__builtin_addressof(element));
-    if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
+    if (in_block_shared(__builtin_addressof(element))) {
       note_shared(__builtin_addressof(element), sizeof(T), use, line);
     } else if (t_ctx.profiling) {
       note_global(__builtin_addressof(element), sizeof(T), use, line);
@@ -117,7 +115,7 @@ template <class T>
 
 /// A volatile access to the block's shared memory is a step of its warp.
 [[gnu::always_inline, gnu::artificial]] inline void step_if_shared(const volatile void* address) {
-  if (reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes) {
+  if (in_block_shared(address)) {
     warp_step();
   }
 }
@@ -171,8 +169,7 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
                                                                 std::size_t bytes, int line) {
   if (__builtin_expect(t_ctx.check_shared, false)) {
     settle_update();
-    const auto at = reinterpret_cast<unsigned long>(address);
-    if (at - t_ctx.shared_begin < t_ctx.shared_bytes) {
+    if (in_block_shared(address)) {
       note_shared(address, bytes, shared_use::atomic, line);
     } else if (t_ctx.profiling) {
       note_global(address, bytes, shared_use::atomic, line);
