@@ -67,8 +67,9 @@ void atomic_timed(const volatile void* address, unsigned long long started) {
   const std::uint64_t cycles = cycle_count() - started;
   t_ctx.atomic_countdown = atomic_contention::sample_period;
   block_runner* r = runner();
+  // Shared memory is this worker's own: never contended.
   if (r != nullptr && t_ctx.fiber != nullptr && !in_block_shared(address)) {
-    r->note_timed_atomic(reinterpret_cast<std::uintptr_t>(address), cycles); // shared memory is this worker's own: never contended
+    r->note_timed_atomic(reinterpret_cast<std::uintptr_t>(address), cycles);
   }
 }
 
