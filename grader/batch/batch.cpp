@@ -90,8 +90,8 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   const double wall = seconds_since(started);
   auto finished = finish_batch(p, spec, measures(p, backend, wall));
   if (const auto why = p.lost_reason(); !why.empty()) {
-    const auto words =
-        machine_lost_words(why, plan.to_grade.size() - p.graded, p.options.rerun_command);
+    const auto words = machine_lost_words(why, plan.to_grade.size() - p.graded, p.lost_during(),
+                                          p.options.rerun_command);
     return {exit_infrastructure, finished.error.empty() ? words : words + "\n" + finished.error};
   }
   return finished;

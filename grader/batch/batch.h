@@ -20,11 +20,11 @@ namespace cugrade::batch {
 
 /// `--slurm`: the batch runs as one Slurm job array (docs/batch.md, "On a Slurm cluster").
 struct slurm_options {
-  std::string partition;          ///< empty: the cluster's default
-  std::string account;            ///< empty: the user's default
-  std::size_t gpus_per_task = 1;  ///< --gres=gpu:N (GPU backend only)
-  std::size_t max_parallel = 0;   ///< array tasks running at once (%K); 0: no limit
-  std::size_t shard_size = 20;    ///< students per array task
+  std::string partition;                 ///< empty: the cluster's default
+  std::string account;                   ///< empty: the user's default
+  std::size_t gpus_per_task = 1;         ///< --gres=gpu:N (GPU backend only)
+  std::size_t max_parallel = 0;          ///< array tasks running at once (%K); 0: no limit
+  std::size_t shard_size = 20;           ///< students per array task
   std::optional<int> time_limit_minutes; ///< per task; default: from the spec and shard size
   /// The cache every task shares (reference builds, reference timings, rooflines); default
   /// DIR/slurm/cache.

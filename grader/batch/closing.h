@@ -37,9 +37,11 @@ void print_closing(pipeline& p, const run_measures& m);
                                         const run_measures& m);
 
 /// Why a batch stopped before its end because its GPU stopped working: the probe's words, how
-/// many students are left ungraded, what to check (nvidia-smi's recovery action, the kernel
-/// log's Xid lines) and the command that continues once the GPU works again.
+/// many students are left ungraded, those in flight then (graded last by the next run), what to
+/// check (nvidia-smi's recovery action, the kernel log's Xid lines) and the command that continues
+/// once the GPU works again.
 [[nodiscard]] std::string machine_lost_words(const std::string& why, std::size_t not_graded,
+                                             const std::vector<std::string>& in_flight,
                                              const std::string& rerun_command);
 
 } // namespace cugrade::batch

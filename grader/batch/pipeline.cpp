@@ -1,6 +1,7 @@
 #include "grader/batch/pipeline.h"
 
 #include "grader/batch/detail/kill_point.h"
+#include "grader/batch/gpu_suspects.h"
 #include "grader/batch/report_files.h"
 #include "grader/batch/slurm/delivery.h"
 #include "grader/core/grade.h"
@@ -123,7 +124,7 @@ bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::repo
   if (why.empty()) {
     return false;
   }
-  p.set_lost_reason(why);
+  p.record_loss(why, e.student);
   p.stop = true;
   p.shown.doing(e.student, "not graded: the GPU stopped working");
   return true;
@@ -137,6 +138,10 @@ void grade_one(pipeline& p, const roster_entry& e) {
   }
   const auto json = reports::render_json(reports::redact(report));
   p.log.mark_graded(e.student, report.submission.commit.value_or(""), json, times.lap());
+  {
+    const std::lock_guard lock(p.totals_mutex);
+    clear_gpu_suspect(p.log, e.student);
+  }
   detail::kill_point("graded");
   if (const auto entry = p.log.find(e.student)) {
     add_grading_times(p, entry->fetch_seconds, entry->build_seconds, entry->run_seconds);
@@ -165,11 +170,18 @@ std::string pipeline::lost_reason() {
   return m_lost_reason;
 }
 
-void pipeline::set_lost_reason(const std::string& why) {
+std::vector<std::string> pipeline::lost_during() {
+  const std::lock_guard lock(totals_mutex);
+  return m_lost_during;
+}
+
+void pipeline::record_loss(const std::string& why, const std::string& student) {
   const std::lock_guard lock(totals_mutex);
   if (m_lost_reason.empty()) {
     m_lost_reason = why;
   }
+  m_lost_during.push_back(student);
+  add_gpu_suspect(log, student);
 }
 
 bool machine_may_be_at_fault(const reports::report& r) {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -40,14 +41,19 @@ struct pipeline {
   std::function<std::string()> machine_lost;
   /// Why the batch stopped for its machine (first answer of machine_lost); empty while it grades.
   [[nodiscard]] std::string lost_reason();
-  void set_lost_reason(const std::string& why);
+  /// The students whose gradings the machine spoiled, in the order they ended.
+  [[nodiscard]] std::vector<std::string> lost_during();
+  /// The machine stopped working (`why`, kept only the first time) during `student`'s grading:
+  /// the student becomes a suspect in the journal (gpu_suspects.h).
+  void record_loss(const std::string& why, const std::string& student);
   std::mutex totals_mutex;
   std::size_t graded = 0;
   double fetch_seconds = 0, build_seconds = 0, run_seconds = 0;
   std::vector<std::string> failures; ///< reports that could not be written
 
 private:
-  std::string m_lost_reason; ///< guarded by totals_mutex
+  std::string m_lost_reason;              ///< guarded by totals_mutex
+  std::vector<std::string> m_lost_during; ///< guarded by totals_mutex
 };
 
 /// Whether a report could come from a machine that failed, not from the submission: not
@@ -63,8 +69,7 @@ private:
                                                     const roster_entry& e);
 
 /// Counts one grading of this run and its stage times (for summary.json and the closing lines).
-void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds,
-                       double run_seconds);
+void add_grading_times(pipeline& p, double fetch_seconds, double build_seconds, double run_seconds);
 
 /// Writes a graded student's files from the journal and marks the student written.
 void deliver(pipeline& p, const std::string& student, const std::string& report_json);

@@ -1,10 +1,12 @@
 #include "grader/batch/plan.h"
 
+#include "grader/batch/gpu_suspects.h"
 #include "grader/batch/report_files.h"
 #include "grader/batch/summary.h"
 
 #include <algorithm>
 #include <array>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace cugrade::batch {
@@ -27,6 +29,24 @@ template <class Pick> void add_written_if(journal& j, std::set<std::string>& out
     if (const auto r = journaled_report(e.report_json); !r || pick(*r)) {
       out.insert(e.student);
     }
+  }
+}
+
+// Students in flight when the GPU last stopped working go after everyone else, in roster order.
+void grade_suspects_last(journal& j, batch_plan& plan) {
+  const auto suspects = gpu_suspects(j);
+  if (suspects.empty()) {
+    return;
+  }
+  const auto last =
+      std::stable_partition(plan.to_grade.begin(), plan.to_grade.end(),
+                            [&](const roster_entry* e) { return !suspects.contains(e->student); });
+  for (auto it = last; it != plan.to_grade.end(); ++it) {
+    const int times = suspects.at((*it)->student);
+    plan.notices.push_back(fmt::format(
+        "{} was being graded when the GPU stopped working ({} time{}): graded after everyone "
+        "else, so that a submission that breaks the GPU cannot hold up the class",
+        (*it)->student, times, times == 1 ? "" : "s"));
   }
 }
 
@@ -103,6 +123,7 @@ batch_plan plan_batch(const batch_options& o, journal& j, const std::set<std::st
       ++plan.done;
     }
   }
+  grade_suspects_last(j, plan);
   return plan;
 }
 

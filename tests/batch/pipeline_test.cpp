@@ -2,6 +2,7 @@
 // student's own submission, commit, id and deadline, the deadline the journal records for them;
 // and a machine that stops working mid-batch (its GPU needs a reset) blames no student.
 #include "grader/batch/closing.h"
+#include "grader/batch/gpu_suspects.h"
 #include "grader/batch/pipeline.h"
 #include "grader/batch/plan.h"
 #include "grader/process/temp_dir.h"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <sstream>
 
 namespace cugrade::batch {
@@ -113,6 +115,13 @@ struct lost_machine_batch {
     }
   }
 
+  // The batch's options with the three students as its roster.
+  batch_options roster() const {
+    batch_options with = o;
+    with.roster.entries = students;
+    return with;
+  }
+
   // Grades everyone with `health` as the GPU's probe; returns why the batch stopped (or "").
   std::string grade_all(const std::string& health) {
     const auto l = grader::discover_layout();
@@ -144,6 +153,17 @@ TEST(MachineLost, TheStudentGradedWhenTheGpuFailedIsLeftForTheNextRunAndTheBatch
   const auto why = b.grade_all("GPU 0: no NVIDIA GPU found (a GPU may need a reset)");
   EXPECT_EQ(why, "GPU 0: no NVIDIA GPU found (a GPU may need a reset)");
   EXPECT_EQ(b.asked, 1); // one worker: ann's ungradable report asked, then nobody else started
+  EXPECT_EQ(gpu_suspects(*b.log), (std::map<std::string, int>{{"ann", 1}}));
+  // The next run grades ann after the others, and says why.
+  const auto next_run = b.roster(); // the plan points into its roster
+  const auto plan = plan_batch(next_run, *b.log, {});
+  ASSERT_EQ(plan.to_grade.size(), 3u);
+  EXPECT_EQ(plan.to_grade.back()->student, "ann");
+  EXPECT_EQ(plan.to_grade.front()->student, "ben");
+  ASSERT_EQ(plan.notices.size(), 1u);
+  EXPECT_NE(plan.notices[0].find("ann was being graded when the GPU stopped working (1 time)"),
+            std::string::npos)
+      << plan.notices[0];
   for (const auto& e : b.students) {
     const auto entry = b.log->find(e.student);
     ASSERT_TRUE(entry.has_value()) << e.student;
@@ -154,8 +174,10 @@ TEST(MachineLost, TheStudentGradedWhenTheGpuFailedIsLeftForTheNextRunAndTheBatch
 
 TEST(MachineLost, AHealthyGpuKeepsTheUngradableReportsAndTheBatchGoesOn) {
   lost_machine_batch b;
+  add_gpu_suspect(*b.log, "ben"); // an earlier run's GPU stopped while ben was graded
   EXPECT_EQ(b.grade_all(""), "");
   EXPECT_EQ(b.asked, 3);
+  EXPECT_TRUE(gpu_suspects(*b.log).empty()); // ben's report reached the journal
   for (const auto& e : b.students) {
     const auto entry = b.log->find(e.student);
     ASSERT_TRUE(entry.has_value()) << e.student;
@@ -166,14 +188,16 @@ TEST(MachineLost, AHealthyGpuKeepsTheUngradableReportsAndTheBatchGoesOn) {
 }
 
 TEST(MachineLost, TheStopWordsNameTheFaultWhatIsLeftAndHowToContinue) {
-  const auto words = machine_lost_words("GPU 0: no NVIDIA GPU found", 17,
+  const auto words = machine_lost_words("GPU 0: no NVIDIA GPU found", 17, {"ann", "ben\x1b[2J"},
                                         "cugrade batch reduction --roster class.csv --out b");
   EXPECT_NE(words.find("(GPU 0: no NVIDIA GPU found)"), std::string::npos) << words;
   EXPECT_NE(words.find("17 students not graded"), std::string::npos) << words;
+  EXPECT_NE(words.find("Being graded then: ann, ben"), std::string::npos) << words;
+  EXPECT_EQ(words.find('\x1b'), std::string::npos) << words; // a roster id is shown escaped
   EXPECT_NE(words.find("GPU Recovery Action"), std::string::npos) << words;
   EXPECT_TRUE(words.ends_with("continue: cugrade batch reduction --roster class.csv --out b"))
       << words;
-  EXPECT_NE(machine_lost_words("x", 1, "c").find("1 student not graded"), std::string::npos);
+  EXPECT_NE(machine_lost_words("x", 1, {}, "c").find("1 student not graded"), std::string::npos);
 }
 
 } // namespace
