@@ -253,6 +253,27 @@ TEST_F(LostUpdates, BlocksAddingToOneTotalWithAPlainAddLoseSomeOfIt) {
   cugrade::emu::set_worker_count(0);
 }
 
+// In a block of one warp, shared memory's plain updates are taken with the warp too; a thread's
+// own shared element still adds up exactly.
+TEST_F(LostUpdates, InABlockOfOneWarpSharedBinsLoseTheLanesIncrementsToo) {
+  const int threads = 32;
+  device_buffer<int> k(threads);
+  k.upload(std::vector<int>(threads, 3));
+  device_buffer<unsigned> bins(16), olds(threads), own(threads);
+  bins.fill(0);
+  olds.fill(7);
+  m_kernels.fn<void(const int*, int, unsigned*, unsigned*, unsigned*, int)>(
+      "run_shared_plain_increments")(k.get(), threads, bins.get(), olds.get(), own.get(), threads);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(bins.download()[3], 1u) << "32 lanes read the shared bin together and all store 1";
+  for (const unsigned old : olds.download()) {
+    EXPECT_EQ(old, 0u);
+  }
+  for (const unsigned v : own.download()) {
+    EXPECT_EQ(v, 2u) << "a lane's own shared element loses nothing";
+  }
+}
+
 TEST_F(LostUpdates, UncheckedBlocksUpdateInPlace) {
   cugrade::emu::set_shared_checks(false);
   const auto bins = plain_increments(std::vector<int>(32, 3), 1, 32);

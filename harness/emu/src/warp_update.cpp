@@ -13,7 +13,11 @@
 // which is stored at its next access in a checked block, atomic, barrier, warp operation or exit.
 // Lanes that updated the same element store the same value: the updates a GPU's warp loses are lost
 // here too, while updates of distinct elements (a thread's own output) give what they always gave.
-// Other blocks are unchecked and update in place.
+// Other blocks are unchecked and update in place. Shared memory is taken so in a block of one
+// warp only: in a larger one the hazard detector reports updates of one element by threads of
+// different warps as a race (racecheck's verdict on a GPU), and a privatized histogram of 32-thread
+// blocks counting with a plain ++ would otherwise pass here and lose counts on a GPU. Such an
+// update is stored when its thread exits, never after its block.
 //
 // Between blocks: a thread that exits right after its update (thread 0 of each block adding the
 // block's sum, `result[0] += s[0]`) leaves the store to its worker, which makes it only after
@@ -29,7 +33,8 @@ namespace cugrade::emu::detail {
 void* block_runner::warp_update(void* address, std::size_t bytes) {
   flush_update();
   const auto at = reinterpret_cast<std::uintptr_t>(address);
-  if (bytes > sizeof(pending_store::value) || !in_device_buffer(at, bytes)) {
+  if (bytes > sizeof(pending_store::value) ||
+      !(in_device_buffer(at, bytes) || in_block_shared(address))) {
     return address;
   }
   fiber_extra& x = m_extra[m_current];
@@ -50,8 +55,12 @@ void block_runner::defer_update() {
     return;
   }
   t_ctx.update_pending = false;
-  m_deferred.store();
   pending_store& mine = m_extra[m_current].update;
+  if (in_block_shared(mine.at)) { // the block's shared memory does not outlive it
+    mine.store();
+    return;
+  }
+  m_deferred.store();
   m_deferred = mine;
   mine.at = nullptr;
 }

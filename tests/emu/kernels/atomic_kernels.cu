@@ -99,6 +99,30 @@ __global__ void plain_increments(const int* keys, int n, unsigned* bins, unsigne
   }
 }
 
+// The same in a block's shared bins (one block), copied out after a barrier; each thread also
+// adds twice to its own shared element, which nothing loses.
+__global__ void shared_plain_increments(const int* keys, int n, unsigned* bins, unsigned* olds,
+                                        unsigned* own) {
+  __shared__ unsigned s[16];
+  __shared__ unsigned mine[64];
+  const int t = threadIdx.x;
+  if (t < 16) {
+    s[t] = 0;
+  }
+  mine[t] = 0;
+  __syncthreads();
+  if (t < n) {
+    olds[t] = s[keys[t]]++;
+  }
+  mine[t] += 1;
+  mine[t] += 1;
+  __syncthreads();
+  if (t < 16) {
+    bins[t] = s[t];
+  }
+  own[t] = mine[t];
+}
+
 // Each thread adds to its own element, and to a local array: nothing is lost.
 __global__ void own_updates(float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -171,6 +195,10 @@ extern "C" void run_first_waits_for_the_rest(unsigned* started, unsigned* finish
 extern "C" void run_plain_increments(const int* keys, int n, unsigned* bins, unsigned* olds,
                                      int blocks, int threads) {
   plain_increments<<<blocks, threads>>>(keys, n, bins, olds);
+}
+extern "C" void run_shared_plain_increments(const int* keys, int n, unsigned* bins,
+                                            unsigned* olds, unsigned* own, int threads) {
+  shared_plain_increments<<<1, threads>>>(keys, n, bins, olds, own);
 }
 extern "C" void run_own_updates(float* out, int n) {
   own_updates<<<(n + 127) / 128, 128>>>(out, n);

@@ -43,10 +43,10 @@ void check_placement(const volatile void* address, std::size_t bytes, std::size_
 /// An atomic whose time was taken (atomic_note): `started` is the cycle count before it. Weighs
 /// whether the launch's global atomics are contended between workers (atomic_contention.h).
 void atomic_timed(const volatile void* address, unsigned long long started);
-/// A read-modify-write by the running thread of `bytes` at `address`, outside shared memory, in
-/// a checked block: in a device buffer, read together with the thread's warp (a GPU's lost
-/// updates, src/warp_update.cpp), and the address of the thread's own copy to modify; elsewhere
-/// `address` itself.
+/// A read-modify-write by the running thread of `bytes` at `address` in a checked block: in a
+/// device buffer, or in the shared memory of a block of one warp, read together with the thread's
+/// warp (a GPU's lost updates, src/warp_update.cpp), and the address of the thread's own copy to
+/// modify; elsewhere `address` itself.
 void* warp_update(void* address, std::size_t bytes);
 /// Stores the running thread's copy from warp_update (t_ctx.update_pending).
 void flush_update();
@@ -59,13 +59,19 @@ void flush_update();
   }
 }
 
-/// What an access hands back: the element itself, except for a read-modify-write of global
-/// memory in a checked block (warp_update).
+/// Whether the running block is one warp at most: its shared memory's updates are taken with the
+/// warp too (in a larger block the hazard detector reports them as a race between warps).
+[[gnu::always_inline, gnu::artificial]] inline bool block_is_one_warp() {
+  return t_ctx.block_dim.x * t_ctx.block_dim.y * t_ctx.block_dim.z <= 32;
+}
+
+/// What an access hands back: the element itself, except for a read-modify-write in a checked
+/// block of global memory, or of shared memory in a block of one warp (warp_update).
 template <shared_use use, class T>
 [[gnu::always_inline, gnu::artificial]] inline T& checked_element(T& element) {
   if constexpr (use == shared_use::update && std::is_arithmetic_v<T> && sizeof(T) <= 8 &&
                 !std::is_const_v<T>) {
-    if (!in_block_shared(__builtin_addressof(element))) {
+    if (!in_block_shared(__builtin_addressof(element)) || block_is_one_warp()) {
       return *static_cast<T*>(warp_update(__builtin_addressof(element), sizeof(T)));
     }
   }
