@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace cugrade::batch {
@@ -170,10 +171,6 @@ batch_result finish_batch(pipeline& p, const spec::assignment_spec& spec, const 
 std::string machine_lost_words(const std::string& why, std::size_t not_graded,
                                const std::vector<std::string>& in_flight,
                                const std::string& rerun_command) {
-  std::string suspects;
-  for (const auto& student : in_flight) {
-    suspects += (suspects.empty() ? "" : ", ") + student;
-  }
   return fmt::format(
       "the GPU stopped working during the batch ({}); the batch stopped with {} student{} not "
       "graded, and no report blames a student for it. Being graded then: {} (the next run "
@@ -181,7 +178,8 @@ std::string machine_lost_words(const std::string& why, std::size_t not_graded,
       "Action\" (a reset needs an administrator) and the kernel log shows Xid lines. Once "
       "`nvidia-smi` shows the GPU healthy, run the same command to continue: {}",
       why, not_graded, not_graded == 1 ? "" : "s",
-      escape_untrusted_text(suspects, line_breaks::escape), rerun_command);
+      escape_untrusted_text(fmt::format("{}", fmt::join(in_flight, ", ")), line_breaks::escape),
+      rerun_command);
 }
 
 } // namespace cugrade::batch
