@@ -97,12 +97,18 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   return finished;
 }
 
-// A GPU is healthy when its own probe (pinned to it, as its gradings are) still answers.
-std::function<std::string()> gpu_health(const grader::layout& l, const slots& places) {
-  return [&l, &places] {
-    for (const auto& gpu : places.gpus()) {
-      if (auto id = grader::probe_gpu(l, runners::run_context{gpu}); !id) {
-        return "GPU " + gpu + ": " + id.error();
+// A GPU is healthy when its own probe (pinned to it, as its gradings are) still answers. The
+// GPU a grading ran on is probed; every GPU when the grading stopped before its runs.
+std::function<std::string(std::optional<std::size_t>)> gpu_health(const grader::layout& l,
+                                                                  const slots& places) {
+  return [&l, &places](std::optional<std::size_t> used) {
+    const auto& gpus = places.gpus();
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      if (used && i != *used) {
+        continue;
+      }
+      if (auto id = grader::probe_gpu(l, runners::run_context{gpus[i]}); !id) {
+        return "GPU " + gpus[i] + ": " + id.error();
       }
     }
     return std::string();

@@ -78,7 +78,9 @@ reports::report unexpected_failure(const batch_options& o, const roster_entry& e
   return r;
 }
 
-reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& times) {
+// Grades one student; `gpu` says which of the batch's GPUs the grading's runs took, if any.
+reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& times,
+                              std::optional<std::size_t>& gpu) {
   held_places places(p.places);
   auto g = grading_options(p.options, p.backend, e);
   g.hooks.reached = [&](grader::grade_stage stage) {
@@ -90,11 +92,11 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   };
   if (!p.places.gpus().empty()) {
     g.hooks.before_runs = [&] {
-      const auto gpu = places.move_to_gpu();
-      const auto& device = p.places.gpus()[gpu];
+      gpu = places.move_to_gpu();
+      const auto& device = p.places.gpus()[*gpu];
       p.shown.doing(e.student, "GPU " + device);
-      return grader::device_pin{device, gpu < p.gpu_identities.size() ? p.gpu_identities[gpu]
-                                                                      : std::nullopt};
+      return grader::device_pin{device, *gpu < p.gpu_identities.size() ? p.gpu_identities[*gpu]
+                                                                       : std::nullopt};
     };
     g.hooks.after_runs = [&] {
       places.leave_gpu(); // the timed calls' checks are CPU work
@@ -114,13 +116,14 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   }
 }
 
-// After a grading the machine may have spoiled: true (and the batch stops) when the machine no
-// longer works, so that report is not kept against the student.
-bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::report& r) {
+// After a grading the machine may have spoiled (on `gpu`, when it reached one): true (and the
+// batch stops) when the machine no longer works, so that report is not kept against the student.
+bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::report& r,
+                         std::optional<std::size_t> gpu) {
   if (!p.machine_lost || !machine_may_be_at_fault(r)) {
     return false;
   }
-  const auto why = p.machine_lost();
+  const auto why = p.machine_lost(gpu);
   if (why.empty()) {
     return false;
   }
@@ -132,8 +135,9 @@ bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::repo
 
 void grade_one(pipeline& p, const roster_entry& e) {
   stage_clock times;
-  const auto report = grade_student(p, e, times);
-  if (machine_lost_during(p, e, report)) {
+  std::optional<std::size_t> gpu;
+  const auto report = grade_student(p, e, times, gpu);
+  if (machine_lost_during(p, e, report, gpu)) {
     return; // stays before `graded`: the next run grades this student
   }
   const auto json = reports::render_json(reports::redact(report));

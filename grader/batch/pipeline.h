@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,10 +36,11 @@ struct pipeline {
   /// Per GPU of `places`, its own probe's identity (absent when that probe failed).
   std::vector<std::optional<protocol::device_identity>> gpu_identities;
   std::atomic<bool> stop{false};
-  /// Asked after a grading the machine may have spoiled (machine_may_be_at_fault): empty while
-  /// the machine still grades, else why it cannot (a GPU that stopped answering its probe).
+  /// Asked after a grading the machine may have spoiled (machine_may_be_at_fault), with the
+  /// index in `places.gpus()` of the GPU its runs took (none when it stopped before them): empty
+  /// while the machine still grades, else why it cannot (a GPU that stopped answering its probe).
   /// Unset: never asked (emulation has no device to lose).
-  std::function<std::string()> machine_lost;
+  std::function<std::string(std::optional<std::size_t> gpu)> machine_lost;
   /// Why the batch stopped for its machine (first answer of machine_lost); empty while it grades.
   [[nodiscard]] std::string lost_reason();
   /// The students whose gradings the machine spoiled, in the order they ended.

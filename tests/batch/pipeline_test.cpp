@@ -132,7 +132,8 @@ struct lost_machine_batch {
     std::ostringstream shown_to;
     progress shown(shown_to, students.size(), 0, false, {});
     pipeline p{o, *l, emu, *log, places, shown};
-    p.machine_lost = [&] {
+    p.machine_lost = [&](std::optional<std::size_t> gpu) {
+      EXPECT_FALSE(gpu.has_value()) << "an unreachable repository stops before any GPU run";
       ++asked;
       return health;
     };
