@@ -48,8 +48,9 @@ struct warp_request {
   int width = 32;
 };
 
-/// A read-modify-write of a device buffer not stored yet (warp_update.cpp): where, how many bytes
-/// (at most 8), and the value read and modified until it is stored. Empty when `at` is null.
+/// A read-modify-write not stored yet, of a device buffer or a one-warp block's shared memory
+/// (warp_update.cpp): where, how many bytes (at most 8), and the value read and modified until
+/// it is stored. Empty when `at` is null.
 struct pending_store {
   void* at = nullptr;
   unsigned bytes = 0;
@@ -72,7 +73,7 @@ struct fiber_extra {
   warp_request request;
   wait_site warp_site;
   std::uint64_t result = 0;
-  /// A read-modify-write of a device buffer taken with its warp (warp_update.cpp).
+  /// A read-modify-write taken with its warp (warp_update.cpp).
   pending_store update;
   bool update_read = false; ///< the value was read when the warp's step was released
 };
