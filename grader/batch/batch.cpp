@@ -7,6 +7,7 @@
 #include "grader/batch/slurm/slurm_batch.h"
 #include "grader/batch/stop_signals.h"
 #include "grader/core/backend_choice.h"
+#include "grader/core/gpu_loss.h"
 #include "grader/runners/run_context.h"
 #include "grader/spec/assignment_spec.h"
 #include "harness/core/elapsed.h"
@@ -97,17 +98,24 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   return finished;
 }
 
-// A GPU is healthy when its own probe (pinned to it, as its gradings are) still answers. The
-// GPU a grading ran on is probed; every GPU when the grading stopped before its runs.
-std::function<std::string(std::optional<std::size_t>)> gpu_health(const grader::layout& l,
-                                                                  const slots& places) {
-  return [&l, &places](std::optional<std::size_t> used) {
+// A GPU is healthy when its own probe (pinned to it, as its gradings are; under its shared lock,
+// outside other gradings' timed windows) still answers. The GPU a grading ran on is probed;
+// every GPU when the grading stopped before its runs. `known`: each GPU as the batch's first
+// probe saw it (pipeline::gpu_identities).
+std::function<std::string(std::optional<std::size_t>)>
+gpu_health(const grader::layout& l, const slots& places,
+           const std::vector<std::optional<protocol::device_identity>>& known) {
+  return [&l, &places, &known](std::optional<std::size_t> used) {
     const auto& gpus = places.gpus();
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       if (used && i != *used) {
         continue;
       }
-      if (auto id = grader::probe_gpu(l, runners::run_context{gpus[i]}); !id) {
+      const runners::run_context pinned{gpus[i]};
+      auto id = i < known.size() && known[i]
+                    ? grader::probe_gpu_beside_gradings(l, pinned, *known[i])
+                    : grader::probe_gpu(l, pinned);
+      if (!id) {
         return "GPU " + gpus[i] + ": " + id.error();
       }
     }
@@ -189,7 +197,7 @@ batch_result run_batch(const batch_options& o, const grader::layout& l) {
   pipeline p{o, l, *backend, log, places, shown};
   p.gpu_identities = probe_each(l, places.gpus());
   if (gpu) {
-    p.machine_lost = gpu_health(l, places);
+    p.machine_lost = gpu_health(l, places, p.gpu_identities);
   }
   return grade_and_write(p, plan, *spec, *backend);
 }

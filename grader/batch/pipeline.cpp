@@ -189,12 +189,7 @@ void pipeline::record_loss(const std::string& why, const std::string& student) {
 }
 
 bool machine_may_be_at_fault(const reports::report& r) {
-  if (!r.gradable) {
-    return true;
-  }
-  return std::any_of(r.kernels.begin(), r.kernels.end(), [](const reports::kernel_report& k) {
-    return k.status == reports::kernel_status::error || k.status == reports::kernel_status::timeout;
-  });
+  return !r.gradable;
 }
 
 grader::grade_options grading_options(const batch_options& o, const grader::backend_choice& chosen,

@@ -59,8 +59,10 @@ private:
 };
 
 /// Whether a report could come from a machine that failed, not from the submission: not
-/// gradable, or a kernel in error or out of time (a GPU whose firmware stops answering ends the
-/// runs it had that way). Such a report is kept only once the machine is seen to still work.
+/// gradable. (A GPU whose firmware stops answering ends the runs it had in error or timeout; the
+/// grading itself asks the GPU again then, and makes its report not gradable when the GPU no
+/// longer answers: grader/core/gpu_loss.h.) Such a report is kept only once the machine is seen
+/// to still work.
 [[nodiscard]] bool machine_may_be_at_fault(const reports::report& r);
 
 /// How one student is graded: the batch's shared settings (`o.grading`) with the student's

@@ -29,9 +29,8 @@ result<kernel_run> run_kernel_on_device(const grading& g, const protocol::plan& 
   const std::string backend_name(reports::to_string(g.backend.kind));
   std::optional<process::device_lock> lock;
   if (g.backend.kind == reports::backend_kind::gpu) {
-    const auto& id = g.backend.identity;
     auto held = process::device_lock::acquire(
-        id.uuid.empty() ? id.device : id.uuid, process::lock_mode::shared,
+        protocol::device_key(g.backend.identity), process::lock_mode::shared,
         [&g](std::string_view m) { say(g.options, std::string(m)); });
     if (!held) {
       return fail(held.error());

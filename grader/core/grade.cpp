@@ -2,6 +2,7 @@
 
 #include "grader/core/backend_choice.h"
 #include "grader/core/detail/grading.h"
+#include "grader/core/gpu_loss.h"
 #include "grader/core/report_assembly.h"
 #include "grader/core/report_slot.h"
 #include "grader/process/temp_dir.h"
@@ -18,6 +19,17 @@
 namespace cugrade::grader {
 
 namespace detail {
+
+namespace {
+
+// Why the GPU this grading ran on cannot be used now (its probe, pinned as the runs were); empty
+// when it can.
+std::string gpu_fault_now(const grading& g) {
+  auto probed = probe_gpu_beside_gradings(g.paths, g.context, g.backend.identity);
+  return probed ? std::string() : probed.error();
+}
+
+} // namespace
 
 void grade_submission(grading& g, stage_results& r) {
   using ending = stage_results::ending;
@@ -83,6 +95,12 @@ void grade_submission(grading& g, stage_results& r) {
   }
   for (auto& c : *checked) {
     r.kernels.push_back(std::move(*c.report));
+  }
+  if (gpu) {
+    if (auto lost = gpu_lost_during_grading(r.kernels, [&g] { return gpu_fault_now(g); })) {
+      r.kernels.clear(); // not the student's verdicts
+      return r.stop(ending::not_gradable, *lost);
+    }
   }
   if (g.backend.kind == reports::backend_kind::emu) {
     profile_in_emulation(g, r.kernels, built->library, work.path());

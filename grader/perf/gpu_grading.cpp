@@ -11,7 +11,7 @@ void gpu_grading::say(const std::string& message) const {
 }
 
 std::string gpu_grading::gpu_key() const {
-  return device.uuid.empty() ? device.device : device.uuid;
+  return protocol::device_key(device);
 }
 
 void stage_parts::add(const std::string& name, std::chrono::steady_clock::time_point since) {

@@ -228,6 +228,12 @@ struct device_identity {
   std::string arch; ///< compute capability without the dot, e.g. "90" (what to compile for)
 };
 
+/// What names one device across processes (its lock, its cached reference timings): the UUID,
+/// else the device's name.
+[[nodiscard]] inline std::string device_key(const device_identity& d) {
+  return d.uuid.empty() ? d.device : d.uuid;
+}
+
 /// Appends events to events.jsonl with one write(2) per line, so each line is whole even if the
 /// runner dies right after. The file descriptor stays open for fault reports from signal handlers.
 class event_writer {
