@@ -49,10 +49,11 @@ gpu_lost_during_grading(const std::vector<reports::kernel_report>& kernels,
       why, spoiled_kernels(kernels));
 }
 
-result<protocol::device_identity> probe_gpu_beside_gradings(const layout& l,
-                                                            const runners::run_context& context,
-                                                            const protocol::device_identity& known) {
-  auto held = process::device_lock::acquire(protocol::device_key(known), process::lock_mode::shared);
+result<protocol::device_identity>
+probe_gpu_beside_gradings(const layout& l, const runners::run_context& context,
+                          const protocol::device_identity& known) {
+  auto held =
+      process::device_lock::acquire(protocol::device_key(known), process::lock_mode::shared);
   if (!held) {
     return fail(held.error());
   }

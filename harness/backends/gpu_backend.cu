@@ -493,10 +493,6 @@ private:
   cudaEvent_t m_events[2] = {nullptr, nullptr}; ///< a timed call's start and stop
 };
 
-} // namespace
-
-namespace {
-
 // GPUs the loaded driver lists (/proc/driver/nvidia/gpus/<bus id>), whether CUDA can use them or
 // not.
 std::size_t gpus_the_driver_lists() {
