@@ -32,10 +32,10 @@ std::size_t default_jobs(std::size_t jobs) {
 }
 
 // Waits for the workers while redrawing the live line; SIGINT/SIGTERM (blocked in every
-// thread, so only this loop sees them) stop the batch. A machine that stopped working ends the
-// wait too: the gradings in flight end when the threads are joined.
+// thread, so only this loop sees them) stop the batch. A machine with no GPU left in service
+// ends the wait too: the gradings in flight end when the threads are joined.
 bool wait_for_workers(pipeline& p, std::atomic<std::size_t>& remaining) {
-  while (remaining > 0 && p.lost_reason().empty()) {
+  while (remaining > 0 && !p.stop) {
     if (stop_requested_within(0.25)) {
       p.stop = true;
       return false;
@@ -54,6 +54,14 @@ bool wait_for_workers(pipeline& p, std::atomic<std::size_t>& remaining) {
                "to continue: "
             << p.options.rerun_command << "\n";
   std::_Exit(exit_interrupted);
+}
+
+std::size_t gpus_in_service(const slots& places) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < places.gpus().size(); ++i) {
+    n += places.in_service(i) ? 1 : 0;
+  }
+  return n;
 }
 
 run_measures measures(pipeline& p, const grader::backend_choice& backend, double wall) {
@@ -92,7 +100,7 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   auto finished = finish_batch(p, spec, measures(p, backend, wall));
   if (const auto why = p.lost_reason(); !why.empty()) {
     const auto words = machine_lost_words(why, plan.to_grade.size() - p.graded, p.lost_during(),
-                                          p.options.rerun_command);
+                                          p.options.rerun_command, gpus_in_service(p.places));
     return {exit_infrastructure, finished.error.empty() ? words : words + "\n" + finished.error};
   }
   return finished;
@@ -100,15 +108,15 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
 
 // A GPU is healthy when its own probe (pinned to it, as its gradings are; under its shared lock,
 // outside other gradings' timed windows) still answers. The GPU a grading ran on is probed;
-// every GPU when the grading stopped before its runs. `known`: each GPU as the batch's first
-// probe saw it (pipeline::gpu_identities).
-std::function<std::string(std::optional<std::size_t>)>
+// every GPU in service when the grading stopped before its runs. `known`: each GPU as the
+// batch's first probe saw it (pipeline::gpu_identities).
+std::function<std::optional<lost_gpu>(std::optional<std::size_t>)>
 gpu_health(const grader::layout& l, const slots& places,
            const std::vector<std::optional<protocol::device_identity>>& known) {
-  return [&l, &places, &known](std::optional<std::size_t> used) {
+  return [&l, &places, &known](std::optional<std::size_t> used) -> std::optional<lost_gpu> {
     const auto& gpus = places.gpus();
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      if (used && i != *used) {
+      if (used ? i != *used : !places.in_service(i)) {
         continue;
       }
       const runners::run_context pinned{gpus[i]};
@@ -116,10 +124,10 @@ gpu_health(const grader::layout& l, const slots& places,
                     ? grader::probe_gpu_beside_gradings(l, pinned, *known[i])
                     : grader::probe_gpu(l, pinned);
       if (!id) {
-        return "GPU " + gpus[i] + ": " + id.error();
+        return lost_gpu{i, "GPU " + gpus[i] + ": " + id.error()};
       }
     }
-    return std::string();
+    return std::nullopt;
   };
 }
 

@@ -170,14 +170,18 @@ batch_result finish_batch(pipeline& p, const spec::assignment_spec& spec, const 
 
 std::string machine_lost_words(const std::string& why, std::size_t not_graded,
                                const std::vector<std::string>& in_flight,
-                               const std::string& rerun_command) {
+                               const std::string& rerun_command, std::size_t gpus_left) {
+  const std::string went_on =
+      gpus_left == 0 ? "the batch stopped"
+                     : fmt::format("the batch went on with the {} GPU{} still working and ended",
+                                   gpus_left, gpus_left == 1 ? "" : "s");
   return fmt::format(
-      "the GPU stopped working during the batch ({}); the batch stopped with {} student{} not "
-      "graded, and no report blames a student for it. Being graded then: {} (the next run "
-      "grades them after everyone else). Check the GPU: `nvidia-smi -q` shows \"GPU Recovery "
-      "Action\" (a reset needs an administrator) and the kernel log shows Xid lines. Once "
-      "`nvidia-smi` shows the GPU healthy, run the same command to continue: {}",
-      why, not_graded, not_graded == 1 ? "" : "s",
+      "a GPU stopped working during the batch ({}); {} with {} student{} not graded, and no "
+      "report blames a student for it. Being graded then: {} (the next run grades them after "
+      "everyone else). Check the GPU: `nvidia-smi -q` shows \"GPU Recovery Action\" (a reset "
+      "needs an administrator) and the kernel log shows Xid lines. Once `nvidia-smi` shows the "
+      "GPU healthy, run the same command to continue: {}",
+      why, went_on, not_graded, not_graded == 1 ? "" : "s",
       escape_untrusted_text(fmt::format("{}", fmt::join(in_flight, ", ")), line_breaks::escape),
       rerun_command);
 }

@@ -36,12 +36,13 @@ void print_closing(pipeline& p, const run_measures& m);
 [[nodiscard]] batch_result finish_batch(pipeline& p, const spec::assignment_spec& spec,
                                         const run_measures& m);
 
-/// Why a batch stopped before its end because its GPU stopped working: the probe's words, how
-/// many students are left ungraded, those in flight then (graded last by the next run), what to
-/// check (nvidia-smi's recovery action, the kernel log's Xid lines) and the command that continues
-/// once the GPU works again.
+/// Why a batch left students ungraded because a GPU stopped working: the probe's words, whether
+/// it went on with `gpus_left` GPUs or stopped (none left), how many students are left ungraded,
+/// those in flight then (graded last by the next run), what to check (nvidia-smi's recovery
+/// action, the kernel log's Xid lines) and the command that continues once the GPU works again.
 [[nodiscard]] std::string machine_lost_words(const std::string& why, std::size_t not_graded,
                                              const std::vector<std::string>& in_flight,
-                                             const std::string& rerun_command);
+                                             const std::string& rerun_command,
+                                             std::size_t gpus_left);
 
 } // namespace cugrade::batch

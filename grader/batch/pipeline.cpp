@@ -116,19 +116,23 @@ reports::report grade_student(pipeline& p, const roster_entry& e, stage_clock& t
   }
 }
 
-// After a grading the machine may have spoiled (on `gpu`, when it reached one): true (and the
-// batch stops) when the machine no longer works, so that report is not kept against the student.
+// After a grading the machine may have spoiled (on `gpu`, when it reached one): true when a GPU
+// no longer works, so that report is not kept against the student. That GPU leaves service; the
+// batch stops once no GPU is left.
 bool machine_lost_during(pipeline& p, const roster_entry& e, const reports::report& r,
                          std::optional<std::size_t> gpu) {
   if (!p.machine_lost || !machine_may_be_at_fault(r)) {
     return false;
   }
-  const auto why = p.machine_lost(gpu);
-  if (why.empty()) {
+  const auto lost = p.machine_lost(gpu);
+  if (!lost) {
     return false;
   }
-  p.record_loss(why, e.student);
-  p.stop = true;
+  p.record_loss(lost->why, e.student);
+  const bool known = lost->gpu < p.places.gpus().size(); // else: the machine as a whole
+  if (!known || p.places.retire_gpu(lost->gpu) == 0) {
+    p.stop = true;
+  }
   p.shown.doing(e.student, "not graded: the GPU stopped working");
   return true;
 }
@@ -181,8 +185,8 @@ std::vector<std::string> pipeline::lost_during() {
 
 void pipeline::record_loss(const std::string& why, const std::string& student) {
   const std::lock_guard lock(totals_mutex);
-  if (m_lost_reason.empty()) {
-    m_lost_reason = why;
+  if (m_lost_reason.find(why) == std::string::npos) {
+    m_lost_reason += (m_lost_reason.empty() ? "" : "; ") + why;
   }
   m_lost_during.push_back(student);
   add_gpu_suspect(log, student);

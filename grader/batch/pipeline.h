@@ -22,6 +22,12 @@
 
 namespace cugrade::batch {
 
+/// A GPU of the batch that stopped working: its index in `slots::gpus()` and its probe's words.
+struct lost_gpu {
+  std::size_t gpu = 0;
+  std::string why;
+};
+
 /// What the workers share.
 struct pipeline {
   pipeline(const batch_options& o, const grader::layout& l, const grader::backend_choice& b,
@@ -37,16 +43,18 @@ struct pipeline {
   std::vector<std::optional<protocol::device_identity>> gpu_identities;
   std::atomic<bool> stop{false};
   /// Asked after a grading the machine may have spoiled (machine_may_be_at_fault), with the
-  /// index in `places.gpus()` of the GPU its runs took (none when it stopped before them): empty
-  /// while the machine still grades, else why it cannot (a GPU that stopped answering its probe).
-  /// Unset: never asked (emulation has no device to lose).
-  std::function<std::string(std::optional<std::size_t> gpu)> machine_lost;
-  /// Why the batch stopped for its machine (first answer of machine_lost); empty while it grades.
+  /// index in `places.gpus()` of the GPU its runs took (none when it stopped before them):
+  /// nothing while the GPUs in service still grade, else the one that stopped answering its
+  /// probe. That GPU is taken out of service; the batch goes on with the others, and stops when
+  /// none is left. Unset: never asked (emulation has no device to lose).
+  std::function<std::optional<lost_gpu>(std::optional<std::size_t> gpu)> machine_lost;
+  /// Why GPUs stopped working during the batch (machine_lost's words, each once); empty while
+  /// every GPU grades.
   [[nodiscard]] std::string lost_reason();
   /// The students whose gradings the machine spoiled, in the order they ended.
   [[nodiscard]] std::vector<std::string> lost_during();
-  /// The machine stopped working (`why`, kept only the first time) during `student`'s grading:
-  /// the student becomes a suspect in the journal (gpu_suspects.h).
+  /// The machine stopped working (`why`, each reason kept once) during `student`'s grading: the
+  /// student becomes a suspect in the journal (gpu_suspects.h).
   void record_loss(const std::string& why, const std::string& student);
   std::mutex totals_mutex;
   std::size_t graded = 0;

@@ -33,7 +33,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
 slots::slots(std::size_t jobs, std::vector<std::string> gpus, std::size_t per_gpu)
     : m_free_cpu(std::max<std::size_t>(jobs, 1)), m_gpus(std::move(gpus)),
       m_per_gpu(std::max<std::size_t>(per_gpu, 1)), m_on_gpu(m_gpus.size(), 0),
-      m_busy_seconds(m_gpus.size(), 0), m_busy_since(m_gpus.size(), 0) {}
+      m_retired(m_gpus.size(), false), m_busy_seconds(m_gpus.size(), 0),
+      m_busy_since(m_gpus.size(), 0) {}
 
 void slots::take_cpu() {
   std::unique_lock lock(m_mutex);
@@ -51,9 +52,18 @@ void slots::give_cpu() {
 
 std::size_t slots::take_gpu() {
   std::unique_lock lock(m_mutex);
+  // The least busy GPU in service (the first of equals); any GPU once none is in service.
   const auto least_busy = [this] {
-    return static_cast<std::size_t>(std::min_element(m_on_gpu.begin(), m_on_gpu.end()) -
-                                    m_on_gpu.begin());
+    const bool any_in_service =
+        std::find(m_retired.begin(), m_retired.end(), false) != m_retired.end();
+    std::size_t best = m_gpus.size();
+    for (std::size_t i = 0; i < m_gpus.size(); ++i) {
+      if ((!m_retired[i] || !any_in_service) &&
+          (best == m_gpus.size() || m_on_gpu[i] < m_on_gpu[best])) {
+        best = i;
+      }
+    }
+    return best;
   };
   m_changed.wait(lock, [&] { return m_on_gpu[least_busy()] < m_per_gpu; });
   const auto gpu = least_busy();
@@ -71,6 +81,22 @@ void slots::give_gpu(std::size_t gpu) {
     }
   }
   m_changed.notify_all();
+}
+
+std::size_t slots::retire_gpu(std::size_t gpu) {
+  std::size_t left = 0;
+  {
+    const std::lock_guard lock(m_mutex);
+    m_retired.at(gpu) = true;
+    left = static_cast<std::size_t>(std::count(m_retired.begin(), m_retired.end(), false));
+  }
+  m_changed.notify_all(); // a grading waiting for the retired GPU's slot takes another
+  return left;
+}
+
+bool slots::in_service(std::size_t gpu) const {
+  const std::lock_guard lock(m_mutex);
+  return !m_retired.at(gpu);
 }
 
 std::size_t slots::concurrency() const {

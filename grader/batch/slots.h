@@ -22,9 +22,14 @@ public:
 
   void take_cpu();
   void give_cpu();
-  /// Blocks until a GPU has a free slot; returns its index in `gpus`.
+  /// Blocks until a GPU in service has a free slot; returns its index in `gpus`. When no GPU is
+  /// in service any more, any GPU's slot (the batch is stopping: what runs there is not kept).
   [[nodiscard]] std::size_t take_gpu();
   void give_gpu(std::size_t gpu);
+  /// Takes GPU `gpu` out of service (it stopped working): no grading is given it again while
+  /// another GPU is in service. Returns how many GPUs are still in service.
+  std::size_t retire_gpu(std::size_t gpu);
+  [[nodiscard]] bool in_service(std::size_t gpu) const;
 
   [[nodiscard]] const std::vector<std::string>& gpus() const { return m_gpus; }
   /// Gradings that may be in flight at once (the number of worker threads to start).
@@ -39,6 +44,7 @@ private:
   std::vector<std::string> m_gpus;
   std::size_t m_per_gpu;
   std::vector<std::size_t> m_on_gpu;
+  std::vector<bool> m_retired;
   std::vector<double> m_busy_seconds;
   std::vector<double> m_busy_since;
 };

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 namespace cugrade::batch {
@@ -102,11 +104,16 @@ roster_entry unreachable(const std::string& student) {
 struct lost_machine_batch {
   process::temp_dir tmp{"cugrade-machine-lost-test"};
   batch_options o = class_settings();
-  std::vector<roster_entry> students{unreachable("ann"), unreachable("ben"), unreachable("cat")};
+  std::vector<roster_entry> students;
   std::unique_ptr<journal> log;
+  std::mutex asked_mutex;
   int asked = 0;
+  bool stopped = false; ///< whether the last grade_all's pipeline was told to stop
 
-  lost_machine_batch() {
+  explicit lost_machine_batch(const std::vector<std::string>& names = {"ann", "ben", "cat"}) {
+    for (const auto& name : names) {
+      students.push_back(unreachable(name));
+    }
     o.out_dir = tmp.path() / "batch";
     o.grading.spec_loading = {};
     o.jobs = 1;
@@ -125,20 +132,34 @@ struct lost_machine_batch {
     return with;
   }
 
-  // Grades everyone with `health` as the GPU's probe; returns why the batch stopped (or "").
+  // Grades everyone with `health` as the GPU's probe (empty: it works); returns why the batch
+  // stopped (or "").
   std::string grade_all(const std::string& health) {
+    slots places(1, {}, 1); // one worker
+    return grade_all(places, [&](std::optional<std::size_t>) -> std::optional<lost_gpu> {
+      if (health.empty()) {
+        return std::nullopt;
+      }
+      return lost_gpu{0, health};
+    });
+  }
+
+  // Grades everyone on `places` with `probe` as the batch's GPU probe; returns why GPUs stopped.
+  std::string
+  grade_all(slots& places,
+            const std::function<std::optional<lost_gpu>(std::optional<std::size_t>)>& probe) {
     const auto l = grader::discover_layout();
     EXPECT_TRUE(l.ok()) << l.error();
     grader::backend_choice emu;
     emu.kind = reports::backend_kind::emu;
-    slots places(1, {}, 1);
     std::ostringstream shown_to;
     progress shown(shown_to, students.size(), 0, false, {});
     pipeline p{o, *l, emu, *log, places, shown};
     p.machine_lost = [&](std::optional<std::size_t> gpu) {
       EXPECT_FALSE(gpu.has_value()) << "an unreachable repository stops before any GPU run";
+      const std::lock_guard lock(asked_mutex);
       ++asked;
-      return health;
+      return probe(gpu);
     };
     std::vector<const roster_entry*> work;
     for (const auto& e : students) {
@@ -148,6 +169,7 @@ struct lost_machine_batch {
     { // the threads join at the end of the scope
       const auto workers = start_workers(p, work, remaining);
     }
+    stopped = p.stop;
     return p.lost_reason();
   }
 };
@@ -191,9 +213,45 @@ TEST(MachineLost, AHealthyGpuKeepsTheUngradableReportsAndTheBatchGoesOn) {
   }
 }
 
+// Two GPUs, and GPU 1 stops answering: the gradings that saw it fail are left for the next run,
+// GPU 1 leaves service, and the batch grades everyone else without stopping (six students, three
+// workers: a batch that stopped would leave some never started).
+TEST(MachineLost, OneLostGpuOfTwoLeavesServiceAndTheBatchGoesOnWithTheOther) {
+  lost_machine_batch b({"ann", "ben", "cat", "dan", "eve", "fay"});
+  slots places(1, {"0", "1"}, 1); // three workers
+  const auto why = b.grade_all(places, [&](std::optional<std::size_t>) -> std::optional<lost_gpu> {
+    // The real probe asks the GPUs in service only: GPU 1 fails until it is out of service.
+    if (places.in_service(1)) {
+      return lost_gpu{1, "GPU 1: no usable GPU: CUDA can use none"};
+    }
+    return std::nullopt;
+  });
+  EXPECT_EQ(why, "GPU 1: no usable GPU: CUDA can use none");
+  EXPECT_FALSE(b.stopped) << "GPU 0 still works";
+  EXPECT_TRUE(places.in_service(0));
+  EXPECT_FALSE(places.in_service(1));
+  EXPECT_EQ(b.asked, 6);
+  const auto suspects = gpu_suspects(*b.log);
+  // Gradings that asked at once may all have seen GPU 1 fail before it left service.
+  ASSERT_GE(suspects.size(), 1u);
+  ASSERT_LE(suspects.size(), 3u);
+  int graded = 0;
+  for (const auto& e : b.students) {
+    const auto entry = b.log->find(e.student);
+    ASSERT_TRUE(entry.has_value()) << e.student;
+    if (suspects.contains(e.student)) {
+      EXPECT_EQ(entry->state, student_state::queued) << e.student << " is left for the next run";
+    } else {
+      EXPECT_GE(entry->state, student_state::graded) << e.student;
+      ++graded;
+    }
+  }
+  EXPECT_EQ(graded + static_cast<int>(suspects.size()), 6) << "everyone else was graded";
+}
+
 TEST(MachineLost, TheStopWordsNameTheFaultWhatIsLeftAndHowToContinue) {
   const auto words = machine_lost_words("GPU 0: no NVIDIA GPU found", 17, {"ann", "ben\x1b[2J"},
-                                        "cugrade batch reduction --roster class.csv --out b");
+                                        "cugrade batch reduction --roster class.csv --out b", 0);
   EXPECT_NE(words.find("(GPU 0: no NVIDIA GPU found)"), std::string::npos) << words;
   EXPECT_NE(words.find("17 students not graded"), std::string::npos) << words;
   EXPECT_NE(words.find("Being graded then: ann, ben"), std::string::npos) << words;
@@ -201,7 +259,13 @@ TEST(MachineLost, TheStopWordsNameTheFaultWhatIsLeftAndHowToContinue) {
   EXPECT_NE(words.find("GPU Recovery Action"), std::string::npos) << words;
   EXPECT_TRUE(words.ends_with("continue: cugrade batch reduction --roster class.csv --out b"))
       << words;
-  EXPECT_NE(machine_lost_words("x", 1, {}, "c").find("1 student not graded"), std::string::npos);
+  EXPECT_NE(words.find("the batch stopped with 17"), std::string::npos) << words;
+  EXPECT_NE(machine_lost_words("x", 1, {}, "c", 0).find("1 student not graded"), std::string::npos);
+  const auto went_on = machine_lost_words("GPU 1: no usable GPU", 1, {"ann"}, "c", 3);
+  EXPECT_NE(went_on.find("the batch went on with the 3 GPUs still working and ended with 1 "
+                         "student not graded"),
+            std::string::npos)
+      << went_on;
 }
 
 } // namespace

@@ -34,6 +34,37 @@ TEST(Slots, AGradingWaitsForAFreeSlotOfAnyGpu) {
   EXPECT_EQ(third.get(), 1U);
 }
 
+TEST(Slots, ARetiredGpuIsGivenNoGradingWhileAnotherIsInService) {
+  slots s(1, {"0", "1", "2"}, 2);
+  EXPECT_EQ(s.retire_gpu(0), 2U);
+  EXPECT_FALSE(s.in_service(0));
+  EXPECT_TRUE(s.in_service(1));
+  EXPECT_EQ(s.take_gpu(), 1U);
+  EXPECT_EQ(s.take_gpu(), 2U);
+  EXPECT_EQ(s.take_gpu(), 1U);
+  EXPECT_EQ(s.take_gpu(), 2U);
+  auto fifth = std::async(std::launch::async, [&] { return s.take_gpu(); });
+  EXPECT_EQ(fifth.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+      << "GPUs 1 and 2 are full, and GPU 0's free slots are out of service";
+  s.give_gpu(2);
+  EXPECT_EQ(fifth.get(), 2U);
+}
+
+TEST(Slots, AGradingWaitingForARetiredGpuTakesAnotherAndAnyOnceNoneIsLeft) {
+  slots s(1, {"0", "1"}, 1);
+  ASSERT_EQ(s.take_gpu(), 0U);
+  ASSERT_EQ(s.take_gpu(), 1U);
+  s.give_gpu(0);
+  EXPECT_EQ(s.retire_gpu(0), 1U);
+  auto waiting = std::async(std::launch::async, [&] { return s.take_gpu(); });
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+      << "GPU 0 is free but out of service; GPU 1 is full";
+  EXPECT_EQ(s.retire_gpu(1), 0U);
+  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "with no GPU in service a grading is not left waiting (the batch is stopping)";
+  EXPECT_EQ(waiting.get(), 0U);
+}
+
 TEST(Slots, AFetchWaitsForACpuToken) {
   slots s(1, {}, 4);
   EXPECT_EQ(s.concurrency(), 1U) << "emulation: the CPU tokens only";
