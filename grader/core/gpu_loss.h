@@ -4,7 +4,8 @@
 /// Reset Required") ends the kernels it was running in `error` or `timeout`, and every later run
 /// fails. What only the machine caused is never the student's verdict (the contract), so after a
 /// GPU grading in which a kernel ended so, the GPU is asked again whether it works, and a GPU that
-/// does not makes the report not gradable. `cugrade batch` then stops (grader/batch/pipeline.h).
+/// does not makes the report not gradable. `cugrade batch` then takes that GPU out of service
+/// (grader/batch/pipeline.h).
 
 #include "grader/layout/layout.h"
 #include "grader/runners/run_context.h"
