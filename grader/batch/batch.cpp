@@ -56,14 +56,6 @@ bool wait_for_workers(pipeline& p, std::atomic<std::size_t>& remaining) {
   std::_Exit(exit_interrupted);
 }
 
-std::size_t gpus_in_service(const slots& places) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < places.gpus().size(); ++i) {
-    n += places.in_service(i) ? 1 : 0;
-  }
-  return n;
-}
-
 run_measures measures(pipeline& p, const grader::backend_choice& backend, double wall) {
   run_measures m;
   m.backend = std::string(reports::to_string(backend.kind));
@@ -100,7 +92,7 @@ batch_result grade_and_write(pipeline& p, const batch_plan& plan, const spec::as
   auto finished = finish_batch(p, spec, measures(p, backend, wall));
   if (const auto why = p.lost_reason(); !why.empty()) {
     const auto words = machine_lost_words(why, plan.to_grade.size() - p.graded, p.lost_during(),
-                                          p.options.rerun_command, gpus_in_service(p.places));
+                                          p.options.rerun_command, p.places.gpus_in_service());
     return {exit_infrastructure, finished.error.empty() ? words : words + "\n" + finished.error};
   }
   return finished;

@@ -54,8 +54,7 @@ std::size_t slots::take_gpu() {
   std::unique_lock lock(m_mutex);
   // The least busy GPU in service (the first of equals); any GPU once none is in service.
   const auto least_busy = [this] {
-    const bool any_in_service =
-        std::find(m_retired.begin(), m_retired.end(), false) != m_retired.end();
+    const bool any_in_service = in_service_locked() > 0;
     std::size_t best = m_gpus.size();
     for (std::size_t i = 0; i < m_gpus.size(); ++i) {
       if ((!m_retired[i] || !any_in_service) &&
@@ -83,12 +82,16 @@ void slots::give_gpu(std::size_t gpu) {
   m_changed.notify_all();
 }
 
+std::size_t slots::in_service_locked() const {
+  return static_cast<std::size_t>(std::count(m_retired.begin(), m_retired.end(), false));
+}
+
 std::size_t slots::retire_gpu(std::size_t gpu) {
   std::size_t left = 0;
   {
     const std::lock_guard lock(m_mutex);
     m_retired.at(gpu) = true;
-    left = static_cast<std::size_t>(std::count(m_retired.begin(), m_retired.end(), false));
+    left = in_service_locked();
   }
   m_changed.notify_all(); // a grading waiting for the retired GPU's slot takes another
   return left;
@@ -97,6 +100,11 @@ std::size_t slots::retire_gpu(std::size_t gpu) {
 bool slots::in_service(std::size_t gpu) const {
   const std::lock_guard lock(m_mutex);
   return !m_retired.at(gpu);
+}
+
+std::size_t slots::gpus_in_service() const {
+  const std::lock_guard lock(m_mutex);
+  return in_service_locked();
 }
 
 std::size_t slots::concurrency() const {

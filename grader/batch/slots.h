@@ -30,6 +30,8 @@ public:
   /// another GPU is in service. Returns how many GPUs are still in service.
   std::size_t retire_gpu(std::size_t gpu);
   [[nodiscard]] bool in_service(std::size_t gpu) const;
+  /// How many GPUs are in service.
+  [[nodiscard]] std::size_t gpus_in_service() const;
 
   [[nodiscard]] const std::vector<std::string>& gpus() const { return m_gpus; }
   /// Gradings that may be in flight at once (the number of worker threads to start).
@@ -38,6 +40,7 @@ public:
   [[nodiscard]] std::vector<double> gpu_busy_seconds() const;
 
 private:
+  [[nodiscard]] std::size_t in_service_locked() const; ///< with m_mutex held
   mutable std::mutex m_mutex;
   std::condition_variable m_changed;
   std::size_t m_free_cpu;

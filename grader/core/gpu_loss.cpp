@@ -11,6 +11,7 @@ namespace cugrade::grader {
 
 namespace {
 
+// A verdict the GPU could have caused: a kernel in `error` or `timeout`.
 bool spoilable(const reports::kernel_report& k) {
   return k.status == reports::kernel_status::error || k.status == reports::kernel_status::timeout;
 }
@@ -28,14 +29,10 @@ std::string spoiled_kernels(const std::vector<reports::kernel_report>& kernels) 
 
 } // namespace
 
-bool gpu_may_have_failed(const std::vector<reports::kernel_report>& kernels) {
-  return std::any_of(kernels.begin(), kernels.end(), spoilable);
-}
-
 std::optional<std::string>
 gpu_lost_during_grading(const std::vector<reports::kernel_report>& kernels,
                         const std::function<std::string()>& gpu_fault) {
-  if (!gpu_may_have_failed(kernels)) {
+  if (std::none_of(kernels.begin(), kernels.end(), spoilable)) {
     return std::nullopt;
   }
   const std::string why = gpu_fault();

@@ -20,9 +20,6 @@
 
 namespace cugrade::grader {
 
-/// Whether the GPU could have caused these verdicts: a kernel in `error` or `timeout`.
-[[nodiscard]] bool gpu_may_have_failed(const std::vector<reports::kernel_report>& kernels);
-
 /// The report's infrastructure error when the GPU stopped working during a grading whose
 /// `kernels` it may have spoiled; nothing when the verdicts stand. `gpu_fault` is asked only
 /// then: why the GPU cannot be used now, empty when it can.

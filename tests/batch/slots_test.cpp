@@ -38,6 +38,7 @@ TEST(Slots, ARetiredGpuIsGivenNoGradingWhileAnotherIsInService) {
   slots s(1, {"0", "1", "2"}, 2);
   EXPECT_EQ(s.retire_gpu(0), 2U);
   EXPECT_FALSE(s.in_service(0));
+  EXPECT_EQ(s.gpus_in_service(), 2U);
   EXPECT_TRUE(s.in_service(1));
   EXPECT_EQ(s.take_gpu(), 1U);
   EXPECT_EQ(s.take_gpu(), 2U);
