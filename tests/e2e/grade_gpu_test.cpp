@@ -25,10 +25,14 @@ TEST_P(ReferenceOnGpuEndToEnd, GetsFullMarks) {
   const json report = read_json(out / "reference.json");
   EXPECT_TRUE(schema_errors(report).empty());
   EXPECT_EQ(report.at("environment").at("backend"), "gpu");
-  EXPECT_DOUBLE_EQ(report.at("score").get<double>(), report.at("max_score").get<double>());
+  std::string performance_notes; // why points are missing: "not measured: ... noisy" on a busy GPU
   for (const auto& k : report.at("kernels")) {
     EXPECT_EQ(k.at("status"), "passed") << k.dump(2).substr(0, 4000);
+    performance_notes += k.at("name").get<std::string>() + ": " +
+                         k.value("performance_note", std::string("(none)")) + "\n";
   }
+  EXPECT_DOUBLE_EQ(report.at("score").get<double>(), report.at("max_score").get<double>())
+      << performance_notes;
   std::cout << "[ DEVICE   ] " << report.at("environment").at("device").get<std::string>()
             << ", driver " << report.at("environment").at("driver").get<std::string>() << "\n";
 }
