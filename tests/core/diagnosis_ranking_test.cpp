@@ -337,6 +337,24 @@ TEST(HintRanking, AWritePastASharedArrayNamesTheArrayAndTheIndex) {
   EXPECT_EQ(hints[0].message.find("device buffer"), std::string::npos);
 }
 
+// The emulator's words for a kernel handed a malloc'ed host array: the hint names the cause.
+TEST(HintRanking, AKernelHandedHostMemorySaysToCudaMallocIt) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  k.add(n_case(k.problem, 1000, "real"),
+        fault(fault_kind::out_of_bounds,
+              "kernel blockSums: a write of 4 bytes at reduction.cu:23 by thread 0 of block 0 "
+              "reaches host memory at 0x55d303dfc000, not device memory: ..."));
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::out_of_bounds);
+  EXPECT_EQ(hints[0].location, "reduction.cu:23");
+  EXPECT_NE(hints[0].message.find("handed host memory"), std::string::npos) << hints[0].message;
+  EXPECT_NE(hints[0].message.find("cudaMalloc a device buffer"), std::string::npos);
+  EXPECT_EQ(hints[0].message.find("check the bounds"), std::string::npos);
+}
+
 TEST(HintRanking, SharedAccessWordsAreReadOnlyFromTheWholeForm) {
   const auto a = detail::shared_access_in(
       "T[-1] read at scan.cu:12 by thread 0 of block 7; T has 512 elements");

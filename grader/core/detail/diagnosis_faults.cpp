@@ -83,6 +83,14 @@ std::optional<candidate> memory_fault(const evidence& ev) {
     return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::symptom,
                            shared_array_advice(*shared));
   }
+  // The emulator's words for a kernel handed host memory (harness/emu/src/memory_reach.cpp).
+  if (ev.outcome(*i).message.find("reaches host memory") != std::string::npos) {
+    return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::cause,
+                           "the kernel was handed host memory (a pointer from malloc or new, or "
+                           "a host variable's address), which a GPU's kernel cannot reach: "
+                           "cudaMalloc a device buffer, pass that to the kernel and cudaMemcpy "
+                           "between the two");
+  }
   // The fault's own words are the kernel's message; the hint does not repeat them.
   if (ev.outcome(*i).message.find("__shared__") != std::string::npos) {
     return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::symptom,

@@ -8,7 +8,8 @@
 // declared through a macro of the file (nvcc only warns there); lambdas and local classes; a
 // name the file declares as a function of its own (`__device__ int log2(int)`); members and
 // other namespaces' functions; `pow`, which CUDA overloads for integers. Device code's `clock()`
-// and `clock64()`, the SM's cycle counter, go the same way (host code's `clock()` is libc's).
+// and `clock64()`, the SM's cycle counter, go the same way (host code's `clock()` is libc's), and
+// so do its `malloc` and `free`, the device heap's, which a kernel may reach.
 #include <map>
 #include <set>
 #include <string>
@@ -28,7 +29,7 @@ const std::set<std::string, std::less<>>& device_math_names() {
       "floor", "round",  "trunc", "rint",     "nearbyint", "fabs",     "erf",   "erfc",
       "tgamma", "lgamma", "lround", "llround", "lrint",    "llrint",   "fmod",  "fmax",
       "fmin",  "atan2",  "hypot", "copysign", "fdim",      "remainder", "nextafter",
-      "clock", "clock64"};
+      "clock", "clock64", "malloc", "free"};
   return names;
 }
 

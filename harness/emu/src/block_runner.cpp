@@ -41,6 +41,10 @@ void block_runner::run_blocks(launch_job& job) {
   for (hot_range& r : m_buffers) {
     r = {};
   }
+  for (hot_range& r : m_reached) {
+    r = {};
+  }
+  t_ctx.reach[0] = t_ctx.reach[1] = {};
   // Buffers may have been freed and others allocated since the last launch.
   m_placed_begin = m_placed_end = m_unplaced_page = 0;
   std::uint64_t block = 0;

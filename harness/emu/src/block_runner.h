@@ -33,6 +33,13 @@ namespace cugrade::emu::detail {
 
 enum class fiber_state : std::uint8_t { fresh, ready, barrier, warp, step, done };
 
+/// How a message says an access: "T[3] written at ...", "a write of T[3] at ...".
+struct use_words {
+  const char* participle;
+  const char* noun;
+};
+use_words words_for(shared_use use);
+
 /// A line of the student's code where a thread waits.
 struct wait_site {
   const char* file = nullptr;
@@ -134,6 +141,9 @@ public:
       profile_access(at, bytes, profile_space::shared, use, line);
     }
   }
+  /// A checked access outside shared memory and the memory reached lately (t_ctx.reach): memory
+  /// a kernel may reach joins t_ctx.reach; host memory ends the launch (memory_reach.cpp).
+  void note_reach(const volatile void* address, std::size_t bytes, shared_use use, int line);
   /// An access outside shared memory while profiling: counted when it is in a device buffer.
   void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
   /// A timed global atomic (atomic_timed): weighs whether the launch's atomics are contended.
@@ -235,6 +245,12 @@ private:
   /// Whether [at, at + bytes) lies in a device buffer (not a local array, a __constant__ or host
   /// memory); the buffers found lately are kept in m_buffers.
   bool in_device_buffer(std::uintptr_t at, std::size_t bytes);
+  /// Whether a kernel may reach `at` (memory_reach.cpp), and the range around it that it may:
+  /// a device buffer, a chunk of fiber stacks, pinned or device-allocated host memory, a
+  /// module's segment. The ranges found lately are kept in m_reached.
+  bool reachable(std::uintptr_t at, std::uintptr_t& begin, std::uintptr_t& end);
+  [[noreturn]] void fail_host_memory(std::uintptr_t at, std::size_t bytes, shared_use use,
+                                     int line);
   void on_lane_exit(fiber_id f) {
     warp_lanes& w = m_warps[f / 32];
     w.exited |= 1u << (f % 32);
@@ -345,6 +361,8 @@ private:
   warp_profiler m_profiler;
   hot_range m_buffers[4];
   unsigned m_next_buffer = 0;
+  hot_range m_reached[8]; ///< memory a kernel may reach, found lately (reachable)
+  unsigned m_next_reached = 0;
 };
 
 /// Fills memory with a garbage pattern: large values of both signs, never zero, NaN or Inf.

@@ -59,6 +59,10 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
   static_cast<block_runner*>(t_ctx.runner)->note_shared(address, bytes, use, line);
 }
 
+void note_reach(const volatile void* address, std::size_t bytes, shared_use use, int line) {
+  static_cast<block_runner*>(t_ctx.runner)->note_reach(address, bytes, use, line);
+}
+
 void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line) {
   static_cast<block_runner*>(t_ctx.runner)->note_global(address, bytes, use, line);
 }

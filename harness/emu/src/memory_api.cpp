@@ -8,11 +8,13 @@
 #include "harness/emu/src/device_limits.h"
 #include "harness/emu/src/fault_handler.h"
 #include "harness/emu/src/memory.h"
+#include "harness/emu/src/reachable_host_memory.h"
 #include "harness/emu/src/runtime_checks.h"
 #include "harness/emu/src/state.h"
 
 using cugrade::emu::detail::device_memory;
 using cugrade::emu::detail::emulator_state;
+using cugrade::emu::detail::reachable_host_memory;
 namespace limits = cugrade::emu::detail::limits;
 
 namespace {
@@ -98,7 +100,11 @@ extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
     return result(cudaErrorInvalidValue);
   }
   *ptr = std::aligned_alloc(256, (size + 255) / 256 * 256);
-  return *ptr == nullptr && size > 0 ? result(cudaErrorMemoryAllocation) : cudaSuccess;
+  if (*ptr == nullptr && size > 0) {
+    return result(cudaErrorMemoryAllocation);
+  }
+  reachable_host_memory::instance().add(*ptr, size); // a GPU maps pinned memory for kernels
+  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
@@ -106,6 +112,7 @@ extern "C" cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
 }
 
 extern "C" cudaError_t cudaFreeHost(void* ptr) {
+  reachable_host_memory::instance().remove(ptr);
   std::free(ptr);
   return cudaSuccess;
 }

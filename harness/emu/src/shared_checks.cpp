@@ -8,14 +8,6 @@
 #include "harness/emu/src/block_runner.h"
 
 namespace cugrade::emu::detail {
-namespace {
-
-// How a message says each use: "T[3] written at ...", "a write of T[3] at ...".
-struct use_words {
-  const char* participle;
-  const char* noun;
-};
-
 use_words words_for(shared_use use) {
   switch (use) {
   case shared_use::read:
@@ -29,6 +21,8 @@ use_words words_for(shared_use use) {
   }
   return {"updated by an atomic", "an atomic update"};
 }
+
+namespace {
 
 long long floor_div(long long a, long long b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);

@@ -13,11 +13,15 @@ namespace {
 // Chunks of every pool, for the fault handler (lock-free reads).
 constexpr int k_regions = 4096;
 std::atomic<std::uintptr_t> g_regions[k_regions];
+std::atomic<int> g_region_high{0}; ///< no region at this index or above
 
 int register_region(char* base) {
   for (int i = 0; i < k_regions; ++i) {
     std::uintptr_t expected = 0;
     if (g_regions[i].compare_exchange_strong(expected, reinterpret_cast<std::uintptr_t>(base))) {
+      int high = g_region_high.load();
+      while (high < i + 1 && !g_region_high.compare_exchange_weak(high, i + 1)) {
+      }
       return i;
     }
   }
@@ -66,6 +70,20 @@ int stack_pool::acquire() {
 
 void stack_pool::release(int slot) {
   m_free.push_back(slot);
+}
+
+bool stack_pool::chunk_around(const void* addr, std::uintptr_t& begin, std::uintptr_t& end) {
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  const int high = g_region_high.load(std::memory_order_acquire);
+  for (int i = 0; i < high; ++i) {
+    const std::uintptr_t base = g_regions[i].load(std::memory_order_acquire);
+    if (base != 0 && a >= base && a < base + chunk_slots * stride) {
+      begin = base;
+      end = base + chunk_slots * stride;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool stack_pool::is_guard(const void* addr) {

@@ -6,6 +6,7 @@
 /// stacks in use stay warm in cache. A block needs at most one stack per thread plus one.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace cugrade::emu::detail {
@@ -29,6 +30,9 @@ public:
 
   /// Async-signal-safe: whether addr lies in the guard page of any pool's stack.
   static bool is_guard(const void* addr);
+  /// The chunk of fiber stacks (of any pool) that holds addr, as [begin, end): a thread's local
+  /// variables are there. False when no chunk holds it.
+  static bool chunk_around(const void* addr, std::uintptr_t& begin, std::uintptr_t& end);
 
 private:
   static constexpr std::size_t guard_bytes = 4096;

@@ -42,6 +42,14 @@ struct thread_context {
     void* storage;
     unsigned long block_serial;
   } shared_cache[8];
+  /// Memory outside shared memory that the running block's threads reached lately and may reach
+  /// (a device buffer, the fiber stacks, a module's variables, pinned host memory):
+  /// [begin, begin + bytes). A checked block's access elsewhere asks the block runner
+  /// (note_reach), which fails it when the memory is the host's. Emptied at every block.
+  struct reach_range {
+    unsigned long begin;
+    unsigned long bytes;
+  } reach[2];
 };
 
 /// Where a declaration's storage is cached in the thread context.
@@ -60,6 +68,13 @@ extern __thread thread_context t_ctx __attribute__((tls_model("initial-exec")));
 /// address below the block's shared memory wraps around to a large offset).
 [[gnu::always_inline, gnu::artificial]] inline bool in_block_shared(const volatile void* address) {
   return reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes;
+}
+
+/// Whether `address` lies in memory the running block reached lately outside shared memory.
+[[gnu::always_inline, gnu::artificial]] inline bool in_reached_memory(const volatile void* address) {
+  const auto at = reinterpret_cast<unsigned long>(address);
+  return at - t_ctx.reach[0].begin < t_ctx.reach[0].bytes ||
+         at - t_ctx.reach[1].begin < t_ctx.reach[1].bytes;
 }
 
 } // namespace cugrade::emu::detail

@@ -17,6 +17,10 @@
 namespace cugrade::emu::detail {
 /// Nanoseconds of the host's monotonic clock (the emulator's runtime library).
 __attribute__((visibility("default"))) long long device_clock();
+/// Device code's heap: the host's, each block remembered as memory a kernel may reach
+/// (src/memory_reach.cpp), as a GPU's device heap is.
+__attribute__((visibility("default"))) void* device_malloc(unsigned long bytes);
+__attribute__((visibility("default"))) void device_free(void* p);
 } // namespace cugrade::emu::detail
 
 namespace cugrade::emu::device_cmath {
@@ -126,6 +130,14 @@ inline long clock() {
 }
 inline long long clock64() {
   return ::cugrade::emu::detail::device_clock();
+}
+
+/// `malloc` and `free` in device code: the device heap's (device_malloc).
+inline void* malloc(unsigned long bytes) {
+  return ::cugrade::emu::detail::device_malloc(bytes);
+}
+inline void free(void* p) {
+  ::cugrade::emu::detail::device_free(p);
 }
 
 } // namespace cugrade::emu::device_cmath

@@ -29,6 +29,12 @@ enum class shared_use : unsigned { read = 0, write = 1, update = 2, atomic = 3 }
 /// memory already holds changes nothing, as racecheck sees it). May end the block: an access
 /// outside every __shared__ array is out_of_bounds.
 void note_shared(const volatile void* address, std::size_t bytes, shared_use use, int line);
+/// An access by the running thread of a checked block outside shared memory and outside the
+/// memory it reached lately (in_reached_memory): memory a kernel may reach (a device buffer, its
+/// own stack, a module's __device__ or __constant__ variables, pinned host memory, its own
+/// device-side malloc) joins it; host memory (malloc, new, the host's stack) ends the launch
+/// with out_of_bounds, as a GPU faults on it.
+void note_reach(const volatile void* address, std::size_t bytes, shared_use use, int line);
 /// Reports one access outside shared memory while the launch is profiled (warp_profile.h);
 /// addresses outside every device buffer (a thread's local array) are not counted.
 void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
@@ -83,14 +89,26 @@ template <shared_use use, class T>
   return t_ctx.check_shared;
 }
 
+/// A checked access outside the block's shared memory: host memory fails it (note_reach), and a
+/// profiled launch counts it.
+[[gnu::always_inline, gnu::artificial]] inline void
+note_outside_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
+  if (!in_reached_memory(address)) [[unlikely]] {
+    note_reach(address, bytes, use, line);
+  }
+  if (t_ctx.profiling) {
+    note_global(address, bytes, use, line);
+  }
+}
+
 template <class T>
 [[gnu::always_inline, gnu::artificial]] inline void note_if_shared(T& element, shared_use use,
                                                                    int line) {
   if constexpr (!std::is_array_v<T>) { // a row of a 2-D array is an address, not an access
     if (in_block_shared(__builtin_addressof(element))) {
       note_shared(__builtin_addressof(element), sizeof(T), use, line);
-    } else if (t_ctx.profiling) {
-      note_global(__builtin_addressof(element), sizeof(T), use, line);
+    } else {
+      note_outside_shared(__builtin_addressof(element), sizeof(T), use, line);
     }
   }
 }
@@ -177,8 +195,8 @@ CUGRADE_EMU_ACCESS(shared_update, shared_use::update)
     settle_update();
     if (in_block_shared(address)) {
       note_shared(address, bytes, shared_use::atomic, line);
-    } else if (t_ctx.profiling) {
-      note_global(address, bytes, shared_use::atomic, line);
+    } else {
+      note_outside_shared(address, bytes, shared_use::atomic, line);
     }
   }
 }
