@@ -142,7 +142,8 @@ public:
     }
   }
   /// A checked access outside shared memory and the memory reached lately (t_ctx.reach): memory
-  /// a kernel may reach joins t_ctx.reach; host memory ends the launch (memory_reach.cpp).
+  /// a kernel may reach becomes t_ctx.reach (or, profiling, is counted: note_global); host
+  /// memory ends the launch (memory_reach.cpp).
   void note_reach(const volatile void* address, std::size_t bytes, shared_use use, int line);
   /// An access outside shared memory while profiling: counted when it is in a device buffer.
   void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);

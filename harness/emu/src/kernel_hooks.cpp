@@ -63,10 +63,6 @@ void note_reach(const volatile void* address, std::size_t bytes, shared_use use,
   static_cast<block_runner*>(t_ctx.runner)->note_reach(address, bytes, use, line);
 }
 
-void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line) {
-  static_cast<block_runner*>(t_ctx.runner)->note_global(address, bytes, use, line);
-}
-
 void atomic_timed(const volatile void* address, unsigned long long started) {
   const std::uint64_t cycles = cycle_count() - started;
   t_ctx.atomic_countdown = atomic_contention::sample_period;

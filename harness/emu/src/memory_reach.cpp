@@ -91,8 +91,12 @@ void block_runner::note_reach(const volatile void* address, std::size_t bytes, s
   std::uintptr_t begin = 0;
   std::uintptr_t end = 0;
   if (reachable(at, begin, end)) {
-    t_ctx.reach[1] = t_ctx.reach[0];
-    t_ctx.reach[0] = {begin, end - begin};
+    if (m_profiling) [[unlikely]] {
+      note_global(address, bytes, use, line); // the ranges stay empty: every access comes here
+    } else {
+      t_ctx.reach[1] = t_ctx.reach[0];
+      t_ctx.reach[0] = {begin, end - begin};
+    }
     return;
   }
   // Where the access itself faults or another check judges it, that check speaks: a null or

@@ -42,10 +42,12 @@ struct thread_context {
     void* storage;
     unsigned long block_serial;
   } shared_cache[8];
-  /// Memory outside shared memory that the running block's threads reached lately and may reach
-  /// (a device buffer, the fiber stacks, a module's variables, pinned host memory):
-  /// [begin, begin + bytes). A checked block's access elsewhere asks the block runner
-  /// (note_reach), which fails it when the memory is the host's. Emptied at every block.
+  /// Memory outside shared memory that the running block's threads reached lately and may
+  /// reach (a device buffer, a chunk of fiber stacks, a module's segment, pinned host memory):
+  /// [begin, begin + bytes), two ranges, so that a kernel alternating between two buffers asks
+  /// once for each. A checked block's access elsewhere asks the block runner (note_reach), which
+  /// fails it when the memory is the host's, and counts it in a profiled launch, whose ranges
+  /// stay empty. Emptied at every launch.
   struct reach_range {
     unsigned long begin;
     unsigned long bytes;
@@ -70,7 +72,8 @@ extern __thread thread_context t_ctx __attribute__((tls_model("initial-exec")));
   return reinterpret_cast<unsigned long>(address) - t_ctx.shared_begin < t_ctx.shared_bytes;
 }
 
-/// Whether `address` lies in memory the running block reached lately outside shared memory.
+/// Whether `address` lies in the memory the running block reached lately outside shared memory
+/// (an unsigned comparison per range, as in_block_shared).
 [[gnu::always_inline, gnu::artificial]] inline bool in_reached_memory(const volatile void* address) {
   const auto at = reinterpret_cast<unsigned long>(address);
   return at - t_ctx.reach[0].begin < t_ctx.reach[0].bytes ||

@@ -32,12 +32,10 @@ void note_shared(const volatile void* address, std::size_t bytes, shared_use use
 /// An access by the running thread of a checked block outside shared memory and outside the
 /// memory it reached lately (in_reached_memory): memory a kernel may reach (a device buffer, its
 /// own stack, a module's __device__ or __constant__ variables, pinned host memory, its own
-/// device-side malloc) joins it; host memory (malloc, new, the host's stack) ends the launch
-/// with out_of_bounds, as a GPU faults on it.
+/// device-side malloc) becomes that memory; host memory (malloc, new, the host's stack) ends the
+/// launch with out_of_bounds, as a GPU faults on it. In a profiled launch every such access
+/// comes here and is counted (warp_profile.h) when it is in a device buffer.
 void note_reach(const volatile void* address, std::size_t bytes, shared_use use, int line);
-/// Reports one access outside shared memory while the launch is profiled (warp_profile.h);
-/// addresses outside every device buffer (a thread's local array) are not counted.
-void note_global(const volatile void* address, std::size_t bytes, shared_use use, int line);
 /// Waits until every other lane of the running thread's warp has reached a volatile access to
 /// shared memory too, or waits elsewhere (a barrier, a warp rendezvous) or has exited: the lanes
 /// then make their accesses, each before any of them reaches its next one.
@@ -89,15 +87,11 @@ template <shared_use use, class T>
   return t_ctx.check_shared;
 }
 
-/// A checked access outside the block's shared memory: host memory fails it (note_reach), and a
-/// profiled launch counts it.
+/// A checked access outside the block's shared memory: one test inline, the rest in note_reach.
 [[gnu::always_inline, gnu::artificial]] inline void
 note_outside_shared(const volatile void* address, std::size_t bytes, shared_use use, int line) {
   if (!in_reached_memory(address)) [[unlikely]] {
     note_reach(address, bytes, use, line);
-  }
-  if (t_ctx.profiling) {
-    note_global(address, bytes, use, line);
   }
 }
 
