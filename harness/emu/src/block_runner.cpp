@@ -44,6 +44,9 @@ void block_runner::run_blocks(launch_job& job) {
   for (hot_range& r : m_reached) {
     r = {};
   }
+  for (hot_range& r : m_variables) {
+    r = {};
+  }
   t_ctx.reach[0] = t_ctx.reach[1] = {};
   // Buffers may have been freed and others allocated since the last launch.
   m_placed_begin = m_placed_end = m_unplaced_page = 0;

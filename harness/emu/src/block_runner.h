@@ -250,6 +250,10 @@ private:
   /// a device buffer, a chunk of fiber stacks, pinned or device-allocated host memory, a
   /// module's segment. The ranges found lately are kept in m_reached.
   bool reachable(std::uintptr_t at, std::uintptr_t& begin, std::uintptr_t& end);
+  /// Whether [at, at + bytes) lies in a loaded module's segment, where a __device__ variable is
+  /// (memory_reach.cpp): global memory that every thread shares, as a device buffer is. A
+  /// thread's local array is not; the modules' segments found lately are kept in m_variables.
+  bool in_device_variable(std::uintptr_t at, std::size_t bytes);
   [[noreturn]] void fail_host_memory(std::uintptr_t at, std::size_t bytes, shared_use use,
                                      int line);
   void on_lane_exit(fiber_id f) {
@@ -364,6 +368,9 @@ private:
   unsigned m_next_buffer = 0;
   hot_range m_reached[8]; ///< memory a kernel may reach, found lately (reachable)
   unsigned m_next_reached = 0;
+  hot_range m_variables[4]; ///< modules' segments found lately (in_device_variable)
+  unsigned m_next_variable = 0;
+  hot_range m_last_stack;   ///< the chunk of fiber stacks a read-modify-write was in lately
 };
 
 /// Fills memory with a garbage pattern: large values of both signs, never zero, NaN or Inf.

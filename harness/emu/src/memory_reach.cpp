@@ -6,7 +6,6 @@
 // launch faults there (an MMU fault; memcheck: "Invalid __global__ write"), where the emulator,
 // whose kernels share the host's address space, would read and write it. Such an access ends the
 // launch here as out_of_bounds, before it happens.
-#include <dlfcn.h>
 #include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -81,6 +80,28 @@ bool block_runner::reachable(std::uintptr_t at, std::uintptr_t& begin, std::uint
     return false;
   }
   m_reached[m_next_reached++ % std::size(m_reached)] = {begin, end};
+  return true;
+}
+
+bool block_runner::in_device_variable(std::uintptr_t at, std::size_t bytes) {
+  for (const hot_range& r : m_variables) {
+    if (r.holds(at, bytes)) {
+      return true;
+    }
+  }
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  if (at - m_last_stack.begin < m_last_stack.end - m_last_stack.begin) {
+    return false; // a thread's local array, the common case
+  }
+  if (stack_pool::chunk_around(reinterpret_cast<const void*>(at), begin, end)) {
+    m_last_stack = {begin, end};
+    return false;
+  }
+  if (!module_segment_around(at, begin, end) || at + bytes > end) {
+    return false;
+  }
+  m_variables[m_next_variable++ % std::size(m_variables)] = {begin, end};
   return true;
 }
 
