@@ -188,6 +188,17 @@ TEST_F(LostUpdates, TheLanesOfAWarpIncrementingOneBinLeaveOne) {
   }
 }
 
+TEST_F(LostUpdates, TheLanesOfAWarpIncrementingOneBinOfADeviceArrayLeaveOne) {
+  device_buffer<int> keys(32);
+  keys.upload(std::vector<int>(32, 3));
+  device_buffer<unsigned> bins(16);
+  bins.fill(0);
+  m_kernels.fn<void(const int*, int, unsigned*, int, int)>("run_device_array_plain_increments")(
+      keys.get(), 32, bins.get(), 1, 32);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(bins.download()[3], 1u) << "a __device__ array's lanes read together too";
+}
+
 TEST_F(LostUpdates, LanesSharingABinInAWarpKeepOneIncrementAndEachWarpAtMostOne) {
   std::vector<int> keys(64);
   for (int i = 0; i < 32; ++i) {

@@ -43,10 +43,8 @@ void block_runner::note_global(const volatile void* address, std::size_t bytes, 
 }
 
 bool block_runner::in_device_buffer(std::uintptr_t at, std::size_t bytes) {
-  for (const hot_range& r : m_buffers) {
-    if (r.holds(at, bytes)) {
-      return true;
-    }
+  if (m_buffers.find(at, bytes) != nullptr) {
+    return true;
   }
   std::uintptr_t begin = 0;
   std::uintptr_t end = 0;
@@ -54,7 +52,7 @@ bool block_runner::in_device_buffer(std::uintptr_t at, std::size_t bytes) {
                                                end)) {
     return false; // a thread's local array, a __constant__ or host address: not global memory
   }
-  m_buffers[m_next_buffer++ % 4] = {begin, end};
+  m_buffers.add({begin, end});
   return true;
 }
 

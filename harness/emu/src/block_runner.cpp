@@ -38,15 +38,9 @@ void block_runner::run_blocks(launch_job& job) {
   t_ctx.kernel_name = job.site.kernel_name;
   m_profiling = job.profile;
   m_profiler.clear();
-  for (hot_range& r : m_buffers) {
-    r = {};
-  }
-  for (hot_range& r : m_reached) {
-    r = {};
-  }
-  for (hot_range& r : m_variables) {
-    r = {};
-  }
+  m_buffers.clear();
+  m_reached.clear();
+  m_variables.clear();
   t_ctx.reach[0] = t_ctx.reach[1] = {};
   // Buffers may have been freed and others allocated since the last launch.
   m_placed_begin = m_placed_end = m_unplaced_page = 0;

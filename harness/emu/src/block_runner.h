@@ -356,6 +356,21 @@ private:
     }
   };
   hot_range m_hot[2];
+  /// N ranges found lately, the oldest replaced first.
+  template <unsigned N> struct recent_ranges {
+    hot_range ranges[N];
+    unsigned next = 0;
+    [[nodiscard]] const hot_range* find(std::uintptr_t at, std::size_t bytes) const {
+      for (const hot_range& r : ranges) {
+        if (r.holds(at, bytes)) {
+          return &r;
+        }
+      }
+      return nullptr;
+    }
+    void add(hot_range r) { ranges[next++ % N] = r; }
+    void clear() { *this = {}; }
+  };
   std::uint64_t m_block_serial = 0; ///< blocks run by this worker: stamps garbage fills
   std::size_t m_static_used = 0;    ///< static shared bytes this block declared so far
   shared_slot_record* m_dynamic = nullptr;
@@ -364,13 +379,10 @@ private:
   // Profiling (launch_job::profile): the warps' requests, and the device buffers seen lately.
   bool m_profiling = false;
   warp_profiler m_profiler;
-  hot_range m_buffers[4];
-  unsigned m_next_buffer = 0;
-  hot_range m_reached[8]; ///< memory a kernel may reach, found lately (reachable)
-  unsigned m_next_reached = 0;
-  hot_range m_variables[4]; ///< modules' segments found lately (in_device_variable)
-  unsigned m_next_variable = 0;
-  hot_range m_last_stack;   ///< the chunk of fiber stacks a read-modify-write was in lately
+  recent_ranges<4> m_buffers;
+  recent_ranges<8> m_reached;   ///< memory a kernel may reach, found lately (reachable)
+  recent_ranges<4> m_variables; ///< modules' segments found lately (in_device_variable)
+  hot_range m_last_stack;       ///< the chunk of fiber stacks a read-modify-write was in lately
 };
 
 /// Fills memory with a garbage pattern: large values of both signs, never zero, NaN or Inf.

@@ -65,12 +65,10 @@ bool mapped(std::uintptr_t at) {
 } // namespace
 
 bool block_runner::reachable(std::uintptr_t at, std::uintptr_t& begin, std::uintptr_t& end) {
-  for (const hot_range& r : m_reached) {
-    if (r.holds(at, 1)) {
-      begin = r.begin;
-      end = r.end;
-      return true;
-    }
+  if (const hot_range* r = m_reached.find(at, 1)) {
+    begin = r->begin;
+    end = r->end;
+    return true;
   }
   const auto* p = reinterpret_cast<const void*>(at);
   if (!device_memory::instance().buffer_around(p, 1, begin, end) &&
@@ -79,15 +77,13 @@ bool block_runner::reachable(std::uintptr_t at, std::uintptr_t& begin, std::uint
       !module_segment_around(at, begin, end)) {
     return false;
   }
-  m_reached[m_next_reached++ % std::size(m_reached)] = {begin, end};
+  m_reached.add({begin, end});
   return true;
 }
 
 bool block_runner::in_device_variable(std::uintptr_t at, std::size_t bytes) {
-  for (const hot_range& r : m_variables) {
-    if (r.holds(at, bytes)) {
-      return true;
-    }
+  if (m_variables.find(at, bytes) != nullptr) {
+    return true;
   }
   std::uintptr_t begin = 0;
   std::uintptr_t end = 0;
@@ -101,7 +97,7 @@ bool block_runner::in_device_variable(std::uintptr_t at, std::size_t bytes) {
   if (!module_segment_around(at, begin, end) || at + bytes > end) {
     return false;
   }
-  m_variables[m_next_variable++ % std::size(m_variables)] = {begin, end};
+  m_variables.add({begin, end});
   return true;
 }
 

@@ -5,7 +5,7 @@
 // never lost an update, and the kernel passed in emulation while the GPU grade failed it.
 //
 // In the blocks the emulator checks (launch_job::check_shared), a read-modify-write of a device
-// buffer (the rewriter's shared_update: `++`, `--`, the compound assignments and `a[i] = a[i] +
+// buffer or a __device__ variable (the rewriter's shared_update: `++`, `--`, the compound assignments and `a[i] = a[i] +
 // x` on a subscript, and a compound assignment to `*p` at a statement's start) is taken with the
 // warp: the thread waits until every other lane of its warp has reached one too, or waits where it
 // cannot arrive, or has exited (the warp step of warp_step.cpp); when the step is released, every
@@ -34,7 +34,8 @@ void* block_runner::warp_update(void* address, std::size_t bytes) {
   flush_update();
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   if (bytes > sizeof(pending_store::value) ||
-      !(in_device_buffer(at, bytes) || in_block_shared(address))) {
+      !(in_device_buffer(at, bytes) || in_block_shared(address) ||
+        in_device_variable(at, bytes))) {
     return address;
   }
   fiber_extra& x = m_extra[m_current];

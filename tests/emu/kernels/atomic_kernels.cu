@@ -209,3 +209,21 @@ extern "C" void run_locked_total(int* mutex, float* total, const float* v, int n
 extern "C" void run_block_sums(const float* v, float* total, int blocks, bool atomic) {
   block_sums<<<blocks, 64>>>(v, total, atomic);
 }
+
+// The same plain increments into a __device__ array, copied out afterwards.
+__device__ unsigned g_plain_bins[16];
+
+__global__ void device_array_plain_increments(const int* keys, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    g_plain_bins[keys[i]]++;
+  }
+}
+
+extern "C" void run_device_array_plain_increments(const int* keys, int n, unsigned* bins,
+                                                  int blocks, int threads) {
+  const unsigned zeros[16] = {0};
+  cudaMemcpyToSymbol(g_plain_bins, zeros, sizeof zeros);
+  device_array_plain_increments<<<blocks, threads>>>(keys, n);
+  cudaMemcpyFromSymbol(bins, g_plain_bins, sizeof zeros, 0, cudaMemcpyDeviceToDevice);
+}
