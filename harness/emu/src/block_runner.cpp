@@ -72,7 +72,6 @@ void block_runner::run_blocks(launch_job& job) {
   if (m_profiling) {
     job.profile_counts.add(m_profiler);
     m_profiling = false;
-    t_ctx.profiling = false;
   }
   while (m_idle_count > 0) { // parked fibers are abandoned, their stacks given back
     m_stacks.release(m_idle[--m_idle_count].stack);
@@ -226,7 +225,6 @@ void block_runner::start_checks(std::uint64_t block_linear) {
   if (m_checking) {
     m_hazards.new_interval();
   }
-  t_ctx.profiling = m_profiling;
   if (m_profiling) {
     m_profiler.begin_block(m_count);
   }

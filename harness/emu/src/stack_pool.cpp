@@ -87,14 +87,10 @@ bool stack_pool::chunk_around(const void* addr, std::uintptr_t& begin, std::uint
 }
 
 bool stack_pool::is_guard(const void* addr) {
-  const auto a = reinterpret_cast<std::uintptr_t>(addr);
-  for (const auto& r : g_regions) {
-    const std::uintptr_t base = r.load(std::memory_order_acquire);
-    if (base != 0 && a >= base && a < base + chunk_slots * stride) {
-      return (a - base) % stride < guard_bytes;
-    }
-  }
-  return false;
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  return chunk_around(addr, begin, end) &&
+         (reinterpret_cast<std::uintptr_t>(addr) - begin) % stride < guard_bytes;
 }
 
 } // namespace cugrade::emu::detail

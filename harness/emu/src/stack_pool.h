@@ -30,8 +30,8 @@ public:
 
   /// Async-signal-safe: whether addr lies in the guard page of any pool's stack.
   static bool is_guard(const void* addr);
-  /// The chunk of fiber stacks (of any pool) that holds addr, as [begin, end): a thread's local
-  /// variables are there. False when no chunk holds it.
+  /// Async-signal-safe: the chunk of fiber stacks (of any pool) that holds addr, as
+  /// [begin, end): a thread's local variables are there. False when no chunk holds it.
   static bool chunk_around(const void* addr, std::uintptr_t& begin, std::uintptr_t& end);
 
 private:

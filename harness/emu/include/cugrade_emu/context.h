@@ -23,9 +23,6 @@ struct thread_context {
   unsigned long shared_begin;
   unsigned long shared_bytes;
   bool check_shared;
-  /// The running launch is profiled (cugrade::emu::set_profiling): accesses outside shared
-  /// memory are counted too.
-  bool profiling;
   /// Global atomics left until the next one is timed (atomic_note in shared_access.h); set
   /// by the block runner at each launch.
   unsigned atomic_countdown;
