@@ -199,6 +199,17 @@ TEST_F(LostUpdates, TheLanesOfAWarpIncrementingOneBinOfADeviceArrayLeaveOne) {
   EXPECT_EQ(bins.download()[3], 1u) << "a __device__ array's lanes read together too";
 }
 
+TEST_F(LostUpdates, TheLanesOfAWarpIncrementingThroughAPointerLeaveOne) {
+  device_buffer<unsigned> totals(2);
+  totals.fill(0);
+  m_kernels.fn<void(int, unsigned*, int, int)>("run_count_through_pointers")(32, totals.get(), 1,
+                                                                              32);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto t = totals.download();
+  EXPECT_EQ(t[0], 1u) << "`(*count)++` by 32 lanes: the warp reads 0 together, all store 1";
+  EXPECT_EQ(t[1], 1u) << "`*sum += 1` the same";
+}
+
 TEST_F(LostUpdates, LanesSharingABinInAWarpKeepOneIncrementAndEachWarpAtMostOne) {
   std::vector<int> keys(64);
   for (int i = 0; i < 32; ++i) {

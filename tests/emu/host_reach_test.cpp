@@ -76,6 +76,30 @@ TEST_F(HostReach, AnAtomicOnNewedCountersIsOutOfBounds) {
       << d.message;
 }
 
+TEST_F(HostReach, AStoreThroughAPointerToAHostVariableIsOutOfBounds) {
+  const auto d = run("total_in_a_host_variable", 100);
+  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
+  EXPECT_EQ(d.error_kind, "out_of_bounds");
+  EXPECT_EQ(d.kernel, "sum_into");
+  EXPECT_TRUE(has(d.message, "a write of 4 bytes at " + at("TOTAL_STORE"))) << d.message;
+  EXPECT_TRUE(has(d.message, "reaches host memory")) << d.message;
+}
+
+TEST_F(HostReach, ALoadThroughAPointerToAHostVariableIsOutOfBounds) {
+  const auto d = run("count_by_host_address", 300);
+  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
+  EXPECT_EQ(d.error_kind, "out_of_bounds");
+  EXPECT_TRUE(has(d.message, "a read of 4 bytes at " + at("COUNT_READ"))) << d.message;
+}
+
+TEST_F(HostReach, PointersToDeviceSharedLocalAndDeviceVariablesPass) {
+  float first = 0.0f;
+  const auto d = run("lawful_pointers", 300, &first);
+  EXPECT_EQ(m_status, cudaSuccess) << d.message;
+  EXPECT_TRUE(d.message.empty()) << d.message;
+  EXPECT_EQ(first, 2.0f);
+}
+
 TEST_F(HostReach, DeviceConstantLocalArgumentPinnedAndManagedMemoryPass) {
   float first = 0.0f;
   const auto d = run("lawful_memory", 1000, &first);

@@ -402,15 +402,42 @@ TEST(RewriteAccesses, AnAssignmentReadingTheElementItStoresIsAnUpdate) {
                 ", 2), " + write("s[u]") + " = 1; }");
 }
 
-// `*result += s[0]` at a statement's start is the same read-modify-write as `result[0] += s[0]`;
-// a product, a declarator and a plain store through a pointer are left alone.
+// `*result += s[0]` at a statement's start is the same read-modify-write as `result[0] += s[0]`,
+// and `*p = 3` the same store as `p[0] = 3`; a product and a declarator are left alone.
 TEST(RewriteAccesses, ACompoundAssignmentThroughAPointerIsAnUpdate) {
   EXPECT_EQ(body("__global__ void k(float* r, float* p) { if (t == 0) *r += 2; *p -= 1; "
                  "float x = a * b; *p = 3; float *q = p; x *= 2; }"),
             "__global__ void k(float* r, float* p) {" + flag + " if (t == 0) " + update("*r") +
-                " += 2; " + update("*p") +
-                " -= 1; float x = a * b; *p = 3; float *q = p; x *= 2; "
+                " += 2; " + update("*p") + " -= 1; float x = a * b; " + write("*p") +
+                " = 3; float *q = p; x *= 2; "
                 "}");
+}
+
+// A student's single result, `*sum = partial[0]`, and a value read through a pointer: loads and
+// stores a GPU makes through the pointer, so a host pointer faults there (memory_reach.cpp).
+TEST(RewriteAccesses, LoadsAndStoresThroughAPointerAreAccesses) {
+  EXPECT_EQ(body("__global__ void k(const float* in, float* out, int* n) { float v = *in; "
+                 "if (threadIdx.x == 0) *out = v + *(in + 1); while (*n > 0) { (*n)--; } if (i < *n) {} "
+                 "return; }"),
+            "__global__ void k(const float* in, float* out, int* n) {" + flag +
+                " float v = " + read("*in") + "; if (threadIdx.x == 0) " + write("*out") +
+                " = v + " + read("*(in + 1)") + "; while (" + read("*n") + " > 0) { (" +
+                update("*n") + ")--; } if (i < " + read("*n") + ") {} return; }");
+}
+
+// Where the `*` may be a product, a declarator or a pointer's increment, or applies to more than
+// a name, nothing changes: a missed check, never a program that no longer compiles.
+TEST(RewriteAccesses, ProductsDeclaratorsAndPointerIncrementsStayAsWritten) {
+  const std::string kept =
+      "__global__ void k(float* p, float** pp, S* s) { float a = b * c, *q = p; "
+      "int i = j++ * 2; float x = (a + b) * c; float y = *p++; vector<int> *v = 0; "
+      "int z = sizeof(*p); float w = *s->f; float u = *pp[1]; void (*f)(int) = 0; (*f)(1); "
+      "float t = 2 * *p; }";
+  EXPECT_EQ(body(kept), "__global__ void k(float* p, float** pp, S* s) {" + flag +
+                            " float a = b * c, *q = p; int i = j++ * 2; float x = (a + b) * c; "
+                            "float y = *p++; vector<int> *v = 0; int z = sizeof(*p); "
+                            "float w = *s->f; float u = *" +
+                            read("pp[1]") + "; void (*f)(int) = 0; (*f)(1); float t = 2 * *p; }");
 }
 
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {
@@ -642,10 +669,9 @@ TEST(RewriteAccesses, ADereferencedCastPointerIsOneAccessOfItsType) {
       body("__device__ float4 f(const float* p) { return *reinterpret_cast<const float4*>(p); }"),
       "__device__ float4 f(const float* p) {" + flag + " return " +
           read("*reinterpret_cast<const float4*>(p)") + "; }");
-  // Products, declarators, plain pointers and a `*` that applies to more than the cast stay.
+  // Products, declarators and a `*` that applies to more than the cast stay.
   for (const std::string kept :
        {"__global__ void k(float* a, int n) { float s = a0 * (float)n; float *p = a; }",
-        "__global__ void k(float* p) { float s = *(p + 1); }",
         "__global__ void k(S p) { float4 s = *(float4*)p.data; }",
         "void h(float* x) { float4 v = *(float4*)x; }"}) {
     EXPECT_EQ(body(kept), kept);

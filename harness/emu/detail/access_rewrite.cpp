@@ -516,6 +516,98 @@ std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i)
   return access{i, *name, use::update};
 }
 
+// The `(` that the `)` at `close` closes, within the statement.
+std::optional<std::size_t> opener_of(const rewrite_context& ctx, std::size_t close) {
+  int depth = 0;
+  int reach = k_cast_reach;
+  for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.in_directive || t.is(";") || t.is("{") || t.is("}")) {
+      return std::nullopt;
+    }
+    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
+    if (depth == 0) {
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether a `*` right after token `b` can only be a dereference: after an assignment or a
+// comparison's `=`, `return`, a statement's start, a condition's `)`, a `(` that is no
+// declarator's, an operator that takes an operand on its right (`i < *count`). Never after a
+// name, a `)` that may close a product's operand, `>` (`vector<int> *p`), `,` (`int a, *b`) or
+// `++` (`i++ * n`).
+bool dereference_follows(const rewrite_context& ctx, std::size_t b) {
+  const token& t = ctx.at(b);
+  if (t.is("=") || one_of(t, {"return", "else", "do", "case", ";", "{", "}", "?", ":", "!", "~",
+                              "|", "^", "%", "/", "[", "<", "<<"})) {
+    return true;
+  }
+  const std::optional<std::size_t> bb = ctx.prev(b);
+  if (t.is("+") || t.is("-")) { // `a + *p`, not `i++ * n`
+    return !(bb && (ctx.at(*bb).is("+") || ctx.at(*bb).is("-")) && adjacent(ctx, *bb, b));
+  }
+  if (t.is("&")) { // `a && *p`, not `&*p` nor `a & *p`'s rare twin `T & *p`
+    return bb && ctx.at(*bb).is("&") && adjacent(ctx, *bb, b);
+  }
+  if (t.is("(")) { // `f(*p)`, `(*p)`; not `sizeof(*p)` nor `void (*f)(int)`
+    return !bb || !(declaration_word(ctx.at(*bb)) ||
+                    one_of(ctx.at(*bb), {"sizeof", "decltype", "alignof", "alignas", "typeid",
+                                         "noexcept", "typeof", "__typeof__", "__align__",
+                                         "__launch_bounds__"}));
+  }
+  if (t.is(")")) { // `if (i == 0) *out = s;`
+    const std::optional<std::size_t> open = opener_of(ctx, b);
+    const std::optional<std::size_t> word = open ? ctx.prev(*open) : std::nullopt;
+    return word && one_of(ctx.at(*word), {"if", "while", "for", "switch"});
+  }
+  return false;
+}
+
+// `*out = s`, `float v = *p;`, `sum += *(in + i)`, `(*count)++`: a load or store through a
+// pointer (the pointer a name or a parenthesised expression), one access of the pointed-to type,
+// where the `*` can only be a dereference (dereference_follows). A GPU's kernel faults on a
+// pointer to host memory here as with a subscript, and shared memory reached through a pointer
+// has its hazards too.
+std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i) {
+  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> before = ctx.prev(i);
+  const std::optional<std::size_t> operand = ctx.next(i);
+  if (!before || !operand || !dereference_follows(ctx, *before)) {
+    return std::nullopt;
+  }
+  std::optional<std::size_t> last;
+  if (is_name(ctx.at(*operand))) {
+    last = operand;
+  } else if (ctx.at(*operand).is("(") && !pointer_cast_close(ctx, *operand)) {
+    last = group_close(ctx, *operand); // `*(p + i)`; `*(float4*)p.data` is a cast's
+  }
+  const std::optional<std::size_t> after = last ? ctx.next(*last) : std::nullopt;
+  if (!last || ctx.at(*last).in_directive || !after ||
+      one_of(ctx.at(*after), {"[", "(", ".", "->", "::", "<"}) || is_name(ctx.at(*after)) ||
+      ctx.at(*after).kind == token_kind::number || ctx.at(*after).kind == token_kind::literal) {
+    return std::nullopt; // `*p[i]`, `*f(x)`, `*s.p`: the `*` applies to more than the name
+  }
+  if (const auto after2 = ctx.next(*after); (ctx.at(*after).is("+") || ctx.at(*after).is("-")) &&
+                                            after2 && ctx.at(*after2).is(ctx.at(*after).text) &&
+                                            adjacent(ctx, *after, *after2)) {
+    return std::nullopt; // `*p++` increments the pointer
+  }
+  std::size_t start = i;
+  std::size_t end = *last;
+  widen_over_grouping(ctx, start, end);
+  if (const auto call = ctx.next(end); call && (ctx.at(*call).is("(") || ctx.at(*call).is("["))) {
+    return std::nullopt; // `(*f)(x)`, `(*rows)[i]`
+  }
+  if (in_constant_expression(ctx, i)) {
+    return std::nullopt;
+  }
+  return access{i, *last, use_of(ctx, i, *last)};
+}
+
 // The `;` that ends the statement holding token `i` (nothing when the file ends first).
 std::optional<std::size_t> statement_end(const rewrite_context& ctx, std::size_t i) {
   int depth = 0;
@@ -585,6 +677,9 @@ void rewrite_accesses(rewrite_context& ctx) {
     }
     if (!a) {
       a = deref_update_at(ctx, i);
+    }
+    if (!a) {
+      a = pointer_deref_at(ctx, i);
     }
     if (!a) {
       continue;

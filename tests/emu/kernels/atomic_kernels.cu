@@ -227,3 +227,17 @@ extern "C" void run_device_array_plain_increments(const int* keys, int n, unsign
   device_array_plain_increments<<<blocks, threads>>>(keys, n);
   cudaMemcpyFromSymbol(bins, g_plain_bins, sizeof zeros, 0, cudaMemcpyDeviceToDevice);
 }
+
+// Every thread counts itself into one total through a pointer, as students write a counter:
+// `(*count)++;` and `*sum += 1;`.
+__global__ void count_through_pointers(int n, unsigned* count, unsigned* sum) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    (*count)++;
+    *sum += 1;
+  }
+}
+
+extern "C" void run_count_through_pointers(int n, unsigned* totals, int blocks, int threads) {
+  count_through_pointers<<<blocks, threads>>>(n, totals, totals + 1);
+}

@@ -121,3 +121,63 @@ extern "C" void device_heap_scratch(const float* in, int n, float* out) {
   scratch_from_the_device_heap<<<(n + 127) / 128, 128>>>(in, n, out);
   cudaDeviceSynchronize();
 }
+
+__global__ void sum_into(const float* in, int n, float* total) {
+  __shared__ float s[128];
+  s[threadIdx.x] = threadIdx.x < n ? in[threadIdx.x] : 0.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float acc = 0.0f;
+    for (int k = 0; k < 128; ++k) {
+      acc += s[k];
+    }
+    *total = acc; // TOTAL_STORE
+  }
+}
+
+// The total goes to the launcher's own variable: `&total` is a host address.
+extern "C" void total_in_a_host_variable(const float* in, int n, float* out) {
+  float total = 0.0f;
+  sum_into<<<1, 128>>>(in, n, &total);
+  cudaDeviceSynchronize();
+  cudaMemcpy(out, &total, sizeof total, cudaMemcpyHostToDevice);
+}
+
+__global__ void scale_first(const float* in, const int* count, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < *count) { // COUNT_READ
+    out[i] = in[i] * 2.0f;
+  }
+}
+
+// The element count is passed by its host address instead of by value.
+extern "C" void count_by_host_address(const float* in, int n, float* out) {
+  scale_first<<<(n + 127) / 128, 128>>>(in, &n, out);
+  cudaDeviceSynchronize();
+}
+
+__device__ float g_scale = 2.0f;
+
+__device__ void add_to(float* target, float value) {
+  *target += value;
+}
+
+__global__ void through_lawful_pointers(const float* in, int n, float* out) {
+  __shared__ float tile[128];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float mine = i < n ? *(in + i) : 0.0f;
+  float* slot = &tile[threadIdx.x];
+  *slot = mine;
+  const float* scale = &g_scale;
+  add_to(&mine, *slot * (*scale - 1.0f));
+  if (i < n) {
+    *(out + i) = mine;
+  }
+}
+
+// Loads and stores through pointers to a device buffer, shared memory, a local and a __device__
+// variable: out[i] = 2 * in[i].
+extern "C" void lawful_pointers(const float* in, int n, float* out) {
+  through_lawful_pointers<<<(n + 127) / 128, 128>>>(in, n, out);
+  cudaDeviceSynchronize();
+}
