@@ -432,12 +432,12 @@ TEST(RewriteAccesses, ProductsDeclaratorsAndPointerIncrementsStayAsWritten) {
       "__global__ void k(float* p, float** pp, S* s) { float a = b * c, *q = p; "
       "int i = j++ * 2; float x = (a + b) * c; float y = *p++; vector<int> *v = 0; "
       "int z = sizeof(*p); float w = *s->f; float u = *pp[1]; void (*f)(int) = 0; (*f)(1); "
-      "float t = 2 * *p; }";
+      "float t = 2 * *p; (*s).f = 0; }";
   EXPECT_EQ(body(kept), "__global__ void k(float* p, float** pp, S* s) {" + flag +
                             " float a = b * c, *q = p; int i = j++ * 2; float x = (a + b) * c; "
                             "float y = *p++; vector<int> *v = 0; int z = sizeof(*p); "
                             "float w = *s->f; float u = *" +
-                            read("pp[1]") + "; void (*f)(int) = 0; (*f)(1); float t = 2 * *p; }");
+                            read("pp[1]") + "; void (*f)(int) = 0; (*f)(1); float t = 2 * *p; (*s).f = 0; }");
 }
 
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {

@@ -599,8 +599,9 @@ std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i
   std::size_t start = i;
   std::size_t end = *last;
   widen_over_grouping(ctx, start, end);
-  if (const auto call = ctx.next(end); call && (ctx.at(*call).is("(") || ctx.at(*call).is("["))) {
-    return std::nullopt; // `(*f)(x)`, `(*rows)[i]`
+  if (const auto call = ctx.next(end);
+      call && one_of(ctx.at(*call), {"(", "[", ".", "->"})) {
+    return std::nullopt; // `(*f)(x)`, `(*rows)[i]`, `(*p).x`: not an access of the whole `*p`
   }
   if (in_constant_expression(ctx, i)) {
     return std::nullopt;
