@@ -417,12 +417,12 @@ TEST(RewriteAccesses, ACompoundAssignmentThroughAPointerIsAnUpdate) {
 // stores a GPU makes through the pointer, so a host pointer faults there (memory_reach.cpp).
 TEST(RewriteAccesses, LoadsAndStoresThroughAPointerAreAccesses) {
   EXPECT_EQ(body("__global__ void k(const float* in, float* out, int* n) { float v = *in; "
-                 "if (threadIdx.x == 0) *out = v + *(in + 1); while (*n > 0) { (*n)--; } if (i < *n) {} "
+                 "if (threadIdx.x == 0) *out = v + *(in + 1); while (*n > 0) (*n)--; if (i < *n) {} "
                  "return; }"),
             "__global__ void k(const float* in, float* out, int* n) {" + flag +
                 " float v = " + read("*in") + "; if (threadIdx.x == 0) " + write("*out") +
-                " = v + " + read("*(in + 1)") + "; while (" + read("*n") + " > 0) { (" +
-                update("*n") + ")--; } if (i < " + read("*n") + ") {} return; }");
+                " = v + " + read("*(in + 1)") + "; while (" + read("*n") + " > 0) (" +
+                update("*n") + ")--; if (i < " + read("*n") + ") {} return; }");
 }
 
 // Where the `*` may be a product, a declarator or a pointer's increment, or applies to more than

@@ -272,6 +272,31 @@ std::optional<std::size_t> matching_bracket(const rewrite_context& ctx, std::siz
   return std::nullopt;
 }
 
+// The `(` that the `)` at `close` closes, within the statement.
+std::optional<std::size_t> opener_of(const rewrite_context& ctx, std::size_t close) {
+  int depth = 0;
+  int reach = k_cast_reach;
+  for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.in_directive || t.is(";") || t.is("{") || t.is("}")) {
+      return std::nullopt;
+    }
+    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
+    if (depth == 0) {
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether the `)` at `close` ends an `if`, `while`, `for` or `switch` condition: what follows
+// starts a statement (`if (c) (*n)--;`).
+bool closes_condition(const rewrite_context& ctx, std::size_t close) {
+  const std::optional<std::size_t> open = opener_of(ctx, close);
+  const std::optional<std::size_t> word = open ? ctx.prev(*open) : std::nullopt;
+  return word && one_of(ctx.at(*word), {"if", "while", "for", "switch"});
+}
+
 enum class use { read, write, update };
 
 // Widens [start, last] over the parentheses that only group it: `(a[i])`, and
@@ -286,7 +311,8 @@ void widen_over_grouping(const rewrite_context& ctx, std::size_t& start, std::si
       return;
     }
     if (const auto before = ctx.prev(*open);
-        before && (is_name(ctx.at(*before)) || one_of(ctx.at(*before), {")", "]", ">"}))) {
+        before && (is_name(ctx.at(*before)) || one_of(ctx.at(*before), {"]", ">"}) ||
+                   (ctx.at(*before).is(")") && !closes_condition(ctx, *before)))) {
       return;
     }
     start = *open;
@@ -516,23 +542,6 @@ std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i)
   return access{i, *name, use::update};
 }
 
-// The `(` that the `)` at `close` closes, within the statement.
-std::optional<std::size_t> opener_of(const rewrite_context& ctx, std::size_t close) {
-  int depth = 0;
-  int reach = k_cast_reach;
-  for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
-    const token& t = ctx.at(*k);
-    if (t.in_directive || t.is(";") || t.is("{") || t.is("}")) {
-      return std::nullopt;
-    }
-    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
-    if (depth == 0) {
-      return k;
-    }
-  }
-  return std::nullopt;
-}
-
 // Whether a `*` right after token `b` can only be a dereference: after an assignment or a
 // comparison's `=`, `return`, a statement's start, a condition's `)`, a `(` that is no
 // declarator's, an operator that takes an operand on its right (`i < *count`). Never after a
@@ -558,9 +567,7 @@ bool dereference_follows(const rewrite_context& ctx, std::size_t b) {
                                          "__launch_bounds__"}));
   }
   if (t.is(")")) { // `if (i == 0) *out = s;`
-    const std::optional<std::size_t> open = opener_of(ctx, b);
-    const std::optional<std::size_t> word = open ? ctx.prev(*open) : std::nullopt;
-    return word && one_of(ctx.at(*word), {"if", "while", "for", "switch"});
+    return closes_condition(ctx, b);
   }
   return false;
 }
