@@ -57,7 +57,7 @@ std::vector<saved_output> saved_from(const json& j) {
   return out;
 }
 
-timing_record timing_from(const json& j) {
+timing_record timing_record_from(const json& j) {
   timing_record t;
   t.case_index = j.value("case", std::size_t{0});
   t.event_ms = j.value("event_ms", std::vector<double>{});
@@ -225,7 +225,7 @@ private:
   }
 
   std::string timing(const json& j) {
-    timing_record t = timing_from(j);
+    timing_record t = timing_record_from(j);
     for (const auto& saved : t.saved) {
       if (!is_plain_file_name(saved.file)) {
         return "a saved output outside the output folder";

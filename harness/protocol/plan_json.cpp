@@ -31,7 +31,7 @@ json timing_json(const timing_request& t) {
           {"save_outputs", t.save_outputs}};
 }
 
-timing_request timing_from(const json& j) {
+timing_request timing_request_from(const json& j) {
   timing_request t;
   t.enabled = j.value("enabled", false);
   t.warmup_seconds = j.value("warmup_seconds", t.warmup_seconds);
@@ -96,7 +96,7 @@ result<plan> plan_from_json_text(const std::string& text) {
                          c.at("seed").get<std::uint64_t>()});
     }
     if (j.contains("timing")) {
-      p.timing = timing_from(j.at("timing"));
+      p.timing = timing_request_from(j.at("timing"));
     }
     return p;
   } catch (const json::exception& e) {
