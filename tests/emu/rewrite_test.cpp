@@ -417,12 +417,13 @@ TEST(RewriteAccesses, ACompoundAssignmentThroughAPointerIsAnUpdate) {
 // stores a GPU makes through the pointer, so a host pointer faults there (memory_reach.cpp).
 TEST(RewriteAccesses, LoadsAndStoresThroughAPointerAreAccesses) {
   EXPECT_EQ(body("__global__ void k(const float* in, float* out, int* n) { float v = *in; "
-                 "if (threadIdx.x == 0) *out = v + *(in + 1); while (*n > 0) (*n)--; if (i < *n) {} "
+                 "if (threadIdx.x == 0) *out = v + *(in + 1); while (*n > 0) (*n)--; if (i < *n) {} v = fmaxf(v, *in); "
                  "return; }"),
             "__global__ void k(const float* in, float* out, int* n) {" + flag +
                 " float v = " + read("*in") + "; if (threadIdx.x == 0) " + write("*out") +
                 " = v + " + read("*(in + 1)") + "; while (" + read("*n") + " > 0) (" +
-                update("*n") + ")--; if (i < " + read("*n") + ") {} return; }");
+                update("*n") + ")--; if (i < " + read("*n") + ") {} v = fmaxf(v, " + read("*in") +
+                "); return; }");
 }
 
 // Where the `*` may be a product, a declarator or a pointer's increment, or applies to more than
@@ -432,12 +433,13 @@ TEST(RewriteAccesses, ProductsDeclaratorsAndPointerIncrementsStayAsWritten) {
       "__global__ void k(float* p, float** pp, S* s) { float a = b * c, *q = p; "
       "int i = j++ * 2; float x = (a + b) * c; float y = *p++; vector<int> *v = 0; "
       "int z = sizeof(*p); float w = *s->f; float u = *pp[1]; void (*f)(int) = 0; (*f)(1); "
-      "float t = 2 * *p; (*s).f = 0; }";
+      "float t = 2 * *p; (*s).f = 0; for (int i = 0, *k = 0; i < 1; ++i) {} }";
   EXPECT_EQ(body(kept), "__global__ void k(float* p, float** pp, S* s) {" + flag +
                             " float a = b * c, *q = p; int i = j++ * 2; float x = (a + b) * c; "
                             "float y = *p++; vector<int> *v = 0; int z = sizeof(*p); "
                             "float w = *s->f; float u = *" +
-                            read("pp[1]") + "; void (*f)(int) = 0; (*f)(1); float t = 2 * *p; (*s).f = 0; }");
+                            read("pp[1]") + "; void (*f)(int) = 0; (*f)(1); float t = 2 * *p; (*s).f = 0; "
+                            "for (int i = 0, *k = 0; i < 1; ++i) {} }");
 }
 
 TEST(RewriteAccesses, HostCodeDeclaratorsAddressesMembersAndConstantsAreLeftAlone) {

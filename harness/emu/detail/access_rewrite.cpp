@@ -542,6 +542,26 @@ std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i)
   return access{i, *name, use::update};
 }
 
+// The `(`, `[` or `{` whose group holds token `i` (nothing past the statement's start).
+std::optional<std::size_t> enclosing_open(const rewrite_context& ctx, std::size_t i) {
+  int depth = 0;
+  int reach = k_cast_reach;
+  for (std::optional<std::size_t> k = ctx.prev(i); k && reach-- > 0; k = ctx.prev(*k)) {
+    const token& t = ctx.at(*k);
+    if (t.in_directive || t.is(";")) {
+      return std::nullopt;
+    }
+    if (t.is(")") || t.is("]") || t.is("}")) {
+      ++depth;
+    } else if (t.is("(") || t.is("[") || t.is("{")) {
+      if (depth-- == 0) {
+        return k;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 // Whether a `*` right after token `b` can only be a dereference: after an assignment or a
 // comparison's `=`, `return`, a statement's start, a condition's `)`, a `(` that is no
 // declarator's, an operator that takes an operand on its right (`i < *count`). Never after a
@@ -568,6 +588,12 @@ bool dereference_follows(const rewrite_context& ctx, std::size_t b) {
   }
   if (t.is(")")) { // `if (i == 0) *out = s;`
     return closes_condition(ctx, b);
+  }
+  if (t.is(",")) { // `fmaxf(v, *max)`, `a[i, *p]`; not `int a, *b;` nor `for (int i = 0, *q = p;`
+    const std::optional<std::size_t> open = enclosing_open(ctx, b);
+    const std::optional<std::size_t> word = open ? ctx.prev(*open) : std::nullopt;
+    return open && ctx.at(*open).is("(") && word && is_name(ctx.at(*word)) &&
+           !declares(ctx, *ctx.next(*open));
   }
   return false;
 }
