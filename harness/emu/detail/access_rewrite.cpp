@@ -75,6 +75,18 @@ bool adjacent(const rewrite_context& ctx, std::size_t a, std::size_t b) {
   return ctx.at(a).end == ctx.at(b).begin;
 }
 
+// Whether the token at `first` and the next make `++` or `--`.
+bool increment_at(const rewrite_context& ctx, std::size_t first) {
+  const std::optional<std::size_t> second = ctx.next(first);
+  return (ctx.at(first).is("+") || ctx.at(first).is("-")) && second &&
+         ctx.at(*second).is(ctx.at(first).text) && adjacent(ctx, first, *second);
+}
+
+// A `*` in device code, outside a directive: what the dereference finders start from.
+bool device_star(const rewrite_context& ctx, std::size_t i) {
+  return ctx.at(i).is("*") && !ctx.at(i).in_directive && ctx.in_device_code(i);
+}
+
 // The first token of the statement holding token `i`: after the last `;`, `{`, `}` or a label's
 // `:` before it.
 std::size_t statement_start(const rewrite_context& ctx, std::size_t i) {
@@ -208,20 +220,27 @@ std::optional<std::size_t> pointer_cast_close(const rewrite_context& ctx, std::s
   return close;
 }
 
-// Whether the `)` at `close` ends a C cast to a pointer type, `(float4 *)`.
-bool c_pointer_cast_ends_at(const rewrite_context& ctx, std::size_t close) {
+// The `(` that the `)` at `close` closes, within the statement.
+std::optional<std::size_t> opener_of(const rewrite_context& ctx, std::size_t close) {
   int depth = 0;
   int reach = k_cast_reach;
   for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
-    depth += ctx.at(*k).is(")") ? 1 : (ctx.at(*k).is("(") ? -1 : 0);
-    if (depth == 0) {
-      return pointer_cast_close(ctx, *k) == close;
+    const token& t = ctx.at(*k);
+    if (t.in_directive || t.is(";") || t.is("{") || t.is("}")) {
+      return std::nullopt;
     }
-    if (ctx.at(*k).in_directive || ctx.at(*k).is(";") || ctx.at(*k).is("{")) {
-      return false;
+    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
+    if (depth == 0) {
+      return k;
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+// Whether the `)` at `close` ends a C cast to a pointer type, `(float4 *)`.
+bool c_pointer_cast_ends_at(const rewrite_context& ctx, std::size_t close) {
+  const std::optional<std::size_t> open = opener_of(ctx, close);
+  return open && pointer_cast_close(ctx, *open) == close;
 }
 
 // `&a[i]` and `&(a[i])`: the address escapes (an atomic's argument, a pointer, the operand of a
@@ -265,23 +284,6 @@ std::optional<std::size_t> matching_bracket(const rewrite_context& ctx, std::siz
       return std::nullopt;
     }
     depth += t.is("[") ? 1 : (t.is("]") ? -1 : 0);
-    if (depth == 0) {
-      return k;
-    }
-  }
-  return std::nullopt;
-}
-
-// The `(` that the `)` at `close` closes, within the statement.
-std::optional<std::size_t> opener_of(const rewrite_context& ctx, std::size_t close) {
-  int depth = 0;
-  int reach = k_cast_reach;
-  for (std::optional<std::size_t> k = close; k && reach-- > 0; k = ctx.prev(*k)) {
-    const token& t = ctx.at(*k);
-    if (t.in_directive || t.is(";") || t.is("{") || t.is("}")) {
-      return std::nullopt;
-    }
-    depth += t.is(")") ? 1 : (t.is("(") ? -1 : 0);
     if (depth == 0) {
       return k;
     }
@@ -352,11 +354,8 @@ use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
   const std::size_t element_start = start;
   const std::size_t element_last = last;
   widen_over_grouping(ctx, start, last);
-  if (const auto b = ctx.prev(start); b && (ctx.at(*b).is("+") || ctx.at(*b).is("-"))) {
-    const auto bb = ctx.prev(*b);
-    if (bb && ctx.at(*bb).is(ctx.at(*b).text) && adjacent(ctx, *bb, *b)) {
-      return use::update; // ++a[i], --a[i]
-    }
+  if (const auto b = ctx.prev(start); b && ctx.prev(*b) && increment_at(ctx, *ctx.prev(*b))) {
+    return use::update; // ++a[i], --a[i]
   }
   const std::optional<std::size_t> op = ctx.next(last);
   if (!op) {
@@ -374,7 +373,7 @@ use use_of(const rewrite_context& ctx, std::size_t start, std::size_t last) {
   if (one_of(t, {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}) && then_equals) {
     return use::update;
   }
-  if ((t.is("+") || t.is("-")) && op2 && ctx.at(*op2).is(t.text) && adjacent(ctx, *op, *op2)) {
+  if (increment_at(ctx, *op)) {
     return use::update; // a[i]++, a[i]--
   }
   return use::read;
@@ -497,7 +496,7 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
 // store through a cast pointer, one access of the pointed-to type (its alignment checked as a
 // GPU's load would be), when the `*` at `i` is such a dereference in device code.
 std::optional<access> deref_at(const rewrite_context& ctx, std::size_t i) {
-  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+  if (!device_star(ctx, i)) {
     return std::nullopt;
   }
   if (const auto b = ctx.prev(i);
@@ -524,7 +523,7 @@ std::optional<access> deref_at(const rewrite_context& ctx, std::size_t i) {
 // is. Only there: after `;`, `{`, `}`, `)` or `else`, a `*` cannot be a product whose result is
 // assigned to.
 std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i) {
-  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+  if (!device_star(ctx, i)) {
     return std::nullopt;
   }
   const std::optional<std::size_t> before = ctx.prev(i);
@@ -604,7 +603,7 @@ bool dereference_follows(const rewrite_context& ctx, std::size_t b) {
 // pointer to host memory here as with a subscript, and shared memory reached through a pointer
 // has its hazards too.
 std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i) {
-  if (!ctx.at(i).is("*") || ctx.at(i).in_directive || !ctx.in_device_code(i)) {
+  if (!device_star(ctx, i)) {
     return std::nullopt;
   }
   const std::optional<std::size_t> before = ctx.prev(i);
@@ -624,9 +623,7 @@ std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i
       ctx.at(*after).kind == token_kind::number || ctx.at(*after).kind == token_kind::literal) {
     return std::nullopt; // `*p[i]`, `*f(x)`, `*s.p`: the `*` applies to more than the name
   }
-  if (const auto after2 = ctx.next(*after); (ctx.at(*after).is("+") || ctx.at(*after).is("-")) &&
-                                            after2 && ctx.at(*after2).is(ctx.at(*after).text) &&
-                                            adjacent(ctx, *after, *after2)) {
+  if (increment_at(ctx, *after)) {
     return std::nullopt; // `*p++` increments the pointer
   }
   std::size_t start = i;
