@@ -42,14 +42,22 @@ protected:
   static bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
   }
+  // The launch ended as a GPU's does on host memory: a sticky illegal address, out_of_bounds,
+  // and a message naming the access ("a read of 4 bytes") at the marked line.
+  void expect_host_memory_fault(const cugrade::emu::diagnostic& d, const std::string& access,
+                                const char* marker) const {
+    EXPECT_EQ(m_status, cudaErrorIllegalAddress) << "sticky, as after a GPU's fault";
+    EXPECT_EQ(d.error_kind, "out_of_bounds");
+    EXPECT_TRUE(has(d.message, access + " at " + at(marker))) << d.message;
+    EXPECT_TRUE(has(d.message, "reaches host memory")) << d.message;
+  }
   cudaError_t m_status = cudaSuccess;
   module m_kernels{"emu_test_host_reach_kernels"};
 };
 
 TEST_F(HostReach, AStoreToAMallocedHostArrayIsOutOfBoundsBeforeItHappens) {
   const auto d = run("totals_in_malloced_memory", 1000);
-  EXPECT_EQ(m_status, cudaErrorIllegalAddress) << "sticky, as after a GPU's fault";
-  EXPECT_EQ(d.error_kind, "out_of_bounds");
+  expect_host_memory_fault(d, "a write of 4 bytes", "TOTALS_STORE");
   EXPECT_EQ(d.kernel, "block_totals");
   EXPECT_EQ(d.file + ":" + std::to_string(d.line), at("TOTALS_STORE"));
   EXPECT_TRUE(has(d.message, "a write of 4 bytes at " + at("TOTALS_STORE") + " by thread 0 of "
@@ -61,35 +69,24 @@ TEST_F(HostReach, AStoreToAMallocedHostArrayIsOutOfBoundsBeforeItHappens) {
 
 TEST_F(HostReach, ALoadFromTheLaunchersStackIsOutOfBounds) {
   const auto d = run("factors_on_the_host_stack", 300);
-  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
-  EXPECT_EQ(d.error_kind, "out_of_bounds");
+  expect_host_memory_fault(d, "a read of 4 bytes", "FACTORS_READ");
   EXPECT_EQ(d.kernel, "scale_by");
-  EXPECT_TRUE(has(d.message, "a read of 4 bytes at " + at("FACTORS_READ"))) << d.message;
-  EXPECT_TRUE(has(d.message, "reaches host memory")) << d.message;
 }
 
 TEST_F(HostReach, AnAtomicOnNewedCountersIsOutOfBounds) {
   const auto d = run("counters_from_new", 300);
-  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
-  EXPECT_EQ(d.error_kind, "out_of_bounds");
-  EXPECT_TRUE(has(d.message, "an atomic update of 4 bytes at " + at("COUNTS_ATOMIC")))
-      << d.message;
+  expect_host_memory_fault(d, "an atomic update of 4 bytes", "COUNTS_ATOMIC");
 }
 
 TEST_F(HostReach, AStoreThroughAPointerToAHostVariableIsOutOfBounds) {
   const auto d = run("total_in_a_host_variable", 100);
-  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
-  EXPECT_EQ(d.error_kind, "out_of_bounds");
+  expect_host_memory_fault(d, "a write of 4 bytes", "TOTAL_STORE");
   EXPECT_EQ(d.kernel, "sum_into");
-  EXPECT_TRUE(has(d.message, "a write of 4 bytes at " + at("TOTAL_STORE"))) << d.message;
-  EXPECT_TRUE(has(d.message, "reaches host memory")) << d.message;
 }
 
 TEST_F(HostReach, ALoadThroughAPointerToAHostVariableIsOutOfBounds) {
   const auto d = run("count_by_host_address", 300);
-  EXPECT_EQ(m_status, cudaErrorIllegalAddress);
-  EXPECT_EQ(d.error_kind, "out_of_bounds");
-  EXPECT_TRUE(has(d.message, "a read of 4 bytes at " + at("COUNT_READ"))) << d.message;
+  expect_host_memory_fault(d, "a read of 4 bytes", "COUNT_READ");
 }
 
 TEST_F(HostReach, PointersToDeviceSharedLocalAndDeviceVariablesPass) {
