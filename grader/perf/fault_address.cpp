@@ -3,6 +3,7 @@
 #include "harness/problems/buffer_words.h"
 
 #include <cstdint>
+#include <fmt/format.h>
 
 namespace cugrade::perf {
 
@@ -56,6 +57,23 @@ std::string outside_buffer_words(const problems::problem& problem, const problem
   }
   return problems::outside_words(*b, static_cast<long long>(address) -
                                          static_cast<long long>(place->address));
+}
+
+std::string host_memory_words(const protocol::runner_log& log, std::size_t case_index,
+                              std::uint64_t address) {
+  for (const auto& run : log.runs) {
+    if (run.case_index != case_index) {
+      continue;
+    }
+    for (const auto& range : run.host_memory) {
+      if (range.contains(address)) {
+        return fmt::format("which {} at {:#x} (memory of the host process: a "
+                           "stack, the heap or a static variable), not device memory",
+                           reaches_host_memory, address);
+      }
+    }
+  }
+  return "";
 }
 
 std::optional<std::size_t> faulting_case(const protocol::runner_log& log) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cugrade::perf {
@@ -23,6 +24,23 @@ namespace cugrade::perf {
                                                const problems::shape& dims,
                                                const std::vector<protocol::buffer_place>& places,
                                                std::uint64_t address);
+
+/// The words by which a fault's message says the kernel reached host memory: the emulator's
+/// (harness/emu/src/memory_reach.cpp) and host_memory_words' below.
+inline constexpr std::string_view reaches_host_memory = "reaches host memory";
+
+/// The cause and its fix, for a fault whose message says it reached host memory.
+inline constexpr std::string_view host_memory_advice =
+    "the kernel was handed host memory (a pointer from malloc or new, or a host variable's "
+    "address), which a GPU's kernel cannot reach: cudaMalloc a device buffer, pass that to the "
+    "kernel and cudaMemcpy between the two";
+
+/// The words for an access at `address` that lies in the host memory the runner reported with a
+/// faulting run of case `case_index` (protocol::run_record::host_memory): a kernel handed a host
+/// pointer. They say "reaches host memory", as the emulator's words for the same fault do, so
+/// the diagnosis names that cause on both backends. "" when the address lies in none.
+[[nodiscard]] std::string host_memory_words(const protocol::runner_log& log, std::size_t case_index,
+                                            std::uint64_t address);
 
 /// The case a runner was in when a fault stopped it: the case still open, else the last run
 /// with a fault, else the last case begun; nullopt when none began.

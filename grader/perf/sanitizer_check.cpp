@@ -82,6 +82,9 @@ std::string advice_for(const sanitizer_finding& f, fault_kind kind) {
            "array's length): keep the index below the array's size, or declare the array as "
            "large as the largest index a thread uses plus one";
   }
+  if (reports::is_memory_fault(kind) && f.what.find(reaches_host_memory) != std::string::npos) {
+    return std::string(": ") + std::string(host_memory_advice);
+  }
   if (kind == fault_kind::out_of_bounds || kind == fault_kind::misaligned_address) {
     return ": check the bounds of every load and store, also for shapes that are not multiples "
            "of the block or tile size";
@@ -90,7 +93,8 @@ std::string advice_for(const sanitizer_finding& f, fault_kind kind) {
 }
 
 // memcheck names the address of a bad access; the runner said where the faulting case's buffers
-// lie, so the finding says which buffer it missed and the element it reached.
+// lie, so the finding says which buffer it missed and the element it reached, or, where the
+// address lies in host memory the runner reported, that the kernel reached host memory.
 void name_buffers(std::vector<sanitizer_finding>& findings, const protocol::runner_log& log,
                   const protocol::plan& plan) {
   const auto index = faulting_case(log);
@@ -102,8 +106,11 @@ void name_buffers(std::vector<sanitizer_finding>& findings, const protocol::runn
     if (f.address == 0 || !reports::is_memory_fault(reports::fault_kind_named(f.error_kind))) {
       continue;
     }
-    const std::string words = outside_buffer_words(
-        problems::get(plan.problem), plan.cases[*index].dims, places->second, f.address);
+    std::string words = outside_buffer_words(problems::get(plan.problem), plan.cases[*index].dims,
+                                             places->second, f.address);
+    if (words.empty()) {
+      words = host_memory_words(log, *index, f.address);
+    }
     if (!words.empty()) {
       f.what += ", " + words;
     }

@@ -61,6 +61,12 @@ public:
   void before_call(int run) { do_before_call(run); }
   /// Synchronises and collects launch errors, faults and diagnostics of the call just made.
   [[nodiscard]] call_outcome after_call() { return do_after_call(); }
+  /// After a faulting call: the host memory of this process that a kernel cannot reach (the
+  /// GPU: every readable range but the driver's, host_memory_map.h). Empty where the kernel's
+  /// memory is host memory (the emulator, which stops an access to host memory itself).
+  [[nodiscard]] std::vector<protocol::address_range> host_memory() const {
+    return do_host_memory();
+  }
   /// Where fatal fault reports go (the emulator's signal handler writes one JSON line there).
   void set_fault_fd(int fd) { do_set_fault_fd(fd); }
   /// The plan's time limit for the runner to enforce itself (protocol::plan::time_limit_seconds,
@@ -128,6 +134,7 @@ protected:
   [[nodiscard]] virtual call_outcome do_after_call() = 0;
   virtual void do_set_fault_fd(int fd) = 0;
   virtual void do_set_time_limit(double /*seconds*/) {}
+  [[nodiscard]] virtual std::vector<protocol::address_range> do_host_memory() const { return {}; }
   [[nodiscard]] virtual call_timing do_timed_call(const std::function<void()>& call,
                                                   bool gated) = 0;
   virtual void do_flush_cache() = 0;

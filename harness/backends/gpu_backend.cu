@@ -4,6 +4,7 @@
 #include "harness/backends/backend.h"
 #include "harness/backends/cuda_check.h"
 #include "harness/backends/host_fault_report.h"
+#include "harness/backends/host_memory_map.h"
 
 #include <algorithm>
 #include <chrono>
@@ -315,6 +316,10 @@ protected:
       return outcome_of(launch, "at launch");
     }
     return outcome_of(sync, "while running");
+  }
+
+  std::vector<protocol::address_range> do_host_memory() const override {
+    return readable_host_memory();
   }
 
   // A fault in the launcher's host code (a device pointer dereferenced) reports its line.

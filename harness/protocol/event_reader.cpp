@@ -218,9 +218,34 @@ private:
     if (!r.output_file.empty() && r.output_file != output_file_name(r.case_index, r.run)) {
       return "an output file the protocol does not name";
     }
+    if (const std::string why = host_memory(j, r); !why.empty()) {
+      return why;
+    }
     r.message = capped(std::move(r.message));
     m_log.runs.push_back(std::move(r));
     m_log.open_case.reset();
+    return "";
+  }
+
+  // A faulting call's host memory: ranges of two numbers, the first below the second.
+  static std::string host_memory(const json& j, run_record& r) {
+    if (!j.contains("host_memory")) {
+      return "";
+    }
+    const auto& list = j["host_memory"];
+    constexpr std::size_t most = 4096;
+    if (!list.is_array() || list.size() > most) {
+      return "a case_end whose host_memory is not a list of at most 4096 ranges";
+    }
+    for (const auto& range : list) {
+      if (!range.is_array() || range.size() != 2 || !range[0].is_number_unsigned() ||
+          !range[1].is_number_unsigned() ||
+          range[0].get<std::uint64_t>() >= range[1].get<std::uint64_t>()) {
+        return "a case_end host_memory range that is not two addresses, the first below the "
+               "second";
+      }
+      r.host_memory.push_back({range[0].get<std::uint64_t>(), range[1].get<std::uint64_t>()});
+    }
     return "";
   }
 

@@ -108,20 +108,27 @@ void event_writer::case_begin(std::size_t case_index, int run,
 }
 
 void event_writer::case_end(const run_record& r) {
-  write_line(json{{"event", "case_end"},
-                  {"case", r.case_index},
-                  {"run", r.run},
-                  {"completed", r.completed},
-                  {"error_kind", r.error_kind ? cugrade::to_string(*r.error_kind) : ""},
-                  {"message", r.message},
-                  {"canary_overwritten", r.canary_overwritten},
-                  {"input_modified", r.input_modified},
-                  {"seconds", r.seconds},
-                  {"output_file", r.output_file},
-                  {"output", r.output},
-                  {"output_bytes", r.output_bytes}}
-                 // A student's output need not be UTF-8: a bad byte becomes U+FFFD.
-                 .dump(-1, ' ', false, json::error_handler_t::replace));
+  json line{{"event", "case_end"},
+            {"case", r.case_index},
+            {"run", r.run},
+            {"completed", r.completed},
+            {"error_kind", r.error_kind ? cugrade::to_string(*r.error_kind) : ""},
+            {"message", r.message},
+            {"canary_overwritten", r.canary_overwritten},
+            {"input_modified", r.input_modified},
+            {"seconds", r.seconds},
+            {"output_file", r.output_file},
+            {"output", r.output},
+            {"output_bytes", r.output_bytes}};
+  if (!r.host_memory.empty()) {
+    json ranges = json::array();
+    for (const auto& range : r.host_memory) {
+      ranges.push_back({range.begin, range.end});
+    }
+    line["host_memory"] = std::move(ranges);
+  }
+  // A student's output need not be UTF-8: a bad byte becomes U+FFFD.
+  write_line(line.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 namespace {

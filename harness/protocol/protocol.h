@@ -112,6 +112,16 @@ struct buffer_place {
   bool operator==(const buffer_place&) const = default;
 };
 
+/// The addresses [begin, end).
+struct address_range {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  [[nodiscard]] bool contains(std::uint64_t address) const noexcept {
+    return begin <= address && address < end;
+  }
+  bool operator==(const address_range&) const = default;
+};
+
 /// What happened in one run of one case.
 struct run_record {
   std::size_t case_index = 0;
@@ -127,6 +137,10 @@ struct run_record {
   /// written; only a case's first run carries it.
   std::string output;
   std::size_t output_bytes = 0; ///< everything the call wrote, kept or not
+  /// With a faulting call on the GPU: the host memory the runner's process could read then
+  /// (backends::backend::host_memory), which a GPU's kernel cannot reach. memcheck names only the
+  /// address of a bad access; the grader tells a kernel handed a host pointer from it.
+  std::vector<address_range> host_memory;
 };
 
 /// A saved output of a timed call, for the grader to check against the reference.

@@ -4,6 +4,7 @@
 #include "harness/core/error.h"
 #include "harness/runner/device_buffer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -80,6 +81,20 @@ std::vector<void*> input_pointers(const device_case& d) {
     ptrs.push_back(in->get());
   }
   return ptrs;
+}
+
+// The backend's host memory after a faulting call, less any range holding one of the case's
+// device buffers: whatever a listing calls readable, memory the kernel was given is not host
+// memory it cannot reach.
+std::vector<protocol::address_range>
+host_memory_after_fault(const backends::backend& b,
+                        const std::vector<protocol::buffer_place>& places) {
+  auto ranges = b.host_memory();
+  std::erase_if(ranges, [&](const protocol::address_range& r) {
+    return std::any_of(places.begin(), places.end(),
+                       [&](const protocol::buffer_place& p) { return r.contains(p.address); });
+  });
+  return ranges;
 }
 
 // The first run's output goes into its record; the kernel's share shrinks by what was kept.
@@ -175,6 +190,7 @@ bool run_case(const problems::problem& problem, const protocol::plan& plan, std:
     // Backends name faults as the emulator and CUDA do; the protocol carries the enum.
     if (!outcome.ok()) {
       rec.error_kind = cugrade::fault_kind_named(outcome.error_kind);
+      rec.host_memory = host_memory_after_fault(b, places);
     }
     rec.message = outcome.message;
     if (outcome.fatal) {

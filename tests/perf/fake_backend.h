@@ -22,6 +22,10 @@ public:
   std::function<double(int)> clock_mhz = [](int) { return 1980.0; };
   /// Timed call number i fails with this kind (empty: never).
   std::function<std::string(int)> fault = [](int) { return std::string(); };
+  /// Plain (untimed) call number i fails with this kind (empty: never); a fatal fault.
+  std::function<std::string(int)> plain_fault = [](int) { return std::string(); };
+  /// What host_memory() answers after a fault (the GPU's: the runner's readable ranges).
+  std::vector<protocol::address_range> host;
   /// Timed call number i waits on the device inside it, so a gate would expire.
   std::function<bool(int)> waits_on_device = [](int) { return false; };
   int timed_calls = 0;
@@ -65,9 +69,10 @@ protected:
   std::size_t do_guard_bytes(std::size_t) const override { return 64; }
   void do_before_call(int) override {}
   backends::call_outcome do_after_call() override {
-    ++plain_calls;
-    return {};
+    const std::string kind = plain_fault(plain_calls++);
+    return kind.empty() ? backends::call_outcome{} : backends::call_outcome{kind, "scripted", true};
   }
+  std::vector<protocol::address_range> do_host_memory() const override { return host; }
   void do_set_fault_fd(int) override {}
   backends::call_timing do_timed_call(const std::function<void()>& call, bool gated) override {
     const int i = timed_calls++;

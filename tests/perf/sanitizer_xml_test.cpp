@@ -303,6 +303,44 @@ TEST(SanitizerXml, AnUnderflowOfALaterBufferIsNamedByItsStart) {
             "4 bytes past the end of input (a 68-byte device buffer: 17 floats), at input[18]");
 }
 
+// A kernel handed the address of the launcher's `float total` (host memory): memcheck names an
+// address far from every device buffer, and the runner reported its host memory with the
+// faulting run, so the words say the kernel reached host memory, as the emulator's do.
+TEST(SanitizerXml, AnAddressInTheRunnersHostMemorySaysTheKernelReachedHostMemory) {
+  protocol::runner_log log;
+  protocol::run_record run;
+  run.case_index = 1;
+  run.error_kind = reports::fault_kind::illegal_address;
+  run.host_memory = {{0x55d0c0a00000u, 0x55d0c0a21000u}, {0x7ffc5e1e0000u, 0x7ffc5e201000u}};
+  log.runs.push_back(run);
+  EXPECT_EQ(host_memory_words(log, 1, 0x7ffc5e1ff3a4u),
+            "which reaches host memory at 0x7ffc5e1ff3a4 (memory of the host process: a stack, "
+            "the heap or a static variable), not device memory");
+  EXPECT_EQ(host_memory_words(log, 1, 0x7fb82e800c44u), "") << "device memory";
+  EXPECT_EQ(host_memory_words(log, 0, 0x7ffc5e1ff3a4u), "") << "another case's run";
+}
+
+// The hint of such a finding names the cause and its fix, not the bounds of an access.
+TEST(RecordFindings, AFaultInHostMemoryIsAdvisedToCudaMallocTheBuffer) {
+  auto findings =
+      *read_sanitizer_xml(memcheck_record("finalSum", "/s/reduction.cu", 40), "memcheck");
+  ASSERT_EQ(findings.size(), 1u);
+  protocol::runner_log log;
+  protocol::run_record run;
+  run.host_memory = {{0x7ffc5e1e0000u, 0x7ffc5e201000u}};
+  log.runs.push_back(run);
+  findings[0].what += ", " + host_memory_words(log, 0, 0x7ffc5e1ff3a4u);
+  reports::kernel_report k;
+  record_findings(k, findings);
+  ASSERT_FALSE(k.diagnosis.empty());
+  EXPECT_EQ(k.diagnosis[0].code, reports::hint_code::out_of_bounds);
+  EXPECT_EQ(k.diagnosis[0].location, "reduction.cu:40");
+  EXPECT_NE(k.diagnosis[0].message.find("reaches host memory"), std::string::npos);
+  EXPECT_NE(k.diagnosis[0].message.find(host_memory_advice), std::string::npos)
+      << k.diagnosis[0].message;
+  EXPECT_EQ(k.diagnosis[0].message.find("check the bounds"), std::string::npos);
+}
+
 TEST(SanitizerXml, TheFaultingCaseIsTheOneStillOpenElseTheLastWithAFault) {
   protocol::runner_log log;
   EXPECT_FALSE(faulting_case(log).has_value());

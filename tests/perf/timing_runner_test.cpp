@@ -497,6 +497,34 @@ TEST(TimingRunner, RecordsAFaultAndStops) {
   EXPECT_LT(r.rec().event_ms.size(), 10u);
 }
 
+// A faulting call's record carries the backend's host memory, less the ranges that hold the
+// case's own buffers (here the fake's "device" memory is the heap), so memcheck's address of a
+// host variable can be told from a missed device buffer.
+TEST(CaseRunner, AFaultingCallRecordsTheHostMemoryButNotTheCasesBuffers) {
+  fake_backend b;
+  b.plain_fault = [](int) { return std::string("illegal_address"); };
+  protocol::plan p;
+  p.problem = problems::kind_named("histogram");
+  p.output_dir = fs::temp_directory_path();
+  p.runs = 1;
+  p.cases.push_back({"c", small, "uniform", seed});
+  const auto log =
+      fs::temp_directory_path() / ("cugrade-host-memory-" + std::to_string(::getpid()) + ".jsonl");
+  {
+    protocol::event_writer events(log);
+    runner::kernel_output output;
+    // The "device" buffers are host allocations: the range around them is not reported.
+    b.host = {{0x1000, 0x2000}, {0x10000, ~std::uint64_t{0}}};
+    EXPECT_FALSE(
+        run_case(problems::get(p.problem), p, 0, address_of(histogram_good), b, events, output));
+  }
+  const auto read = protocol::read_events(log);
+  fs::remove(log);
+  ASSERT_EQ(read.runs.size(), 1u);
+  EXPECT_EQ(read.runs[0].error_kind, cugrade::fault_kind::illegal_address);
+  EXPECT_EQ(read.runs[0].host_memory, (std::vector<protocol::address_range>{{0x1000, 0x2000}}));
+}
+
 TEST(CaseRunner, ExactBuffersHaveNoGuardRegion) {
   for (const bool exact : {false, true}) {
     fake_backend b;

@@ -168,6 +168,50 @@ TEST(EventForgery, ACaseBeginsBuffersAreAShortListOfNamedPlaces) {
   EXPECT_LT(log.buffers.at(0).at(0).name.size(), 5000u);
 }
 
+TEST(EventWriter, AFaultingRunCarriesTheHostMemoryTheRunnerCouldRead) {
+  const process::temp_dir dir("writer");
+  const auto path = dir.path() / events_file_name;
+  run_record r;
+  r.error_kind = cugrade::fault_kind::illegal_address;
+  r.host_memory = {{0x55d0c0a00000u, 0x55d0c0a21000u}, {0x7ffc5e1e0000u, 0x7ffc5e201000u}};
+  {
+    event_writer writer(path);
+    writer.started({"gpu", "d", "x", "y", "", ""});
+    writer.case_begin(0, 0);
+    writer.case_end(r);
+    writer.finished();
+  }
+  const auto log = read_events(path);
+  ASSERT_TRUE(log.tampering.empty()) << log.tampering;
+  ASSERT_EQ(log.runs.size(), 1u);
+  EXPECT_EQ(log.runs[0].host_memory, r.host_memory);
+}
+
+// As untrusted as the buffers: a range that is not two increasing addresses, or a list longer
+// than any process's, is tampering.
+TEST(EventForgery, HostMemoryIsAListOfIncreasingAddressPairs) {
+  const std::string end_without_brace = end_line.substr(0, end_line.size() - 1);
+  for (const std::string& bad :
+       {std::string(R"("host_memory":"0x1000-0x2000")"), std::string(R"("host_memory":[[4096]])"),
+        std::string(R"("host_memory":[[8192,4096]])"), std::string(R"("host_memory":[[-1,4096]])"),
+        std::string(R"("host_memory":[["4096","8192"]])"), R"("host_memory":[)" + [] {
+          std::string pairs;
+          for (int i = 0; i < 4097; ++i) {
+            pairs += (i == 0 ? "" : ",") + std::string("[1,2]");
+          }
+          return pairs;
+        }() + "]"}) {
+    const auto log =
+        read_lines({start_line, begin_line, end_without_brace + "," + bad + "}", done_line});
+    EXPECT_FALSE(log.tampering.empty()) << bad.substr(0, 60);
+  }
+  const auto log = read_lines(
+      {start_line, begin_line, end_without_brace + R"(,"host_memory":[[4096,8192]]})", done_line});
+  ASSERT_TRUE(log.tampering.empty()) << log.tampering;
+  ASSERT_EQ(log.runs.size(), 1u);
+  EXPECT_EQ(log.runs[0].host_memory, (std::vector<address_range>{{4096, 8192}}));
+}
+
 TEST(EventWriter, NoticesLinesItDidNotWrite) {
   const process::temp_dir dir("writer");
   const auto path = dir.path() / events_file_name;

@@ -1,6 +1,7 @@
 // Hints from faults at run time: what the runner or the emulator stopped on, with the source
 // line it names. A memory fault is a symptom: the shape patterns that explain it rank above it.
 #include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/perf/fault_address.h"
 
 #include <fmt/format.h>
 
@@ -84,12 +85,9 @@ std::optional<candidate> memory_fault(const evidence& ev) {
                            shared_array_advice(*shared));
   }
   // The emulator's words for a kernel handed host memory (harness/emu/src/memory_reach.cpp).
-  if (ev.outcome(*i).message.find("reaches host memory") != std::string::npos) {
+  if (ev.outcome(*i).message.find(perf::reaches_host_memory) != std::string::npos) {
     return fault_candidate(ev, *i, is_bounds_fault, hint_code::out_of_bounds, specificity::cause,
-                           "the kernel was handed host memory (a pointer from malloc or new, or "
-                           "a host variable's address), which a GPU's kernel cannot reach: "
-                           "cudaMalloc a device buffer, pass that to the kernel and cudaMemcpy "
-                           "between the two");
+                           std::string(perf::host_memory_advice));
   }
   // The fault's own words are the kernel's message; the hint does not repeat them.
   if (ev.outcome(*i).message.find("__shared__") != std::string::npos) {
