@@ -67,7 +67,7 @@ bool expression_word(const token& t) {
                     "for", "switch"});
 }
 
-bool is_name(const token& t) {
+bool non_keyword_name(const token& t) {
   return t.kind == token_kind::identifier && !keyword(t);
 }
 
@@ -108,14 +108,14 @@ bool declares(const rewrite_context& ctx, std::size_t first) {
   if (declaration_word(ctx.at(*k))) {
     return true;
   }
-  if (!is_name(ctx.at(*k))) {
+  if (!non_keyword_name(ctx.at(*k))) {
     return false;
   }
   for (k = ctx.next(*k); k; k = ctx.next(*k)) {
     const token& t = ctx.at(*k);
     if (t.is("::")) {
       k = ctx.next(*k);
-      if (!k || !is_name(ctx.at(*k))) {
+      if (!k || !non_keyword_name(ctx.at(*k))) {
         return false;
       }
     } else if (t.is("<")) { // template arguments: skip to the matching '>'
@@ -133,7 +133,7 @@ bool declares(const rewrite_context& ctx, std::size_t first) {
     } else if (t.is("*") || t.is("&") || t.is("const") || t.is("volatile")) {
       continue;
     } else {
-      return is_name(t);
+      return non_keyword_name(t);
     }
   }
   return false;
@@ -141,7 +141,7 @@ bool declares(const rewrite_context& ctx, std::size_t first) {
 
 // Whether the name at `start` is declared here: `float v[4]`, `Tile* t[2]`, or a later declarator
 // of a declaration statement (`float s = 0, v[4];`).
-bool declarator(const rewrite_context& ctx, std::size_t start) {
+bool declared_here(const rewrite_context& ctx, std::size_t start) {
   const std::size_t first = statement_start(ctx, start);
   if (first == start) {
     return false;
@@ -176,7 +176,7 @@ bool declarator(const rewrite_context& ctx, std::size_t start) {
 // Parentheses that only group (not a call's, nor an `if`'s: those have a name before them).
 bool grouping_parentheses(const rewrite_context& ctx, std::size_t open) {
   const std::optional<std::size_t> before = ctx.prev(open);
-  return !before || !(is_name(ctx.at(*before)) || ctx.at(*before).is(")") ||
+  return !before || !(non_keyword_name(ctx.at(*before)) || ctx.at(*before).is(")") ||
                       ctx.at(*before).is("]") || ctx.at(*before).is(">"));
 }
 
@@ -271,7 +271,7 @@ bool address_taken(const rewrite_context& ctx, std::size_t start, std::size_t la
   if (b.is(")")) {
     return c_pointer_cast_ends_at(ctx, *before);
   }
-  return !(is_name(b) || b.kind == token_kind::number || b.kind == token_kind::literal ||
+  return !(non_keyword_name(b) || b.kind == token_kind::number || b.kind == token_kind::literal ||
            b.is("]"));
 }
 
@@ -313,7 +313,7 @@ void widen_over_grouping(const rewrite_context& ctx, std::size_t& start, std::si
       return;
     }
     if (const auto before = ctx.prev(*open);
-        before && (is_name(ctx.at(*before)) || one_of(ctx.at(*before), {"]", ">"}) ||
+        before && (non_keyword_name(ctx.at(*before)) || one_of(ctx.at(*before), {"]", ">"}) ||
                    (ctx.at(*before).is(")") && !closes_condition(ctx, *before)))) {
       return;
     }
@@ -430,7 +430,7 @@ std::optional<std::size_t> operand_last(const rewrite_context& ctx, std::size_t 
   }
   std::optional<std::size_t> last = ctx.at(*k).is("(")
                                         ? group_close(ctx, *k)
-                                        : (is_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
+                                        : (non_keyword_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
   for (auto open = last ? ctx.next(*last) : std::nullopt; open && ctx.at(*open).is("[");
        open = last ? ctx.next(*last) : std::nullopt) {
     last = matching_bracket(ctx, *open);
@@ -443,7 +443,7 @@ std::optional<std::size_t> operand_last(const rewrite_context& ctx, std::size_t 
 std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
   const token& name = ctx.at(i);
   const std::optional<std::size_t> cast = subscripted_cast(ctx, i);
-  if (!name.significant() || name.in_directive || !(is_name(name) || cast) ||
+  if (!name.significant() || name.in_directive || !(non_keyword_name(name) || cast) ||
       !ctx.in_device_code(i)) {
     return std::nullopt;
   }
@@ -462,7 +462,7 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
       break;
     }
     const auto scope = ctx.prev(*colons);
-    a.start = scope && is_name(ctx.at(*scope)) ? *scope : *colons;
+    a.start = scope && non_keyword_name(ctx.at(*scope)) ? *scope : *colons;
     if (a.start == *colons) {
       break;
     }
@@ -484,7 +484,7 @@ std::optional<access> access_at(const rewrite_context& ctx, std::size_t i) {
   if (k && (ctx.at(*k).is(".") || ctx.at(*k).is("->") || ctx.at(*k).is("("))) {
     return std::nullopt;
   }
-  if (address_taken(ctx, a.start, a.last) || declarator(ctx, a.start) ||
+  if (address_taken(ctx, a.start, a.last) || declared_here(ctx, a.start) ||
       in_constant_expression(ctx, a.start)) {
     return std::nullopt;
   }
@@ -500,7 +500,7 @@ std::optional<access> deref_at(const rewrite_context& ctx, std::size_t i) {
     return std::nullopt;
   }
   if (const auto b = ctx.prev(i);
-      b && (is_name(ctx.at(*b)) || ctx.at(*b).kind == token_kind::number ||
+      b && (non_keyword_name(ctx.at(*b)) || ctx.at(*b).kind == token_kind::number ||
             ctx.at(*b).kind == token_kind::literal || one_of(ctx.at(*b), {")", "]", "*", "&"}))) {
     return std::nullopt; // a product, a declarator, `**p`, `&*p`
   }
@@ -529,7 +529,7 @@ std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i)
   const std::optional<std::size_t> before = ctx.prev(i);
   const std::optional<std::size_t> name = ctx.next(i);
   if (!before || !one_of(ctx.at(*before), {";", "{", "}", ")", "else"}) || !name ||
-      !is_name(ctx.at(*name)) || keyword(ctx.at(*name))) {
+      !non_keyword_name(ctx.at(*name)) || keyword(ctx.at(*name))) {
     return std::nullopt;
   }
   const std::optional<std::size_t> op = ctx.next(*name);
@@ -591,7 +591,7 @@ bool dereference_follows(const rewrite_context& ctx, std::size_t b) {
   if (t.is(",")) { // `fmaxf(v, *max)`, `a[i, *p]`; not `int a, *b;` nor `for (int i = 0, *q = p;`
     const std::optional<std::size_t> open = enclosing_open(ctx, b);
     const std::optional<std::size_t> word = open ? ctx.prev(*open) : std::nullopt;
-    return open && ctx.at(*open).is("(") && word && is_name(ctx.at(*word)) &&
+    return open && ctx.at(*open).is("(") && word && non_keyword_name(ctx.at(*word)) &&
            !declares(ctx, *ctx.next(*open));
   }
   return false;
@@ -612,14 +612,14 @@ std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i
     return std::nullopt;
   }
   std::optional<std::size_t> last;
-  if (is_name(ctx.at(*operand))) {
+  if (non_keyword_name(ctx.at(*operand))) {
     last = operand;
   } else if (ctx.at(*operand).is("(") && !pointer_cast_close(ctx, *operand)) {
     last = group_close(ctx, *operand); // `*(p + i)`; `*(float4*)p.data` is a cast's
   }
   const std::optional<std::size_t> after = last ? ctx.next(*last) : std::nullopt;
   if (!last || ctx.at(*last).in_directive || !after ||
-      one_of(ctx.at(*after), {"[", "(", ".", "->", "::", "<"}) || is_name(ctx.at(*after)) ||
+      one_of(ctx.at(*after), {"[", "(", ".", "->", "::", "<"}) || non_keyword_name(ctx.at(*after)) ||
       ctx.at(*after).kind == token_kind::number || ctx.at(*after).kind == token_kind::literal) {
     return std::nullopt; // `*p[i]`, `*f(x)`, `*s.p`: the `*` applies to more than the name
   }
@@ -663,11 +663,11 @@ std::optional<std::size_t> statement_end(const rewrite_context& ctx, std::size_t
 // and a bound that is a constant (`const int k = 4; float v[k];`) stays accepted. Host code
 // keeps its variable-length arrays, as nvcc's host compiler does (the prelude ignores -Wvla).
 void fence_variable_length_array(rewrite_context& ctx, std::size_t i, std::set<std::size_t>& done) {
-  if (!ctx.in_device_code(i) || !is_name(ctx.at(i))) {
+  if (!ctx.in_device_code(i) || !non_keyword_name(ctx.at(i))) {
     return;
   }
   const std::optional<std::size_t> open = ctx.next(i);
-  if (!open || !ctx.at(*open).is("[") || !declarator(ctx, i)) {
+  if (!open || !ctx.at(*open).is("[") || !declared_here(ctx, i)) {
     return;
   }
   const std::optional<std::size_t> close = matching_bracket(ctx, *open);

@@ -167,7 +167,7 @@ bool builtin_type(const token& t) {
 }
 
 // Walks back from `from` to the start of its statement or of its unclosed parenthesis.
-std::size_t statement_start(const rewrite_context& ctx, std::size_t from) {
+std::size_t enclosing_start(const rewrite_context& ctx, std::size_t from) {
   int depth = 0;
   std::size_t start = from;
   for (std::optional<std::size_t> p = ctx.prev(from); p; p = ctx.prev(*p)) {
@@ -205,7 +205,7 @@ bool declared_at(const rewrite_context& ctx, std::size_t i) {
            (is_name(ty) && first && (boundary(ctx.at(*first)) || ctx.at(*first).is("(")));
   }
   if (b.is(",")) {
-    const std::size_t s = statement_start(ctx, *before);
+    const std::size_t s = enclosing_start(ctx, *before);
     const auto second = ctx.next(s);
     return builtin_type(ctx.at(s)) ||
            (is_name(ctx.at(s)) && second &&
