@@ -428,9 +428,9 @@ std::optional<std::size_t> operand_last(const rewrite_context& ctx, std::size_t 
   if (!k) {
     return std::nullopt;
   }
-  std::optional<std::size_t> last = ctx.at(*k).is("(")
-                                        ? group_close(ctx, *k)
-                                        : (non_keyword_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
+  std::optional<std::size_t> last =
+      ctx.at(*k).is("(") ? group_close(ctx, *k)
+                         : (non_keyword_name(ctx.at(*k)) ? k : std::optional<std::size_t>());
   for (auto open = last ? ctx.next(*last) : std::nullopt; open && ctx.at(*open).is("[");
        open = last ? ctx.next(*last) : std::nullopt) {
     last = matching_bracket(ctx, *open);
@@ -529,7 +529,7 @@ std::optional<access> deref_update_at(const rewrite_context& ctx, std::size_t i)
   const std::optional<std::size_t> before = ctx.prev(i);
   const std::optional<std::size_t> name = ctx.next(i);
   if (!before || !one_of(ctx.at(*before), {";", "{", "}", ")", "else"}) || !name ||
-      !non_keyword_name(ctx.at(*name)) || keyword(ctx.at(*name))) {
+      !non_keyword_name(ctx.at(*name))) {
     return std::nullopt;
   }
   const std::optional<std::size_t> op = ctx.next(*name);
@@ -619,8 +619,9 @@ std::optional<access> pointer_deref_at(const rewrite_context& ctx, std::size_t i
   }
   const std::optional<std::size_t> after = last ? ctx.next(*last) : std::nullopt;
   if (!last || ctx.at(*last).in_directive || !after ||
-      one_of(ctx.at(*after), {"[", "(", ".", "->", "::", "<"}) || non_keyword_name(ctx.at(*after)) ||
-      ctx.at(*after).kind == token_kind::number || ctx.at(*after).kind == token_kind::literal) {
+      one_of(ctx.at(*after), {"[", "(", ".", "->", "::", "<"}) ||
+      non_keyword_name(ctx.at(*after)) || ctx.at(*after).kind == token_kind::number ||
+      ctx.at(*after).kind == token_kind::literal) {
     return std::nullopt; // `*p[i]`, `*f(x)`, `*s.p`: the `*` applies to more than the name
   }
   if (increment_at(ctx, *after)) {
