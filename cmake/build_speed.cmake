@@ -33,6 +33,13 @@ macro(cugrade_orchestration_optimization)
   endif()
 endmacro()
 
+# One harness/ library as unity batches of `size` files, at its own optimisation level; off with
+# CUGRADE_UNITY_BUILD, as everywhere.
+function(cugrade_unity_batches target size)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${CUGRADE_UNITY_BUILD}
+                                             UNITY_BUILD_BATCH_SIZE ${size})
+endfunction()
+
 # The same, and unity batches for the directory's targets. In a batch GCC sees every file but the
 # first as a header, and warns (-Wsubobject-linkage) when a class there, such as a TEST_F's, derives
 # from a type of an anonymous namespace: a header's concern that a batch does not have.
