@@ -65,6 +65,8 @@ const std::vector<std::string>& counter_metric_names() {
       "smsp__sass_inst_executed_op_shared_atom.sum",
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
       "sm__sass_data_bytes_mem_shared_op_ld.sum",
       "sm__sass_data_bytes_mem_shared_op_st.sum",
       "sm__sass_data_bytes_mem_shared_op_atom.sum",

@@ -75,6 +75,23 @@ TEST(CounterProfile, ConflictedSharedLoadsAreBankConflicts) {
       << insights.front().message;
 }
 
+TEST(CounterProfile, SharedWavefrontsAreTheAddressesCountNotTheL1sContention) {
+  // A conflict-free store beside a grid-stride loop's loads: L1 counts 1.23 wavefronts a
+  // request, the SASS-level count of the addresses 1.0. Without the SASS-level count, L1's.
+  std::map<std::string, double> sums{{"smsp__sass_inst_executed_op_shared_st.sum", 1000},
+                                     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 1230},
+                                     {"sm__sass_data_bytes_mem_shared_op_st.sum", 128000}};
+  const auto& problem = problems::get(problems::kind_named("reduction"));
+  const auto per_request = [&](const std::map<std::string, double>& s) {
+    const auto m = cugrade::insight::profile_from_counters(problem, reduction_shape,
+                                                           "reduce_convergent", readings(s));
+    return metric(cugrade::insight::metrics_of(m), "shared_store_wavefronts_per_request");
+  };
+  EXPECT_DOUBLE_EQ(per_request(sums), 1.23);
+  sums["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = 1000;
+  EXPECT_DOUBLE_EQ(per_request(sums), 1.0);
+}
+
 TEST(CounterProfile, SaysNothingOfIdleLanesItCannotCount) {
   // 4,000 shared instructions carrying 32,000 words could be a quarter of the lanes each, or
   // broadcasts: the counters cannot tell, so no idle-lanes claim and no lanes metric.
