@@ -70,6 +70,15 @@ std::string each_replaced(const std::string& text, const std::regex& pattern,
   return out;
 }
 
+// "result[0] (byte 0 of result, a 4-byte device buffer: 1 float)": the byte `offset` of a case's
+// buffer of `bytes` bytes, by its element.
+std::string element_of(const problems::buffer_spec& buffer, long long offset, std::size_t bytes) {
+  return fmt::format("{} (byte {} of {}, {}: {})",
+                     problems::element_words(buffer, problems::element_index(buffer, offset)),
+                     offset, buffer.name, problems::sized_buffer_words(bytes),
+                     problems::extent_words(buffer));
+}
+
 // "byte 0 of a 4-byte device buffer at 0x..." (the emulator's words for host code that
 // dereferenced a device pointer) as "result[0] (byte 0 of result, a 4-byte device buffer: 1
 // float)"; a buffer the launcher allocated itself is named as such, without its address, so the
@@ -83,10 +92,30 @@ std::string inside_words(const std::smatch& m, const std::vector<problems::buffe
     return fmt::format("byte {} of {} the launcher allocated", offset,
                        problems::sized_buffer_words(bytes));
   }
-  return fmt::format("{} (byte {} of {}, {}: {})",
-                     problems::element_words(*placed, problems::element_index(*placed, offset)),
-                     offset, placed->name, problems::sized_buffer_words(bytes),
-                     problems::extent_words(*placed));
+  return element_of(*placed, offset, bytes);
+}
+
+// The GPU runner's words for host code that touched memory it may not (harness/backends/
+// host_fault_report.cpp), "of address 0x..., which is not host memory: a device pointer
+// dereferenced in host code (...), or a wild pointer": the runner's handler knows only the
+// address. Where it lies inside one of the case's buffers, it is that buffer's element, named as
+// the emulator's words are above, and not a wild pointer; elsewhere (the launcher's own
+// cudaMalloc, a wild pointer) the words stay.
+std::string gpu_host_fault_words(const std::smatch& m,
+                                 const std::vector<problems::buffer_spec>& buffers,
+                                 const std::vector<protocol::buffer_place>& places) {
+  const std::uint64_t address = hex_number(m[1].str());
+  for (const auto& p : places) {
+    if (address < p.address || address - p.address >= p.bytes) {
+      continue;
+    }
+    if (const auto* b = problems::buffer_named(buffers, p.name, p.bytes)) {
+      return fmt::format("of {} at {}: {}",
+                         element_of(*b, static_cast<long long>(address - p.address), p.bytes),
+                         m[1].str(), m[2].str());
+    }
+  }
+  return m[0].str();
 }
 
 // "3 bytes past the end of a 1156-byte device buffer at 0x..." (a fault outside a buffer) as
@@ -117,11 +146,17 @@ std::string with_buffer_names(const std::string& message, const problems::proble
       R"((just past the end|([0-9]+) bytes past the end|([0-9]+) bytes before the start) of a ([0-9]+)-byte device buffer( at (0x[0-9a-f]+))?)");
   static const std::regex inside(
       R"(byte ([0-9]+) of a ([0-9]+)-byte device buffer at (0x[0-9a-f]+))");
+  // The GPU runner's (harness/backends/host_fault_report.cpp), with the address alone.
+  static const std::regex gpu_host(
+      R"(of address (0x[0-9a-f]+), which is not host memory: (a device pointer dereferenced in host code \([^)]*\)), or a wild pointer)");
   const auto buffers = problems::case_buffers(problem, dims);
   const std::string named = each_replaced(
       message, fault, [&](const std::smatch& m) { return outside_words_of(m, buffers, places); });
-  return each_replaced(named, inside,
-                       [&](const std::smatch& m) { return inside_words(m, buffers, places); });
+  const std::string inside_named = each_replaced(
+      named, inside, [&](const std::smatch& m) { return inside_words(m, buffers, places); });
+  return each_replaced(inside_named, gpu_host, [&](const std::smatch& m) {
+    return gpu_host_fault_words(m, buffers, places);
+  });
 }
 
 std::string output_words(const problems::problem& problem, const problems::shape& dims) {

@@ -17,7 +17,9 @@ namespace cugrade::grader {
 /// "a write just past the end of P (a 1156-byte device buffer: 17 x 17 floats), at P[17][0]".
 /// The buffer is the one the runner placed at that address (`places`, from the case's
 /// case_begin); without a place, every buffer of that size is named ("M, N or P"); the words
-/// stay as they are when no buffer has the size.
+/// stay as they are when no buffer has the size. The GPU runner's words for host code that read
+/// or wrote device memory ("of address 0xA, which is not host memory: ...") name the buffer and
+/// element where A lies inside one the runner placed, and stay as they are elsewhere.
 [[nodiscard]] std::string with_buffer_names(const std::string& message,
                                             const problems::problem& problem,
                                             const problems::shape& dims,

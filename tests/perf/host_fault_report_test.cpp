@@ -2,6 +2,7 @@
 // host_fault_report.h), run here on host memory closed with mprotect, as a cudaMalloc pointer is
 // to the host: one crash event in the protocol's words, the process dying by SIGSEGV as before.
 #include "harness/backends/host_fault_report.h"
+#include "grader/core/buffer_names.h"
 #include "harness/protocol/protocol.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -86,6 +88,36 @@ TEST(HostFaultReport, AWriteIsAWriteAndANullPointerSaysSo) {
   EXPECT_NE(null.log.fault_message.find("address 0x0 (a null or nearly null pointer)"),
             std::string::npos)
       << null.log.fault_message;
+}
+
+TEST(HostFaultReport, TheGraderNamesTheCasesBufferTheLauncherReadAndLeavesOtherAddresses) {
+  // A launcher printing P[0][2] of the output it was handed: the handler knows the address, the
+  // runner said where it put P, and the grader names the element (grader/core/buffer_names.h).
+  char* const page = closed_page();
+  const ended e = run_child([page] {
+    const volatile char* p = page;
+    std::exit(p[8] == 0 ? 3 : 4);
+  });
+  ASSERT_EQ(e.signal, SIGSEGV);
+  const auto& matmul = problems::get(problems::kind_named("matmul"));
+  const problems::shape dims{.j = 16, .k = 16, .l = 16};
+  const auto at = reinterpret_cast<std::uintptr_t>(page);
+  const std::vector<protocol::buffer_place> places{{"M", at + 8192, 1024}, {"P", at, 1024}};
+  const std::string named = grader::with_buffer_names(e.log.fault_message, matmul, dims, places);
+  EXPECT_EQ(named.rfind("host code: read of P[0][2] (byte 8 of P, a 1024-byte device buffer: 16 x "
+                        "16 floats) at 0x",
+                        0),
+            0u)
+      << named;
+  EXPECT_NE(named.find(": a device pointer dereferenced in host code (memory from cudaMalloc is "
+                       "the GPU's; copy the values with cudaMemcpy instead)"),
+            std::string::npos)
+      << named;
+  EXPECT_EQ(named.find("wild pointer"), std::string::npos) << named;
+  // An address before every placed buffer (P 16 bytes on): no buffer of the case, the words stay.
+  const std::vector<protocol::buffer_place> later{{"P", at + 16, 1024}};
+  EXPECT_EQ(grader::with_buffer_names(e.log.fault_message, matmul, dims, later),
+            e.log.fault_message);
 }
 
 TEST(HostFaultReport, ASignalSentWithKillIsReportedAndEndsTheProcess) {
