@@ -37,6 +37,35 @@ TEST_F(RuntimeApi, CopiesMustStayInsideOneDeviceAllocation) {
   EXPECT_EQ(cudaFree(d), cudaSuccess);
 }
 
+TEST_F(RuntimeApi, AHostDirectionBetweenTwoDeviceBuffersCopiesAsUnifiedAddressingDoes) {
+  // Measured on an H100 (CUDA 13.0, 2026-12-06): with both pointers from cudaMalloc,
+  // cudaMemcpyHostToDevice and cudaMemcpyDeviceToHost succeed and copy; a host array where the
+  // direction says device is cudaErrorInvalidValue and copies nothing.
+  float* a = nullptr;
+  float* b = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, 64 * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, 64 * sizeof(float)), cudaSuccess);
+  std::vector<float> host(64), back(64, 0.0f);
+  for (int i = 0; i < 64; ++i) {
+    host[i] = static_cast<float>(i) + 0.5f;
+  }
+  ASSERT_EQ(cudaMemcpy(a, host.data(), 256, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(b, a, 256, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), b, 256, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, host);
+  ASSERT_EQ(cudaMemset(b, 0, 256), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(b, a, 256, cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), b, 256, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, host);
+  ASSERT_EQ(cudaMemset(b, 0, 256), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(b, host.data(), 256, cudaMemcpyDeviceToDevice), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemcpy(back.data(), b, 256, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, std::vector<float>(64, 0.0f)) << "nothing copied";
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  cudaFree(a);
+  cudaFree(b);
+}
+
 TEST_F(RuntimeApi, AllocationEdgeCases) {
   void* p = reinterpret_cast<void*>(1);
   EXPECT_EQ(cudaMalloc(&p, 0), cudaSuccess);
