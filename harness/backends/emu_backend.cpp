@@ -24,6 +24,15 @@ call_outcome outcome_of(cudaError_t e, const char* when) {
           false};
 }
 
+// "cudaErrorInvalidValue from cudaMemcpy in the launcher (invalid argument): with
+// cudaMemcpyDeviceToHost, the source must be device memory ...": the call and what was wrong.
+call_outcome outcome_of(cudaError_t e, const emu::failed_api_call& call) {
+  call_outcome o = outcome_of(e, "");
+  o.message = std::string(cudaGetErrorName(e)) + " from " + call.call + " in the launcher (" +
+              cudaGetErrorString(e) + "): " + call.why;
+  return o;
+}
+
 // A diagnostic's place is added to its message, except for the shared-memory checks' race and
 // out_of_bounds, whose messages name their lines themselves (the last place a message names is
 // where the grader points the student). A race leaves the device usable, as racecheck's
@@ -69,11 +78,17 @@ protected:
 
   call_outcome do_after_call() override {
     emu::set_host_guard(false);
+    const auto failed = emu::last_failed_call(); // before cudaGetLastError forgets it
     const cudaError_t launch = cudaGetLastError();
     const cudaError_t sync = cudaDeviceSynchronize();
     const auto diagnostics = emu::take_diagnostics();
     if (!diagnostics.empty()) {
       return outcome_of(diagnostics.front());
+    }
+    if (launch != cudaSuccess && failed) {
+      // Not a launch: a call of the launcher's own that said what was wrong with it. The GPU's
+      // runtime does not say which call set the error, so there it reads "at launch".
+      return outcome_of(launch, *failed);
     }
     if (launch != cudaSuccess) {
       return outcome_of(launch, "at launch");

@@ -66,6 +66,32 @@ TEST_F(RuntimeApi, AHostDirectionBetweenTwoDeviceBuffersCopiesAsUnifiedAddressin
   cudaFree(b);
 }
 
+TEST_F(RuntimeApi, AFailedCopySaysWhichSideIsWrongUntilTheErrorIsRead) {
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 16), cudaSuccess);
+  float host[4] = {1, 2, 3, 4};
+  EXPECT_FALSE(cugrade::emu::last_failed_call().has_value());
+  // main()'s copy "to the host" aimed at a device pointer, from a host array.
+  EXPECT_EQ(cudaMemcpy(d, host, 16, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  auto failed = cugrade::emu::last_failed_call();
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->call, "cudaMemcpy");
+  EXPECT_EQ(failed->why, "with cudaMemcpyDeviceToHost, the source must be device memory (from "
+                         "cudaMalloc), and it is host memory");
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_FALSE(cugrade::emu::last_failed_call().has_value()) << "read, so forgotten";
+  EXPECT_EQ(cudaMemcpy(d, host, 32, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  failed = cugrade::emu::last_failed_call();
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->why, "with cudaMemcpyHostToDevice, the destination is a device buffer with "
+                         "fewer than the 32 bytes copied from that address");
+  // A later error of a call that does not name itself is not blamed on the copy.
+  EXPECT_EQ(cudaFree(host), cudaErrorInvalidValue);
+  EXPECT_FALSE(cugrade::emu::last_failed_call().has_value());
+  (void)cudaGetLastError();
+  cudaFree(d);
+}
+
 TEST_F(RuntimeApi, AllocationEdgeCases) {
   void* p = reinterpret_cast<void*>(1);
   EXPECT_EQ(cudaMalloc(&p, 0), cudaSuccess);

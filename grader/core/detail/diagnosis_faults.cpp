@@ -123,8 +123,19 @@ std::optional<candidate> launch_fault(const evidence& ev) {
   if (!i) {
     return std::nullopt;
   }
+  const std::string& message = ev.outcome(*i).message;
+  if (message.find(" in the launcher (") != std::string::npos) {
+    // The emulator names the launcher's own call that failed (harness/backends/emu_backend.cpp).
+    return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
+                           "a CUDA call in the launcher failed: " + message +
+                               ". Every pointer the launcher is handed is device memory "
+                               "already: copy between it and a host array with the direction "
+                               "that names each side (cudaMemcpyHostToDevice into it, "
+                               "cudaMemcpyDeviceToHost out of it), and check each call's "
+                               "cudaError_t");
+  }
   return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
-                         "the kernel launch failed: " + ev.outcome(*i).message +
+                         "the kernel launch failed: " + message +
                              ". A block has at most 1024 threads, grid and block dimensions "
                              "must be positive, and dynamic shared memory above 48 KiB needs "
                              "cudaFuncSetAttribute");

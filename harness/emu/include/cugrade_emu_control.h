@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ struct diagnostic {
 
 /// Diagnostics recorded since the last call, oldest first; clears them.
 std::vector<diagnostic> take_diagnostics();
+
+/// A host API call that failed over its arguments: "cudaMemcpy", and what was wrong ("the
+/// source of cudaMemcpyDeviceToHost must be device memory, and it is host memory").
+struct failed_api_call {
+  std::string call;
+  std::string why;
+};
+
+/// The call behind the current last error (cudaGetLastError's), where that call named itself;
+/// nothing for a launch's error, a kernel's fault, or no error.
+std::optional<failed_api_call> last_failed_call();
 
 /// Where a fatal fault (an out-of-bounds access caught by a guard page, a stray pointer) is
 /// reported as one line of JSON before the process exits with status 86. -1 means stderr.

@@ -19,6 +19,10 @@ std::vector<diagnostic> take_diagnostics() {
   return detail::emulator_state::instance().take_diagnostics();
 }
 
+std::optional<failed_api_call> last_failed_call() {
+  return detail::emulator_state::instance().last_failed_call();
+}
+
 void set_fault_report_fd(int fd) {
   detail::runtime_init();
   detail::set_fault_fd(fd);

@@ -3,6 +3,7 @@
 // cudaErrorInvalidValue, as measured on CUDA 13).
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "cugrade_emu/api.h"
 #include "harness/emu/src/device_limits.h"
@@ -49,6 +50,52 @@ bool kind_ok(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
            (!mem.is_device(src) || device_side_ok(src, n));
   }
   return false;
+}
+
+const char* kind_name(cudaMemcpyKind kind) {
+  switch (kind) {
+  case cudaMemcpyHostToHost:
+    return "cudaMemcpyHostToHost";
+  case cudaMemcpyHostToDevice:
+    return "cudaMemcpyHostToDevice";
+  case cudaMemcpyDeviceToHost:
+    return "cudaMemcpyDeviceToHost";
+  case cudaMemcpyDeviceToDevice:
+    return "cudaMemcpyDeviceToDevice";
+  case cudaMemcpyDefault:
+    return "cudaMemcpyDefault";
+  }
+  return "an unknown direction";
+}
+
+// What is wrong with one side of a copy that `kind` says is device memory: "" when nothing.
+std::string device_side_problem(const char* side, const void* p, std::size_t n) {
+  if (device_side_ok(p, n)) {
+    return "";
+  }
+  if (!device_memory::instance().is_device(p)) {
+    return std::string(side) + " must be device memory (from cudaMalloc), and it is host memory";
+  }
+  return std::string(side) + " is a device buffer with fewer than the " + std::to_string(n) +
+         " bytes copied from that address";
+}
+
+// Why `kind_ok` refused a copy, in words for the student. A pointer the launcher was handed is
+// device memory already: copying it "from the host" works, copying a host array "from the
+// device" does not.
+std::string copy_problem(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
+  if (dst == nullptr || src == nullptr) {
+    return std::string("the ") + (dst == nullptr ? "destination" : "source") +
+           " is a null pointer";
+  }
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
+                          (kind == cudaMemcpyDefault && device_memory::instance().is_device(dst));
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
+                          (kind == cudaMemcpyDefault && device_memory::instance().is_device(src));
+  const std::string to = dst_device ? device_side_problem("the destination", dst, n) : "";
+  const std::string from = src_device ? device_side_problem("the source", src, n) : "";
+  const std::string what = !to.empty() && !from.empty() ? to + ", and " + from : to + from;
+  return std::string("with ") + kind_name(kind) + ", " + what;
 }
 
 } // namespace
@@ -129,7 +176,8 @@ extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cuda
     return cudaSuccess;
   }
   if (dst == nullptr || src == nullptr || !kind_ok(kind, dst, src, count)) {
-    return result(cudaErrorInvalidValue);
+    return emulator_state::instance().failed_call(cudaErrorInvalidValue, "cudaMemcpy",
+                                                  copy_problem(kind, dst, src, count));
   }
   std::memmove(dst, src, count);
   return cudaSuccess;

@@ -13,9 +13,26 @@ emulator_state& emulator_state::instance() {
 
 cudaError_t emulator_state::result(cudaError_t e) {
   if (e != cudaSuccess) {
+    const std::lock_guard lock(m_mutex);
     m_last.store(e);
+    m_failed_call.reset();
   }
   return e;
+}
+
+cudaError_t emulator_state::failed_call(cudaError_t e, const char* call, std::string why) {
+  const std::lock_guard lock(m_mutex);
+  m_last.store(e);
+  m_failed_call = failed_api_call{call, std::move(why)};
+  return e;
+}
+
+std::optional<failed_api_call> emulator_state::last_failed_call() const {
+  const std::lock_guard lock(m_mutex);
+  if (m_last.load() == cudaSuccess || sticky() != cudaSuccess) {
+    return std::nullopt;
+  }
+  return m_failed_call;
 }
 
 void emulator_state::set_sticky(cudaError_t e) {
@@ -29,7 +46,12 @@ cudaError_t emulator_state::last_error(bool reset) {
   if (s != cudaSuccess) {
     return s;
   }
-  return static_cast<cudaError_t>(reset ? m_last.exchange(cudaSuccess) : m_last.load());
+  if (!reset) {
+    return static_cast<cudaError_t>(m_last.load());
+  }
+  const std::lock_guard lock(m_mutex);
+  m_failed_call.reset();
+  return static_cast<cudaError_t>(m_last.exchange(cudaSuccess));
 }
 
 void emulator_state::add_diagnostic(diagnostic d) {
@@ -73,6 +95,7 @@ void emulator_state::reset() {
   const std::lock_guard lock(m_mutex);
   m_sticky.store(cudaSuccess);
   m_last.store(cudaSuccess);
+  m_failed_call.reset();
   m_diagnostics.clear();
   m_kernels.clear();
 }

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "cugrade_emu/api.h"
@@ -32,6 +34,11 @@ public:
 
   /// Records a failed call's error as the last error and returns it (success passes through).
   cudaError_t result(cudaError_t e);
+  /// The same for a host API call that can say what was wrong with its arguments: `call`
+  /// ("cudaMemcpy") and `why` stay with the last error until another error or cudaGetLastError.
+  cudaError_t failed_call(cudaError_t e, const char* call, std::string why);
+  /// The call and the reason behind the last error, where the call that set it said them.
+  [[nodiscard]] std::optional<failed_api_call> last_failed_call() const;
   /// The sticky error left by a fault in a kernel, or cudaSuccess.
   [[nodiscard]] cudaError_t sticky() const { return static_cast<cudaError_t>(m_sticky.load()); }
   /// Makes every later API call fail with `e` (the first sticky error wins, as on a GPU).
@@ -61,6 +68,7 @@ private:
   std::atomic<int> m_sticky{cudaSuccess};
   std::atomic<int> m_last{cudaSuccess};
   std::atomic<bool> m_shared_checks{true};
+  std::optional<failed_api_call> m_failed_call; ///< guarded by m_mutex
   std::vector<diagnostic> m_diagnostics;
   schedule_choice m_schedule;
   std::map<const void*, kernel_info> m_kernels;
