@@ -37,8 +37,9 @@ struct diagnostic {
 /// Diagnostics recorded since the last call, oldest first; clears them.
 std::vector<diagnostic> take_diagnostics();
 
-/// A host API call that failed over its arguments: "cudaMemcpy", and what was wrong ("the
-/// source of cudaMemcpyDeviceToHost must be device memory, and it is host memory").
+/// A host API call that failed over its arguments: "cudaMemcpy", and what was wrong ("with
+/// cudaMemcpyDeviceToHost, the source must be device memory (from cudaMalloc), and it is host
+/// memory"). Copies made by cudaMemcpyAsync and cudaMemcpy2D are named "cudaMemcpy" too.
 struct failed_api_call {
   std::string call;
   std::string why;
