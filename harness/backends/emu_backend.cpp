@@ -13,24 +13,27 @@ namespace cugrade::backends {
 
 namespace {
 
+// The error kind a host API error is graded as.
+std::string error_kind_of(cudaError_t e) {
+  return e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue ? "launch_failure"
+                                                                          : "cuda_error";
+}
+
 call_outcome outcome_of(cudaError_t e, const char* when) {
   if (e == cudaSuccess) {
     return {};
   }
-  const std::string kind = e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue
-                               ? "launch_failure"
-                               : "cuda_error";
-  return {kind, std::string(cudaGetErrorName(e)) + " " + when + ": " + cudaGetErrorString(e),
-          false};
+  return {error_kind_of(e),
+          std::string(cudaGetErrorName(e)) + " " + when + ": " + cudaGetErrorString(e), false};
 }
 
 // "cudaErrorInvalidValue from cudaMemcpy in the launcher (invalid argument): with
 // cudaMemcpyDeviceToHost, the source must be device memory ...": the call and what was wrong.
 call_outcome outcome_of(cudaError_t e, const emu::failed_api_call& call) {
-  call_outcome o = outcome_of(e, "");
-  o.message = std::string(cudaGetErrorName(e)) + " from " + call.call + " in the launcher (" +
-              cudaGetErrorString(e) + "): " + call.why;
-  return o;
+  return {error_kind_of(e),
+          std::string(cudaGetErrorName(e)) + " from " + call.call + " in the launcher (" +
+              cudaGetErrorString(e) + "): " + call.why,
+          false};
 }
 
 // A diagnostic's place is added to its message, except for the shared-memory checks' race and

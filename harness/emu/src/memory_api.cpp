@@ -34,22 +34,35 @@ bool device_side_ok(const void* p, std::size_t n) {
   return device_memory::instance().contains(p, n);
 }
 
-bool kind_ok(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
+// Which sides of a copy `kind` says are device memory (cudaMemcpyDefault: those that are).
+struct device_sides {
+  bool dst = false;
+  bool src = false;
+};
+
+device_sides sides_on_device(cudaMemcpyKind kind, const void* dst, const void* src) {
   auto& mem = device_memory::instance();
   switch (kind) {
   case cudaMemcpyHostToHost:
-    return true;
+    return {};
   case cudaMemcpyHostToDevice:
-    return device_side_ok(dst, n);
+    return {true, false};
   case cudaMemcpyDeviceToHost:
-    return device_side_ok(src, n);
+    return {false, true};
   case cudaMemcpyDeviceToDevice:
-    return device_side_ok(dst, n) && device_side_ok(src, n);
+    return {true, true};
   case cudaMemcpyDefault:
-    return (!mem.is_device(dst) || device_side_ok(dst, n)) &&
-           (!mem.is_device(src) || device_side_ok(src, n));
+    return {mem.is_device(dst), mem.is_device(src)};
   }
-  return false;
+  return {};
+}
+
+bool kind_ok(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
+  if (static_cast<unsigned>(kind) > cudaMemcpyDefault) {
+    return false;
+  }
+  const device_sides device = sides_on_device(kind, dst, src);
+  return (!device.dst || device_side_ok(dst, n)) && (!device.src || device_side_ok(src, n));
 }
 
 const char* kind_name(cudaMemcpyKind kind) {
@@ -85,15 +98,11 @@ std::string device_side_problem(const char* side, const void* p, std::size_t n) 
 // device" does not.
 std::string copy_problem(cudaMemcpyKind kind, void* dst, const void* src, std::size_t n) {
   if (dst == nullptr || src == nullptr) {
-    return std::string("the ") + (dst == nullptr ? "destination" : "source") +
-           " is a null pointer";
+    return std::string("the ") + (dst == nullptr ? "destination" : "source") + " is a null pointer";
   }
-  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
-                          (kind == cudaMemcpyDefault && device_memory::instance().is_device(dst));
-  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
-                          (kind == cudaMemcpyDefault && device_memory::instance().is_device(src));
-  const std::string to = dst_device ? device_side_problem("the destination", dst, n) : "";
-  const std::string from = src_device ? device_side_problem("the source", src, n) : "";
+  const device_sides device = sides_on_device(kind, dst, src);
+  const std::string to = device.dst ? device_side_problem("the destination", dst, n) : "";
+  const std::string from = device.src ? device_side_problem("the source", src, n) : "";
   const std::string what = !to.empty() && !from.empty() ? to + ", and " + from : to + from;
   return std::string("with ") + kind_name(kind) + ", " + what;
 }
