@@ -276,6 +276,46 @@ TEST(Diagnosis, ACrashInTheLaunchersHostCodeOutranksTheSizeItStartsAt) {
   EXPECT_NE(hints[0].message.find("dereferenced in host code"), std::string::npos);
 }
 
+// A launcher's failed CUDA call: the emulator names it; a GPU keeps only the error, so the hint
+// says which calls give that error instead of blaming the launch configuration alone.
+TEST(Diagnosis, AFailedCallInTheLauncherIsNamedWhereKnownAndNarrowedByItsErrorOnTheGpu) {
+  const auto first_hint = [](const std::string& message) {
+    kernel_results k;
+    k.problem = problems::kind_named("reduction");
+    k.kernel = "reduce_convergent";
+    k.add(n_case(k.problem, 1000, "ones"), fault(fault_kind::launch_failure, message));
+    const auto hints = k.hints();
+    EXPECT_FALSE(hints.empty()) << message;
+    return hints.empty() ? std::string() : hints[0].code.word() + ": " + hints[0].message;
+  };
+  const std::string emulated = first_hint(
+      "cudaErrorInvalidValue from cudaMemcpy in the launcher (invalid argument): with "
+      "cudaMemcpyDeviceToHost, the source must be device memory (from cudaMalloc), and it is "
+      "host memory");
+  EXPECT_EQ(emulated.rfind("launch_failure: a CUDA call in the launcher failed: "
+                           "cudaErrorInvalidValue from cudaMemcpy",
+                           0),
+            0u)
+      << emulated;
+  EXPECT_EQ(emulated.find("The GPU's runtime does not say"), std::string::npos) << emulated;
+
+  const std::string on_gpu = first_hint("cudaErrorInvalidValue at launch: invalid argument");
+  EXPECT_NE(on_gpu.find("a CUDA call in the launcher failed"), std::string::npos) << on_gpu;
+  EXPECT_NE(on_gpu.find("more than 1024 threads"), std::string::npos) << on_gpu;
+  EXPECT_NE(on_gpu.find("cudaMemcpyDeviceToHost out of it"), std::string::npos) << on_gpu;
+
+  const std::string direction =
+      first_hint("cudaErrorInvalidMemcpyDirection at launch: invalid copy direction for memcpy");
+  EXPECT_NE(direction.find("does not say which call"), std::string::npos) << direction;
+  EXPECT_EQ(direction.find("1024 threads"), std::string::npos) << direction;
+
+  const std::string configuration =
+      first_hint("cudaErrorInvalidConfiguration at launch: invalid configuration argument");
+  EXPECT_EQ(configuration.rfind("launch_failure: the kernel launch failed: ", 0), 0u)
+      << configuration;
+  EXPECT_EQ(configuration.find("cudaMemcpy"), std::string::npos) << configuration;
+}
+
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

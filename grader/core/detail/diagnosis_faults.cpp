@@ -117,28 +117,68 @@ std::optional<candidate> race_fault(const evidence& ev) {
           problems::get(ev.problem()).advice(problems::advice_topic::race));
 }
 
+// Which of the launcher's CUDA calls a launch_failure came from. The emulator names the call
+// (" in the launcher (", harness/backends/emu_backend.cpp); a GPU's runtime keeps only the last
+// error, which the runner reads after the launcher returns ("at launch"), so there the error
+// itself says what it could have come from.
+enum class failed_call { named, launch, runtime_call, launch_or_runtime_call };
+
+failed_call call_behind(const std::string& message) {
+  if (message.find(" in the launcher (") != std::string::npos) {
+    return failed_call::named;
+  }
+  for (const char* only_calls : {"cudaErrorInvalidMemcpyDirection", "cudaErrorInvalidDevicePointer",
+                                 "cudaErrorMemoryAllocation", "cudaErrorInvalidSymbol"}) {
+    if (message.starts_with(only_calls)) {
+      return failed_call::runtime_call;
+    }
+  }
+  // A launch gives it for too big a block (CUDA 13) or too much dynamic shared memory, cudaMemcpy
+  // for a wrong direction.
+  if (message.starts_with("cudaErrorInvalidValue")) {
+    return failed_call::launch_or_runtime_call;
+  }
+  return failed_call::launch;
+}
+
+constexpr const char* copy_advice =
+    "Every pointer the launcher is handed is device memory already: copy between it and a host "
+    "array with the direction that names each side (cudaMemcpyHostToDevice into it, "
+    "cudaMemcpyDeviceToHost out of it), and check each call's cudaError_t";
+constexpr const char* launch_advice =
+    "A block has at most 1024 threads, grid and block dimensions must be positive, and dynamic "
+    "shared memory above 48 KiB needs cudaFuncSetAttribute";
+
+std::string launch_failure_words(const std::string& message) {
+  switch (call_behind(message)) {
+  case failed_call::named:
+    return fmt::format("a CUDA call in the launcher failed: {}. {}", message, copy_advice);
+  case failed_call::runtime_call:
+    return fmt::format("a CUDA call in the launcher failed: {} (the GPU's runtime does not say "
+                       "which call). {}",
+                       message, copy_advice);
+  case failed_call::launch_or_runtime_call:
+    return fmt::format("a CUDA call in the launcher failed: {}. The GPU's runtime does not say "
+                       "which: a kernel launch gives this error for a block of more than 1024 "
+                       "threads or more dynamic shared memory than a block may have (above 48 KiB "
+                       "needs cudaFuncSetAttribute), and a runtime call such as cudaMemcpy for an "
+                       "argument it refuses, most often a copy whose direction does not name "
+                       "where each pointer lives. {}",
+                       message, copy_advice);
+  case failed_call::launch:
+    break;
+  }
+  return fmt::format("the kernel launch failed: {}. {}", message, launch_advice);
+}
+
 std::optional<candidate> launch_fault(const evidence& ev) {
   const fault_filter launch = [](fault_kind k) { return k == fault_kind::launch_failure; };
   const auto i = first_fault(ev, launch);
   if (!i) {
     return std::nullopt;
   }
-  const std::string& message = ev.outcome(*i).message;
-  if (message.find(" in the launcher (") != std::string::npos) {
-    // The emulator names the launcher's own call that failed (harness/backends/emu_backend.cpp).
-    return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
-                           "a CUDA call in the launcher failed: " + message +
-                               ". Every pointer the launcher is handed is device memory "
-                               "already: copy between it and a host array with the direction "
-                               "that names each side (cudaMemcpyHostToDevice into it, "
-                               "cudaMemcpyDeviceToHost out of it), and check each call's "
-                               "cudaError_t");
-  }
   return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
-                         "the kernel launch failed: " + message +
-                             ". A block has at most 1024 threads, grid and block dimensions "
-                             "must be positive, and dynamic shared memory above 48 KiB needs "
-                             "cudaFuncSetAttribute");
+                         launch_failure_words(ev.outcome(*i).message));
 }
 
 std::optional<candidate> timeout_fault(const evidence& ev) {
