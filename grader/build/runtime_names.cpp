@@ -46,8 +46,8 @@ result<std::filesystem::path> emu_library(const toolchain& tools) {
   return path;
 }
 
-result<name_set> exported_names(const std::vector<std::filesystem::path>& libraries) {
-  auto symbols = runtime_exported_symbols(libraries);
+result<name_set> exported_names(const std::vector<std::filesystem::path>& library_paths) {
+  auto symbols = runtime_exported_symbols(library_paths);
   if (!symbols) {
     return fail(symbols.error());
   }

@@ -6,7 +6,7 @@ using namespace cugrade::build;
 
 namespace {
 
-const std::vector<std::string> matmul_launchers{"matmul_naive", "matmul_tiled", "matmul_dynamic"};
+const std::vector<std::string> policy_launchers{"matmul_naive", "matmul_tiled", "matmul_dynamic"};
 
 std::vector<std::string> described(const policy_verdict& verdict) {
   std::vector<std::string> out;
@@ -22,7 +22,7 @@ TEST(SymbolPolicy, SortsLaunchersIntoDefinedAndMissing) {
   const std::vector<symbol> symbols{{"matmul_naive", 'T'},
                                     {"_Z12matmul_tiledPKfS0_Pfiii", 'T'},
                                     {"matmul_dynamic", 'U'}}; // referenced, not defined
-  const auto verdict = check_symbol_policy(symbols, matmul_launchers, backend::gpu, {});
+  const auto verdict = check_symbol_policy(symbols, policy_launchers, backend::gpu, {});
   EXPECT_EQ(verdict.defined_launchers, std::vector<std::string>{"matmul_naive"});
   EXPECT_EQ(verdict.missing_launchers,
             (std::vector<std::string>{"matmul_tiled", "matmul_dynamic"}));
@@ -36,7 +36,7 @@ TEST(SymbolPolicy, SortsLaunchersIntoDefinedAndMissing) {
 
 TEST(SymbolPolicy, ALongerNameIsNotALauncherWithCxxLinkage) {
   const std::vector<symbol> symbols{{"_Z13matmul_tiled2v", 'T'}};
-  const auto verdict = check_symbol_policy(symbols, matmul_launchers, backend::gpu, {});
+  const auto verdict = check_symbol_policy(symbols, policy_launchers, backend::gpu, {});
   EXPECT_TRUE(verdict.notes.empty());
 }
 

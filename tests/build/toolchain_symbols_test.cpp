@@ -23,7 +23,7 @@ const std::filesystem::path data_dir = CUGRADE_TEST_TOOLCHAIN_DATA;
 const std::vector<std::string> toolchains{"gcc-12", "gcc-13", "gcc-14", "clang-19"};
 const std::vector<backend> backends{backend::gpu, backend::emu};
 
-std::string text_of(const std::filesystem::path& path) {
+std::string recorded_text(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::ostringstream text;
   text << in.rdbuf();
@@ -31,10 +31,10 @@ std::string text_of(const std::filesystem::path& path) {
 }
 
 std::vector<symbol> recorded_object(const std::string& toolchain, backend target,
-                                    const std::string& source) {
-  const auto path = data_dir / (toolchain + "." + to_string(target) + "." + source + ".nm");
+                                    const std::string& source_name) {
+  const auto path = data_dir / (toolchain + "." + to_string(target) + "." + source_name + ".nm");
   EXPECT_TRUE(std::filesystem::is_regular_file(path)) << path << " is not recorded";
-  return parse_nm_posix(text_of(path));
+  return parse_nm_posix(recorded_text(path));
 }
 
 // The libstdc++ a toolchain's objects run with: Debian 12's for its GCC 12, GCC 14's (Ubuntu
@@ -43,7 +43,7 @@ std::set<std::string> runtime_exports(const std::string& toolchain) {
   const auto path = data_dir / (toolchain == "gcc-12" ? "libstdc++.debian-12.exports"
                                                       : "libstdc++.ubuntu-24.04.exports");
   std::set<std::string> names;
-  std::istringstream lines(text_of(path));
+  std::istringstream lines(recorded_text(path));
   for (std::string name; std::getline(lines, name);) {
     names.insert(name);
   }
@@ -116,11 +116,11 @@ TEST(ToolchainSymbols, EveryLibraryNameTheObjectsUseIsExportedByTheirLibstdcxx) 
   for (const std::string& toolchain : toolchains) {
     const auto exports = runtime_exports(toolchain);
     for (const backend target : backends) {
-      for (const char* source : {"debug_output", "forbidden_calls"}) {
-        for (const symbol& s : recorded_object(toolchain, target, source)) {
+      for (const char* sample : {"debug_output", "forbidden_calls"}) {
+        for (const symbol& s : recorded_object(toolchain, target, sample)) {
           const bool from_libstdcxx = s.undefined() && s.name.rfind("_ZNSt", 0) == 0;
           if (from_libstdcxx) {
-            EXPECT_TRUE(exports.contains(s.name)) << toolchain << " " << source << ": " << s.name;
+            EXPECT_TRUE(exports.contains(s.name)) << toolchain << " " << sample << ": " << s.name;
           }
         }
       }

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path fakes = CUGRADE_PERF_FAKES_DIR; // perf_fake_runner and libperf_fake_*.so
+const fs::path gate_fakes = CUGRADE_PERF_FAKES_DIR; // perf_fake_runner and libperf_fake_*.so
 
 class RunnerGate : public ::testing::Test {
 protected:
@@ -37,8 +37,8 @@ protected:
 
   timing_target target() const {
     timing_target t;
-    t.runner = fakes / "perf_fake_runner";
-    t.library = fakes / "libperf_fake_fast.so";
+    t.runner = gate_fakes / "perf_fake_runner";
+    t.library = gate_fakes / "libperf_fake_fast.so";
     t.launcher = "histogram_privatized";
     t.output_dir = m_dir / "run";
     return t;
@@ -76,7 +76,7 @@ TEST_F(RunnerGate, ARunnerWaitsAtItsGateUntilItIsLetGo) {
 }
 
 TEST_F(RunnerGate, ACancelledRunnerRunsNothingAndExits) {
-  auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 60);
+  auto runner = runners::gated_runner::start({}, gate_fakes / "perf_fake_runner", plan(), 60);
   ASSERT_TRUE(runner.ok()) << runner.error();
   ASSERT_TRUE((*runner)->wait_ready(60));
   const auto asked = std::chrono::steady_clock::now();
@@ -88,7 +88,7 @@ TEST_F(RunnerGate, ACancelledRunnerRunsNothingAndExits) {
 
 TEST_F(RunnerGate, DroppingARunnerThatWasNotLetGoCancelsIt) {
   {
-    auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 60);
+    auto runner = runners::gated_runner::start({}, gate_fakes / "perf_fake_runner", plan(), 60);
     ASSERT_TRUE(runner.ok()) << runner.error();
   } // dropped at once, perhaps before it was ready
   EXPECT_EQ(events(), "");
@@ -96,7 +96,7 @@ TEST_F(RunnerGate, DroppingARunnerThatWasNotLetGoCancelsIt) {
 
 TEST_F(RunnerGate, ItsTimeLimitCountsFromTheGo) {
   // A 1.5 s limit, and 2.5 s at the gate first: the run still has its whole limit.
-  auto runner = runners::gated_runner::start({}, fakes / "perf_fake_runner", plan(), 1.5);
+  auto runner = runners::gated_runner::start({}, gate_fakes / "perf_fake_runner", plan(), 1.5);
   ASSERT_TRUE(runner.ok()) << runner.error();
   ASSERT_TRUE((*runner)->wait_ready(60));
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));

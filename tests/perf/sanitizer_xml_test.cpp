@@ -14,7 +14,7 @@
 namespace cugrade::perf {
 namespace {
 
-std::string data(const std::string& name) {
+std::string xml_text(const std::string& name) {
   std::ifstream in(std::string(CUGRADE_PERF_TEST_DATA) + "/" + name);
   std::stringstream s;
   s << in.rdbuf();
@@ -88,7 +88,7 @@ TEST(SanitizerXml, SaysWhereABrokenOrForeignReportIsWrong) {
 }
 
 TEST(SanitizerFindings, ReadsAnOutOfBoundsWriteWithItsLineAndThread) {
-  const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
+  const auto f = read_sanitizer_xml(xml_text("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u); // the API error that follows the fault is left out
   const auto& x = (*f)[0];
@@ -101,7 +101,7 @@ TEST(SanitizerFindings, ReadsAnOutOfBoundsWriteWithItsLineAndThread) {
 }
 
 TEST(SanitizerFindings, ReadsARaceWithBothAccesses) {
-  const auto f = read_sanitizer_xml(data("racecheck.xml"), "racecheck");
+  const auto f = read_sanitizer_xml(xml_text("racecheck.xml"), "racecheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u);
   const auto& x = (*f)[0];
@@ -113,7 +113,7 @@ TEST(SanitizerFindings, ReadsARaceWithBothAccesses) {
 }
 
 TEST(SanitizerFindings, MergesEveryThreadOfADivergentBarrierIntoOneFinding) {
-  const auto f = read_sanitizer_xml(data("synccheck.xml"), "synccheck");
+  const auto f = read_sanitizer_xml(xml_text("synccheck.xml"), "synccheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u);
   EXPECT_EQ((*f)[0].error_kind, "barrier_divergence");
@@ -133,7 +133,7 @@ TEST(RecordFindings, MakesTheKernelAnErrorWithTheKindAndALineHint) {
   k.name = "histogram_privatized";
   k.score = 15;
   k.diagnosis.push_back({reports::hint_code::wrong_result, "older"});
-  const auto f = read_sanitizer_xml(data("racecheck.xml"), "racecheck");
+  const auto f = read_sanitizer_xml(xml_text("racecheck.xml"), "racecheck");
   ASSERT_TRUE(f.ok());
   record_findings(k, *f);
   EXPECT_EQ(k.status, reports::kernel_status::error);
@@ -151,7 +151,7 @@ TEST(RecordFindings, KeepsTheCauseOfAMemoryFaultFirst) {
   k.diagnosis.push_back(
       {reports::hint_code{"wrong_dimension", "a dimension is used in place of another", true},
        "N indexed with k"});
-  const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
+  const auto f = read_sanitizer_xml(xml_text("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok());
   ASSERT_FALSE(f->empty());
   record_findings(k, *f);
@@ -168,7 +168,7 @@ TEST(RecordFindings, PutsTheMemoryFaultBeforeAHintThatDoesNotCauseIt) {
   reports::kernel_report k;
   k.diagnosis.push_back(
       {reports::hint_code{"lost_updates", "updates are lost"}, "bins total less"});
-  const auto f = read_sanitizer_xml(data("memcheck.xml"), "memcheck");
+  const auto f = read_sanitizer_xml(xml_text("memcheck.xml"), "memcheck");
   ASSERT_TRUE(f.ok());
   ASSERT_FALSE(f->empty());
   record_findings(k, *f);
@@ -184,8 +184,8 @@ TEST(RecordFindings, PutsTheMemoryFaultBeforeAHintThatDoesNotCauseIt) {
 TEST(RecordFindings, ABarrierDivergenceFindingComesFirstAheadOfMemoryFaultsAndBoundaries) {
   reports::kernel_report k;
   k.diagnosis.push_back({reports::hint_code::boundary_check, "sizes off 16 fail"});
-  auto findings = *read_sanitizer_xml(data("memcheck.xml"), "memcheck");
-  const auto sync = read_sanitizer_xml(data("synccheck.xml"), "synccheck");
+  auto findings = *read_sanitizer_xml(xml_text("memcheck.xml"), "memcheck");
+  const auto sync = read_sanitizer_xml(xml_text("synccheck.xml"), "synccheck");
   ASSERT_TRUE(sync.ok());
   ASSERT_FALSE(sync->empty());
   findings.insert(findings.end(), sync->begin(), sync->end());
@@ -241,7 +241,7 @@ TEST(RecordFindings, LeavesAKernelWithoutFindingsAlone) {
 TEST(SanitizerXml, AnAtomicInlinedFromCudasHeaderIsPlacedAtTheKernelsLine) {
   // compute-sanitizer 2025.3.1 on an H200 (memcheck_inlined_atomic_h200.xml): an atomicAdd out of
   // bounds, its <where> inside device_atomic_functions.hpp, the kernel's line in <deviceStack>.
-  const auto f = read_sanitizer_xml(data("memcheck_inlined_atomic_h200.xml"), "memcheck");
+  const auto f = read_sanitizer_xml(xml_text("memcheck_inlined_atomic_h200.xml"), "memcheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u);
   EXPECT_EQ((*f)[0].error_kind, "out_of_bounds");
@@ -263,7 +263,7 @@ TEST(SanitizerXml, AHeaderPlaceStaysWhenNoFrameIsInASourceFile) {
 }
 
 TEST(SanitizerXml, ReadsTheAddressOfABadAccessAndNamesTheBufferItMissed) {
-  const auto f = read_sanitizer_xml(data("memcheck_address_h200.xml"), "memcheck");
+  const auto f = read_sanitizer_xml(xml_text("memcheck_address_h200.xml"), "memcheck");
   ASSERT_TRUE(f.ok()) << f.error();
   ASSERT_EQ(f->size(), 1u);
   EXPECT_EQ((*f)[0].address, 0x7fb82e800c44u);

@@ -15,7 +15,7 @@ namespace convolution_test { // unity builds share a file's anonymous namespace 
 using testing::f32_buffer;
 
 const problem& convolution = get(kind_named("convolution"));
-constexpr std::uint64_t seed = 4099;
+constexpr std::uint64_t convolution_seed = 4099;
 
 struct image {
   long height, width, r;
@@ -83,8 +83,8 @@ comparison check(const test_case& c, const std::vector<buffer>& in, const std::v
 }
 
 TEST(ConvolutionProblem, EveryFloat32OrderPassesEveryEdgeCase) {
-  for (const auto& c :
-       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
+  for (const auto& c : make_cases(kind_named("convolution"),
+                                  edge_templates(kind_named("convolution")), convolution_seed)) {
     const auto in = convolution.generate(c);
     const auto im = image_of(c, in);
     for (const auto& [name, got] : std::vector<std::pair<const char*, std::vector<float>>>{
@@ -102,8 +102,8 @@ TEST(ConvolutionProblem, EveryFloat32OrderPassesEveryEdgeCase) {
 
 TEST(ConvolutionProblem, ReferenceTreatsGhostCellsAsZero) {
   // A 1 x 2 image with r = 1: P[0][0] = F[1][1] N[0][0] + F[1][2] N[0][1], nothing else.
-  const auto c =
-      make_cases(kind_named("convolution"), {{{.j = 1, .k = 1, .l = 2}, "integer"}}, seed)[0];
+  const auto c = make_cases(kind_named("convolution"), {{{.j = 1, .k = 1, .l = 2}, "integer"}},
+                            convolution_seed)[0];
   auto in = convolution.generate(c);
   const auto n = in[0].as<float>();
   const auto f = in[1].as<float>();
@@ -133,8 +133,8 @@ TEST(ConvolutionProblem, ClassicMistakesFail) {
       {"window shifted", [](const image& im, long i, long j, long row, long col) {
          return zero_ghosts(im, i, j, row, col + 1);
        }}};
-  for (const auto& c :
-       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
+  for (const auto& c : make_cases(kind_named("convolution"),
+                                  edge_templates(kind_named("convolution")), convolution_seed)) {
     const auto in = convolution.generate(c);
     const auto im = image_of(c, in);
     for (const auto& [name, pixel] : mistakes) {
@@ -150,8 +150,8 @@ TEST(ConvolutionProblem, ClassicMistakesFail) {
 }
 
 TEST(ConvolutionProblem, HalfPrecisionAndASkippedMaskEntryFail) {
-  for (const auto& c :
-       make_cases(kind_named("convolution"), edge_templates(kind_named("convolution")), seed)) {
+  for (const auto& c : make_cases(kind_named("convolution"),
+                                  edge_templates(kind_named("convolution")), convolution_seed)) {
     if (c.distribution != "real") {
       continue; // integers survive half precision exactly
     }
@@ -171,8 +171,8 @@ TEST(ConvolutionProblem, HalfPrecisionAndASkippedMaskEntryFail) {
 }
 
 TEST(ConvolutionProblem, NoteNamesTheFirstWrongElementAndTheBound) {
-  const auto c =
-      make_cases(kind_named("convolution"), {{{.j = 2, .k = 1, .l = 3}, "integer"}}, seed)[0];
+  const auto c = make_cases(kind_named("convolution"), {{{.j = 2, .k = 1, .l = 3}, "integer"}},
+                            convolution_seed)[0];
   const auto in = convolution.generate(c);
   auto got = convolve(image_of(c, in), false, zero_ghosts);
   got[4] += 1;

@@ -9,10 +9,10 @@ namespace cugrade::problems {
 namespace {
 
 const problem& histogram = get(kind_named("histogram"));
-constexpr std::uint64_t seed = 77;
+constexpr std::uint64_t histogram_seed = 77;
 
 test_case case_of(long n, const std::string& distribution) {
-  return make_cases(kind_named("histogram"), {{{.n = n}, distribution}}, seed)[0];
+  return make_cases(kind_named("histogram"), {{{.n = n}, distribution}}, histogram_seed)[0];
 }
 
 buffer bytes_buffer(std::string_view text) {
@@ -112,8 +112,8 @@ std::vector<double> counts_of(const std::string& distribution, long n) {
 TEST(HistogramGenerate, UniformFillsEveryBinEvenly) {
   const auto bins = counts_of("uniform", 1000003);
   const auto [lo, hi] = std::ranges::minmax(bins);
-  EXPECT_GT(lo, 1000003 / 256 * 0.85) << "seed " << seed;
-  EXPECT_LT(hi, 1000003 / 256 * 1.15) << "seed " << seed;
+  EXPECT_GT(lo, 1000003 / 256 * 0.85) << "seed " << histogram_seed;
+  EXPECT_LT(hi, 1000003 / 256 * 1.15) << "seed " << histogram_seed;
 }
 
 TEST(HistogramGenerate, SingleRepeatsOneByte) {
@@ -127,7 +127,7 @@ TEST(HistogramGenerate, ContentionPutsThatShareInTheHotBin) {
        {std::pair{"contention10", 0.1}, {"contention40", 0.4}, {"contention90", 0.9}}) {
     const auto bins = counts_of(name, 1000003);
     const double hot = std::ranges::max(bins) / 1000003;
-    EXPECT_NEAR(hot, share + (1 - share) / 256, 0.003) << name << " seed " << seed;
+    EXPECT_NEAR(hot, share + (1 - share) / 256, 0.003) << name << " seed " << histogram_seed;
     EXPECT_EQ(std::ranges::count(bins, 0.0), 0) << name; // the rest is uniform
   }
 }

@@ -14,7 +14,7 @@ namespace {
 using testing::f32_buffer;
 
 const problem& scan = get(kind_named("scan"));
-constexpr std::uint64_t seed = 977;
+constexpr std::uint64_t scan_seed = 977;
 
 using scan_model = std::function<std::vector<float>(std::span<const float>)>;
 
@@ -95,7 +95,8 @@ comparison run(const test_case& c, const scan_model& model) {
 }
 
 TEST(ScanProblem, EveryFloat32OrderPassesEveryEdgeCase) {
-  for (const auto& c : make_cases(kind_named("scan"), edge_templates(kind_named("scan")), seed)) {
+  for (const auto& c :
+       make_cases(kind_named("scan"), edge_templates(kind_named("scan")), scan_seed)) {
     for (const auto& [name, model] : models()) {
       const auto r = run(c, model);
       EXPECT_TRUE(r.passed) << name << " on " << c.name << ": " << r.note;
@@ -107,7 +108,7 @@ TEST(ScanProblem, EveryFloat32OrderPassesEveryEdgeCase) {
 }
 
 TEST(ScanProblem, ReferenceIsTheInclusivePrefixSum) {
-  const auto c = make_cases(kind_named("scan"), {{{.n = 5}, "ones"}}, seed)[0];
+  const auto c = make_cases(kind_named("scan"), {{{.n = 5}, "ones"}}, scan_seed)[0];
   const auto in = scan.generate(c);
   EXPECT_EQ(scan.reference(c, in), (std::vector<double>{1, 2, 3, 4, 5}));
 }
@@ -124,7 +125,8 @@ TEST(ScanProblem, DroppedDoubledAndShiftedElementsFailOnEveryShape) {
            y[i] -= x[i];
          }
        }}};
-  for (const auto& c : make_cases(kind_named("scan"), edge_templates(kind_named("scan")), seed)) {
+  for (const auto& c :
+       make_cases(kind_named("scan"), edge_templates(kind_named("scan")), scan_seed)) {
     if (c.distribution == "integer") {
       continue; // an element may be 0: dropping it changes nothing
     }
@@ -143,7 +145,7 @@ TEST(ScanProblem, DroppedDoubledAndShiftedElementsFailOnEveryShape) {
 }
 
 TEST(ScanProblem, NoteNamesTheFirstWrongElementAndTheBound) {
-  const auto c = make_cases(kind_named("scan"), {{{.n = 4}, "ones"}}, seed)[0];
+  const auto c = make_cases(kind_named("scan"), {{{.n = 4}, "ones"}}, scan_seed)[0];
   const auto in = scan.generate(c);
   const auto r = scan.compare(c, in, scan.reference(c, in), f32_buffer({1, 2, 2, 3}));
   EXPECT_FALSE(r.passed);
