@@ -316,6 +316,38 @@ TEST(Diagnosis, AFailedCallInTheLauncherIsNamedWhereKnownAndNarrowedByItsErrorOn
   EXPECT_EQ(configuration.find("cudaMemcpy"), std::string::npos) << configuration;
 }
 
+// On a GPU the launcher's own error check, where it printed the call, says which call failed.
+TEST(Diagnosis, TheLaunchersPrintedCheckNamesTheCallAGpuDoesNot) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  auto o = fault(fault_kind::launch_failure, "cudaErrorInvalidValue at launch: invalid argument");
+  o.output =
+      "CUDA error at /tmp/w/reduction.cu:61 code=1(cudaErrorInvalidValue) \"cudaMemcpy(result, "
+      "&sum, sizeof(float), cudaMemcpyDeviceToHost)\"\n";
+  k.add(n_case(k.problem, 1000, "ones"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code::launch_failure);
+  EXPECT_EQ(hints[0].location, "reduction.cu:61");
+  EXPECT_NE(hints[0].message.find("so it was cudaMemcpy at reduction.cu:61"), std::string::npos)
+      << hints[0].message;
+  EXPECT_NE(hints[0].message.find("cudaMemcpyDeviceToHost out of it"), std::string::npos);
+  EXPECT_EQ(hints[0].message.find("does not say which"), std::string::npos) << hints[0].message;
+
+  // A launch's own error leaves the printed line out: the check names no runtime call there.
+  kernel_results launch;
+  launch.problem = k.problem;
+  launch.kernel = k.kernel;
+  auto refused = fault(fault_kind::launch_failure,
+                       "cudaErrorInvalidConfiguration at launch: invalid configuration argument");
+  refused.output = "cudaMemcpy(d_in, in, n): invalid configuration argument\n";
+  launch.add(n_case(launch.problem, 1000, "ones"), refused);
+  const auto launch_hints = launch.hints();
+  ASSERT_FALSE(launch_hints.empty());
+  EXPECT_EQ(launch_hints[0].message.rfind("the kernel launch failed: ", 0), 0u);
+}
+
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

@@ -1,11 +1,13 @@
 // Hints from faults at run time: what the runner or the emulator stopped on, with the source
 // line it names. A memory fault is a symptom: the shape patterns that explain it rank above it.
 #include "grader/core/detail/diagnosis_evidence.h"
+#include "grader/core/printed_cuda_checks.h"
 #include "grader/perf/fault_address.h"
 
 #include <fmt/format.h>
 
 #include <regex>
+#include <utility>
 
 namespace cugrade::grader::detail {
 
@@ -149,6 +151,41 @@ constexpr const char* launch_advice =
     "A block has at most 1024 threads, grid and block dimensions must be positive, and dynamic "
     "shared memory above 48 KiB needs cudaFuncSetAttribute";
 
+// What the message says of the error: its name ("cudaErrorInvalidValue") and its words, after
+// "at launch: " (a GPU's runner) or in the parentheses after " in the launcher (" (the emulator).
+std::pair<std::string, std::string> error_of(const std::string& message) {
+  std::string name = message.starts_with("cudaError") ? message.substr(0, message.find(' ')) : "";
+  std::string words;
+  if (const auto at = message.find(" at launch: "); at != std::string::npos) {
+    words = message.substr(at + 12);
+  } else if (const auto in = message.find(" in the launcher ("); in != std::string::npos) {
+    const auto open = in + 18;
+    words = message.substr(open, message.find(')', open) - open);
+  }
+  return {std::move(name), std::move(words)};
+}
+
+// The launcher's own check printed which call failed: what a GPU's runtime does not say.
+std::string printed_call_words(const std::string& message, const printed_cuda_check& printed) {
+  return fmt::format("a CUDA call in the launcher failed: {}; the launcher's own check printed "
+                     "\"{}\", so it was {}{}. {}",
+                     message, printed.line, printed.call,
+                     printed.location.empty() ? "" : " at " + printed.location,
+                     printed.call.starts_with("cudaMemcpy")
+                         ? copy_advice
+                         : "Check that call's arguments, and each call's cudaError_t");
+}
+
+// What the launcher printed of the failed call, where the error leaves the call open (a GPU's).
+std::optional<printed_cuda_check> printed_failed_call(const case_outcome& o) {
+  const failed_call call = call_behind(o.message);
+  if (call != failed_call::runtime_call && call != failed_call::launch_or_runtime_call) {
+    return std::nullopt;
+  }
+  const auto [name, words] = error_of(o.message);
+  return find_printed_cuda_check(o.output, name, words);
+}
+
 std::string launch_failure_words(const std::string& message) {
   switch (call_behind(message)) {
   case failed_call::named:
@@ -177,8 +214,15 @@ std::optional<candidate> launch_fault(const evidence& ev) {
   if (!i) {
     return std::nullopt;
   }
-  return fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
-                         launch_failure_words(ev.outcome(*i).message));
+  const case_outcome& o = ev.outcome(*i);
+  const auto printed = printed_failed_call(o);
+  candidate c = fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
+                                printed ? printed_call_words(o.message, *printed)
+                                        : launch_failure_words(o.message));
+  if (printed && c.location.empty()) {
+    c.location = printed->location;
+  }
+  return c;
 }
 
 std::optional<candidate> timeout_fault(const evidence& ev) {

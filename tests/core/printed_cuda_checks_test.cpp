@@ -1,0 +1,70 @@
+// A launcher's own CUDA error check, read from what it printed, in the forms course labs print
+// it: which call failed, and where, when a GPU's runtime says only the error.
+#include "grader/core/printed_cuda_checks.h"
+
+#include <gtest/gtest.h>
+
+namespace cugrade::grader {
+namespace {
+
+constexpr const char* invalid_value = "cudaErrorInvalidValue";
+constexpr const char* invalid_argument = "invalid argument";
+
+TEST(PrintedCudaChecks, AWbCheckLineNamesTheStatementItRan) {
+  const auto found = find_printed_cuda_check(
+      "sum of 7 partials: 28\nFailed to run stmt cudaMemcpy(result, &sum, sizeof(float), "
+      "cudaMemcpyDeviceToHost): invalid argument\n",
+      invalid_value, invalid_argument);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->call, "cudaMemcpy");
+  EXPECT_EQ(found->line, "Failed to run stmt cudaMemcpy(result, &sum, sizeof(float), "
+                         "cudaMemcpyDeviceToHost): invalid argument");
+  EXPECT_EQ(found->location, "");
+}
+
+TEST(PrintedCudaChecks, ACheckThatPrintsFileAndLineGivesTheSourceLine) {
+  const auto found = find_printed_cuda_check(
+      "CUDA error at /tmp/cugrade-build-1/src/histogram.cu:57 code=1(cudaErrorInvalidValue) "
+      "\"cudaMemcpy(bins, d_bins, 256 * sizeof(unsigned int), cudaMemcpyHostToDevice)\"",
+      invalid_value, invalid_argument);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->call, "cudaMemcpy");
+  EXPECT_EQ(found->location, "histogram.cu:57");
+}
+
+TEST(PrintedCudaChecks, ByTheErrorsWordsAloneToo) {
+  const auto found = find_printed_cuda_check("  cudaMalloc((void**)&d_in, bytes) failed: out of "
+                                             "memory  \r\n",
+                                             "cudaErrorMemoryAllocation", "out of memory");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->call, "cudaMalloc");
+  EXPECT_EQ(found->line, "cudaMalloc((void**)&d_in, bytes) failed: out of memory");
+}
+
+TEST(PrintedCudaChecks, ACallPrintedWithoutTheErrorOrAQueryOfTheErrorIsNotTheFailedCall) {
+  // A trace of the calls made, and the check after a launch that names only the query.
+  EXPECT_FALSE(find_printed_cuda_check("calling cudaMemcpy(d_in, in, n)\ndone\n", invalid_value,
+                                       invalid_argument));
+  EXPECT_FALSE(find_printed_cuda_check("cudaGetLastError(): invalid argument\n", invalid_value,
+                                       invalid_argument));
+  EXPECT_FALSE(find_printed_cuda_check("cudaGetErrorString(err) says invalid argument\n",
+                                       invalid_value, invalid_argument));
+  // Nothing to match with: an empty name and empty words find nothing.
+  EXPECT_FALSE(find_printed_cuda_check("cudaMemcpy(a, b, n): failed\n", "", ""));
+}
+
+TEST(PrintedCudaChecks, TheQuotedLineIsShortAndPrintable) {
+  const std::string long_line = "cudaMemcpy(" + std::string(400, 'x') + "): invalid argument";
+  const auto found = find_printed_cuda_check(long_line, invalid_value, invalid_argument);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->line.size(), 200u);
+  EXPECT_EQ(found->line.substr(197), "...");
+
+  const auto bytes = find_printed_cuda_check("\xe9\x72r\xff cudaMemcpy(a, b, n): invalid argument",
+                                             invalid_value, invalid_argument);
+  ASSERT_TRUE(bytes);
+  EXPECT_EQ(bytes->line, "?rr? cudaMemcpy(a, b, n): invalid argument");
+}
+
+} // namespace
+} // namespace cugrade::grader
