@@ -27,9 +27,10 @@ std::optional<std::string> call_named_in(const std::string& line) {
   return std::nullopt;
 }
 
-// "reduction.cu:57" from a printed __FILE__ and __LINE__, without the grader's folders.
+// "reduction.cu:57" from a printed __FILE__ and __LINE__ ("reduction.cu:57", or gpuErrchk's
+// "reduction.cu 57"), without the grader's folders.
 std::string source_line_in(const std::string& line) {
-  static const std::regex at(R"(([A-Za-z0-9_.+-]+\.cuh?):([0-9]+))");
+  static const std::regex at(R"(([A-Za-z0-9_.+-]+\.cuh?)(?::|[ \t]+)([0-9]+)\b)");
   std::smatch m;
   return std::regex_search(line, m, at) ? m[1].str() + ":" + m[2].str() : std::string();
 }
@@ -68,11 +69,26 @@ std::optional<printed_cuda_check> find_printed_cuda_check(std::string_view outpu
       continue;
     }
     const std::string text(line);
-    if (const auto call = call_named_in(text)) {
-      return printed_cuda_check{*call, quotable(line), source_line_in(text)};
+    const auto call = call_named_in(text);
+    std::string location = source_line_in(text);
+    if (call || !location.empty()) {
+      return printed_cuda_check{call.value_or(""), quotable(line), std::move(location)};
     }
   }
   return std::nullopt;
+}
+
+std::vector<runtime_call_site> runtime_call_sites(std::string_view source) {
+  std::vector<runtime_call_site> sites;
+  for (int number = 1; !source.empty(); ++number) {
+    const auto end = source.find('\n');
+    const std::string line(source.substr(0, end));
+    source = end == std::string_view::npos ? std::string_view() : source.substr(end + 1);
+    if (const auto call = call_named_in(line)) {
+      sites.push_back({number, *call, quotable(line)});
+    }
+  }
+  return sites;
 }
 
 } // namespace cugrade::grader

@@ -348,6 +348,37 @@ TEST(Diagnosis, TheLaunchersPrintedCheckNamesTheCallAGpuDoesNot) {
   EXPECT_EQ(launch_hints[0].message.rfind("the kernel launch failed: ", 0), 0u);
 }
 
+// gpuErrchk prints only the file and line of the check: the source's call on that line is named.
+TEST(Diagnosis, AGpuErrchkLineNamesTheCallOnTheSourceLineItPrinted) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  k.source.runtime_calls = runtime_call_sites(
+      "\n\n\n  gpuErrchk(cudaMemcpy(result, &sum, sizeof(float), cudaMemcpyDeviceToHost));\n");
+  auto o = fault(fault_kind::launch_failure, "cudaErrorInvalidValue at launch: invalid argument");
+  o.output = "GPUassert: invalid argument /tmp/build/matmul.cu 4\n";
+  k.add(n_case(k.problem, 1000, "ones"), o);
+  const auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].location, "matmul.cu:4");
+  EXPECT_NE(
+      hints[0].message.find("printed the error with matmul.cu:4, which reads "
+                            "`gpuErrchk(cudaMemcpy(result, &sum, sizeof(float), "
+                            "cudaMemcpyDeviceToHost));`, so it was cudaMemcpy at matmul.cu:4"),
+      std::string::npos)
+      << hints[0].message;
+
+  // A line of another file, or one with no runtime call, names nothing: the generic words stay.
+  for (const char* elsewhere : {"GPUassert: invalid argument /tmp/build/helpers.cuh 4\n",
+                                "GPUassert: invalid argument /tmp/build/matmul.cu 2\n"}) {
+    kernel_results other = k;
+    other.outcomes[0].output = elsewhere;
+    const auto other_hints = other.hints();
+    ASSERT_FALSE(other_hints.empty());
+    EXPECT_NE(other_hints[0].message.find("does not say which"), std::string::npos) << elsewhere;
+  }
+}
+
 TEST(Diagnosis, AnEarlierCallsAnswerIsAStaleResult) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

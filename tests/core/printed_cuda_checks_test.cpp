@@ -53,6 +53,32 @@ TEST(PrintedCudaChecks, ACallPrintedWithoutTheErrorOrAQueryOfTheErrorIsNotTheFai
   EXPECT_FALSE(find_printed_cuda_check("cudaMemcpy(a, b, n): failed\n", "", ""));
 }
 
+// gpuErrchk prints the error's words, __FILE__ and __LINE__, and no call: the line is the clue.
+TEST(PrintedCudaChecks, AGpuErrchkLineGivesTheSourceLineWithoutACall) {
+  const auto found = find_printed_cuda_check(
+      "GPUassert: invalid argument /tmp/cugrade-build-9/src/reduction.cu 61\n", invalid_value,
+      invalid_argument);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->call, "");
+  EXPECT_EQ(found->location, "reduction.cu:61");
+}
+
+TEST(PrintedCudaChecks, TheSourcesRuntimeCallsAreFoundByLine) {
+  const auto sites =
+      runtime_call_sites("#include <cstdio>\n"
+                         "void f(float* d, float* h, int n) {\n"
+                         "  gpuErrchk(cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost));\n"
+                         "  gpuErrchk(cudaGetLastError());\n"
+                         "  cudaFree (d);\n"
+                         "}\n");
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ(sites[0].line, 3);
+  EXPECT_EQ(sites[0].call, "cudaMemcpy");
+  EXPECT_EQ(sites[0].text, "gpuErrchk(cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost));");
+  EXPECT_EQ(sites[1].line, 5);
+  EXPECT_EQ(sites[1].call, "cudaFree");
+}
+
 TEST(PrintedCudaChecks, TheQuotedLineIsShortAndPrintable) {
   const std::string long_line = "cudaMemcpy(" + std::string(400, 'x') + "): invalid argument";
   const auto found = find_printed_cuda_check(long_line, invalid_value, invalid_argument);

@@ -51,6 +51,11 @@ public:
   [[nodiscard]] const std::vector<signed_byte_index>& signed_byte_indexes() const {
     return m_in.source.signed_bytes;
   }
+  [[nodiscard]] const std::vector<runtime_call_site>& runtime_calls() const {
+    return m_in.source.runtime_calls;
+  }
+  /// The submission's source file name, as locations name it: "reduction.cu".
+  [[nodiscard]] const std::string& source_file() const { return m_in.source_file; }
   /// `line` of the submission's source, as a hint's location: "reduction.cu:22".
   [[nodiscard]] std::string at_line(int line) const;
   [[nodiscard]] std::size_t size() const { return m_in.cases->size(); }

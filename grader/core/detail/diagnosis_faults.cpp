@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <regex>
 #include <utility>
 
@@ -165,25 +166,58 @@ std::pair<std::string, std::string> error_of(const std::string& message) {
   return {std::move(name), std::move(words)};
 }
 
-// The launcher's own check printed which call failed: what a GPU's runtime does not say.
-std::string printed_call_words(const std::string& message, const printed_cuda_check& printed) {
-  return fmt::format("a CUDA call in the launcher failed: {}; the launcher's own check printed "
-                     "\"{}\", so it was {}{}. {}",
-                     message, printed.line, printed.call,
-                     printed.location.empty() ? "" : " at " + printed.location,
-                     printed.call.starts_with("cudaMemcpy")
+// The failed call as the launcher's own check showed it: the call it printed, or the call on the
+// source line it printed (gpuErrchk prints only __FILE__ and __LINE__).
+struct shown_call {
+  std::string call;     // "cudaMemcpy"
+  std::string shown;    // what the hint says the check showed
+  std::string location; // "reduction.cu:61", or ""
+};
+
+std::optional<shown_call> call_shown(const evidence& ev, const printed_cuda_check& printed) {
+  if (!printed.call.empty()) {
+    return shown_call{printed.call, fmt::format("printed \"{}\"", printed.line), printed.location};
+  }
+  const auto colon = printed.location.rfind(':');
+  if (printed.location.substr(0, colon) != ev.source_file()) {
+    return std::nullopt;
+  }
+  int line = 0;
+  const std::string number = printed.location.substr(colon + 1);
+  if (std::from_chars(number.data(), number.data() + number.size(), line).ec != std::errc()) {
+    return std::nullopt;
+  }
+  for (const runtime_call_site& site : ev.runtime_calls()) {
+    if (site.line == line) {
+      return shown_call{
+          site.call,
+          fmt::format("printed the error with {}, which reads `{}`", printed.location, site.text),
+          printed.location};
+    }
+  }
+  return std::nullopt;
+}
+
+// The launcher's own check showed which call failed: what a GPU's runtime does not say.
+std::string shown_call_words(const std::string& message, const shown_call& shown) {
+  return fmt::format("a CUDA call in the launcher failed: {}; the launcher's own check {}, so it "
+                     "was {}{}. {}",
+                     message, shown.shown, shown.call,
+                     shown.location.empty() ? "" : " at " + shown.location,
+                     shown.call.starts_with("cudaMemcpy")
                          ? copy_advice
                          : "Check that call's arguments, and each call's cudaError_t");
 }
 
-// What the launcher printed of the failed call, where the error leaves the call open (a GPU's).
-std::optional<printed_cuda_check> printed_failed_call(const case_outcome& o) {
+// What the launcher showed of the failed call, where the error leaves the call open (a GPU's).
+std::optional<shown_call> shown_failed_call(const evidence& ev, const case_outcome& o) {
   const failed_call call = call_behind(o.message);
   if (call != failed_call::runtime_call && call != failed_call::launch_or_runtime_call) {
     return std::nullopt;
   }
   const auto [name, words] = error_of(o.message);
-  return find_printed_cuda_check(o.output, name, words);
+  const auto printed = find_printed_cuda_check(o.output, name, words);
+  return printed ? call_shown(ev, *printed) : std::nullopt;
 }
 
 std::string launch_failure_words(const std::string& message) {
@@ -215,12 +249,12 @@ std::optional<candidate> launch_fault(const evidence& ev) {
     return std::nullopt;
   }
   const case_outcome& o = ev.outcome(*i);
-  const auto printed = printed_failed_call(o);
+  const auto shown = shown_failed_call(ev, o);
   candidate c = fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
-                                printed ? printed_call_words(o.message, *printed)
-                                        : launch_failure_words(o.message));
-  if (printed && c.location.empty()) {
-    c.location = printed->location;
+                                shown ? shown_call_words(o.message, *shown)
+                                      : launch_failure_words(o.message));
+  if (shown && c.location.empty()) {
+    c.location = shown->location;
   }
   return c;
 }
