@@ -7,6 +7,9 @@ namespace cugrade::grader {
 namespace {
 
 constexpr std::size_t longest_line = 200;
+// Longer lines are not read: no check prints one and no call is written on one, and std::regex
+// recurses per character of a long identifier (a hostile line must not overflow the stack).
+constexpr std::size_t longest_read = 2000;
 
 bool names_the_error(std::string_view line, std::string_view name, std::string_view words) {
   return (!name.empty() && line.find(name) != std::string_view::npos) ||
@@ -15,6 +18,9 @@ bool names_the_error(std::string_view line, std::string_view name, std::string_v
 
 // The first runtime call the line names that is not a query of the error itself.
 std::optional<std::string> call_named_in(const std::string& line) {
+  if (line.size() > longest_read || line.find("cuda") == std::string::npos) {
+    return std::nullopt;
+  }
   static const std::regex call(R"(\b(cuda[A-Z][A-Za-z0-9_]*)\s*\()");
   for (auto it = std::sregex_iterator(line.begin(), line.end(), call); it != std::sregex_iterator();
        ++it) {
@@ -30,6 +36,9 @@ std::optional<std::string> call_named_in(const std::string& line) {
 // "reduction.cu:57" from a printed __FILE__ and __LINE__ ("reduction.cu:57", or gpuErrchk's
 // "reduction.cu 57"), without the grader's folders.
 std::string source_line_in(const std::string& line) {
+  if (line.size() > longest_read) {
+    return {};
+  }
   static const std::regex at(R"(([A-Za-z0-9_.+-]+\.cuh?)(?::|[ \t]+)([0-9]+)\b)");
   std::smatch m;
   return std::regex_search(line, m, at) ? m[1].str() + ":" + m[2].str() : std::string();

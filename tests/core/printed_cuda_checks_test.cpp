@@ -63,6 +63,17 @@ TEST(PrintedCudaChecks, AGpuErrchkLineGivesTheSourceLineWithoutACall) {
   EXPECT_EQ(found->location, "reduction.cu:61");
 }
 
+// A hostile line (a megabyte-long identifier) is passed over, not matched character by character.
+TEST(PrintedCudaChecks, AHugeLineIsPassedOver) {
+  const std::string huge = "cuda" + std::string(1 << 20, 'A') + "(x): invalid argument\n";
+  const auto found = find_printed_cuda_check(
+      huge + "GPUassert: invalid argument /w/scan.cu 9\n" + huge, invalid_value, invalid_argument);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->call, "");
+  EXPECT_EQ(found->location, "scan.cu:9");
+  EXPECT_TRUE(runtime_call_sites(huge).empty());
+}
+
 TEST(PrintedCudaChecks, TheSourcesRuntimeCallsAreFoundByLine) {
   const auto sites =
       runtime_call_sites("#include <cstdio>\n"
