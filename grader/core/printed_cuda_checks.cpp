@@ -1,5 +1,7 @@
 #include "grader/core/printed_cuda_checks.h"
 
+#include "harness/core/words.h"
+
 #include <regex>
 
 namespace cugrade::grader {
@@ -70,16 +72,12 @@ std::string quotable(std::string_view line) {
 std::optional<printed_cuda_check> find_printed_cuda_check(std::string_view output,
                                                           std::string_view error_name,
                                                           std::string_view error_words) {
-  while (!output.empty()) {
-    const auto end = output.find('\n');
-    const std::string_view line = output.substr(0, end);
-    output = end == std::string_view::npos ? std::string_view() : output.substr(end + 1);
+  for (const std::string& line : lines_of(output)) {
     if (!names_the_error(line, error_name, error_words)) {
       continue;
     }
-    const std::string text(line);
-    const auto call = call_named_in(text);
-    std::string location = source_line_in(text);
+    const auto call = call_named_in(line);
+    std::string location = source_line_in(line);
     if (call || !location.empty()) {
       return printed_cuda_check{call.value_or(""), quotable(line), std::move(location)};
     }
@@ -89,12 +87,10 @@ std::optional<printed_cuda_check> find_printed_cuda_check(std::string_view outpu
 
 std::vector<runtime_call_site> runtime_call_sites(std::string_view source) {
   std::vector<runtime_call_site> sites;
-  for (int number = 1; !source.empty(); ++number) {
-    const auto end = source.find('\n');
-    const std::string line(source.substr(0, end));
-    source = end == std::string_view::npos ? std::string_view() : source.substr(end + 1);
-    if (const auto call = call_named_in(line)) {
-      sites.push_back({number, *call, quotable(line)});
+  const std::vector<std::string> lines = lines_of(source);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (const auto call = call_named_in(lines[i])) {
+      sites.push_back({static_cast<int>(i + 1), *call, quotable(lines[i])});
     }
   }
   return sites;
