@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <regex>
+#include <string_view>
 #include <utility>
 
 namespace cugrade::grader::detail {
@@ -126,8 +127,12 @@ std::optional<candidate> race_fault(const evidence& ev) {
 // itself says what it could have come from.
 enum class failed_call { named, launch, runtime_call, launch_or_runtime_call };
 
+// The two backends' words before the error's description.
+constexpr std::string_view named_in_launcher = " in the launcher (";
+constexpr std::string_view gpu_at_launch = " at launch: ";
+
 failed_call call_behind(const std::string& message) {
-  if (message.find(" in the launcher (") != std::string::npos) {
+  if (message.find(named_in_launcher) != std::string::npos) {
     return failed_call::named;
   }
   for (const char* only_calls : {"cudaErrorInvalidMemcpyDirection", "cudaErrorInvalidDevicePointer",
@@ -157,10 +162,10 @@ constexpr const char* launch_advice =
 std::pair<std::string, std::string> error_of(const std::string& message) {
   std::string name = message.starts_with("cudaError") ? message.substr(0, message.find(' ')) : "";
   std::string words;
-  if (const auto at = message.find(" at launch: "); at != std::string::npos) {
-    words = message.substr(at + 12);
-  } else if (const auto in = message.find(" in the launcher ("); in != std::string::npos) {
-    const auto open = in + 18;
+  if (const auto at = message.find(gpu_at_launch); at != std::string::npos) {
+    words = message.substr(at + gpu_at_launch.size());
+  } else if (const auto in = message.find(named_in_launcher); in != std::string::npos) {
+    const auto open = in + named_in_launcher.size();
     words = message.substr(open, message.find(')', open) - open);
   }
   return {std::move(name), std::move(words)};
@@ -210,8 +215,8 @@ std::string shown_call_words(const std::string& message, const shown_call& shown
 }
 
 // What the launcher showed of the failed call, where the error leaves the call open (a GPU's).
-std::optional<shown_call> shown_failed_call(const evidence& ev, const case_outcome& o) {
-  const failed_call call = call_behind(o.message);
+std::optional<shown_call> shown_failed_call(const evidence& ev, const case_outcome& o,
+                                            failed_call call) {
   if (call != failed_call::runtime_call && call != failed_call::launch_or_runtime_call) {
     return std::nullopt;
   }
@@ -220,8 +225,8 @@ std::optional<shown_call> shown_failed_call(const evidence& ev, const case_outco
   return printed ? call_shown(ev, *printed) : std::nullopt;
 }
 
-std::string launch_failure_words(const std::string& message) {
-  switch (call_behind(message)) {
+std::string launch_failure_words(const std::string& message, failed_call call) {
+  switch (call) {
   case failed_call::named:
     return fmt::format("a CUDA call in the launcher failed: {}. {}", message, copy_advice);
   case failed_call::runtime_call:
@@ -249,10 +254,11 @@ std::optional<candidate> launch_fault(const evidence& ev) {
     return std::nullopt;
   }
   const case_outcome& o = ev.outcome(*i);
-  const auto shown = shown_failed_call(ev, o);
+  const failed_call call = call_behind(o.message);
+  const auto shown = shown_failed_call(ev, o, call);
   candidate c = fault_candidate(ev, *i, launch, hint_code::launch_failure, specificity::cause,
                                 shown ? shown_call_words(o.message, *shown)
-                                      : launch_failure_words(o.message));
+                                      : launch_failure_words(o.message, call));
   if (shown && c.location.empty()) {
     c.location = shown->location;
   }
