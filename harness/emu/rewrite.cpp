@@ -1,6 +1,7 @@
 #include "harness/emu/rewrite.h"
 
 #include "harness/emu/detail/macro_expansion.h"
+#include "harness/emu/detail/region_plan.h"
 #include "harness/emu/detail/rewrite_context.h"
 
 namespace cugrade::emu {
@@ -12,18 +13,6 @@ void rewrite_noinline(detail::rewrite_context& ctx) {
       ctx.add({ctx.at(i).begin, ctx.at(i).end, "__attribute__((noinline))"});
     }
   }
-}
-
-std::string line_directive(std::string_view file_name) {
-  std::string out = "#line 1 \"";
-  for (const char c : file_name) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-    }
-    out.push_back(c == '\n' ? ' ' : c);
-  }
-  out += "\"\n";
-  return out;
 }
 
 } // namespace
@@ -52,7 +41,7 @@ cugrade::result<std::string> rewrite_source(std::string_view text, std::string_v
   if (!body) {
     return cugrade::fail(std::move(error));
   }
-  return line_directive(file_name) + *body;
+  return detail::line_directive(1, file_name) + detail::add_region_forms(*body, file_name);
 }
 
 } // namespace cugrade::emu

@@ -210,14 +210,14 @@ TEST_F(SharedChecks, WithTheChecksOffTheGuardPageAfterTheArrayStopsTheKernel) {
 }
 
 TEST_F(SharedChecks, ALaunchWhoseBlocksKeepFinishingOutlivesTheTimeLimit) {
-  // 2^25 threads that return at once take longer than 0.1 s, but blocks keep starting; the
-  // launch's cap is 0.1 s plus 1 us a thread, 34 s.
+  // 2^28 threads that return at once take longer than 0.1 s (about half a second as a region
+  // form), but blocks keep starting; the launch's cap is 0.1 s plus 1 us a thread, 268 s.
   const auto child = emu_test::run_in_child([&] {
     cugrade::emu::set_worker_count(1);
     cugrade::emu::set_time_limit(0.1);
     device_buffer<float> out(1);
     const auto started = std::chrono::steady_clock::now();
-    m_kernels.fn<void(float*, unsigned, unsigned)>("run_returns_at_once")(out.get(), 32768, 1024);
+    m_kernels.fn<void(float*, unsigned, unsigned)>("run_returns_at_once")(out.get(), 262144, 1024);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
     std::printf("finished %d after %.3f s\n", static_cast<int>(cudaDeviceSynchronize()),
                 took.count());

@@ -24,6 +24,7 @@
 #include "cugrade_emu/device_cmath.h"
 #include "cugrade_emu/device_math.h"
 #include "cugrade_emu/launch.h"
+#include "cugrade_emu/regions.h"
 #include "cugrade_emu/shared.h"
 #include "cugrade_emu/shared_access.h"
 #include "cugrade_emu/types.h"

@@ -62,6 +62,14 @@ inline constexpr int fault_exit_status = 86;
 /// about 576 blocks of a larger one. On by default; the speed benchmark turns it off to compare.
 void set_shared_checks(bool on);
 
+/// Whether the blocks those checks do not look at run as their kernel's region form where it
+/// has one (docs/emulation.md, "Region forms"): each stretch between two barriers for every
+/// thread in turn, with no fiber switch. On by default (CUGRADE_EMU_REGIONS=0 turns it off);
+/// the speed benchmark turns it off to compare.
+void set_region_forms(bool on);
+/// Blocks of the last launch that ran as their kernel's region form.
+std::uint64_t last_launch_region_blocks();
+
 /// Whether device buffers are closed to host code (docs/emulation.md, "Host code and device
 /// memory"): the runner turns it on around each call of a launcher, so a launcher that
 /// dereferences a device pointer faults as it would on a GPU (a "crash", reported as one fault

@@ -49,7 +49,7 @@ void block_runner::fail_misaligned(std::uintptr_t at, std::size_t bytes, std::si
        sized(bytes) + " access " + where + ", which is not a multiple of " + std::to_string(align) +
            " (a GPU reads and writes a type only at an address aligned " +
            "to it: a float4 at a multiple of 16 bytes, a double at a multiple of 8)",
-       m_current, line > 0 ? wait_site{m_job->site.file, line} : wait_site{},
+       current(), line > 0 ? wait_site{m_job->site.file, line} : wait_site{},
        cudaErrorMisalignedAddress, true);
 }
 

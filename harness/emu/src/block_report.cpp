@@ -92,12 +92,13 @@ void block_runner::fail_as(diagnostic d, cudaError_t error, bool sticky) {
     emulator_state::instance().add_diagnostic(std::move(d));
   }
   m_aborted = true;
+  m_in_regions = false; // the owner's fiber is m_current: it is abandoned with its block
   resume(m_current != k_none ? m_current : k_dead, k_scheduler);
   __builtin_unreachable();
 }
 
 void block_runner::fail_assert(const char* assertion, const char* file, int line) {
-  fail("device_assert", "assertion `" + std::string(assertion) + "` failed", m_current,
+  fail("device_assert", "assertion `" + std::string(assertion) + "` failed", current(),
        wait_site{file, line}, cudaErrorAssert, true);
 }
 

@@ -68,6 +68,8 @@ void block_runner::run_blocks(launch_job& job) {
   }
   m_deferred.store(); // the launch's stores are all made when it returns
   job.blocks_done.fetch_add(m_blocks_run, std::memory_order_relaxed);
+  job.region_blocks.fetch_add(m_region_blocks, std::memory_order_relaxed);
+  m_region_blocks = 0;
   m_blocks_run = 0;
   if (m_profiling) {
     job.profile_counts.add(m_profiler);
@@ -78,6 +80,7 @@ void block_runner::run_blocks(launch_job& job) {
   }
   m_aborted = false;
   m_checking = false;
+  m_in_regions = false;
   t_ctx.check_shared = false;
   t_ctx.runner = nullptr;
 }
@@ -197,6 +200,8 @@ void block_runner::setup(std::uint64_t block_linear) {
   }
   start_checks(block_linear);
   fill_order(block_linear);
+  m_regions = m_job->block_thunk != nullptr && !t_ctx.check_shared && !m_profiling;
+  m_in_regions = false;
 }
 
 // Whether block b is one the checks look at (launch_job::checked_block), without a division for
@@ -357,14 +362,19 @@ void block_runner::fiber_main(fctx::transfer_t t) {
 // switch at all.
 void block_runner::run_current() {
   for (;;) {
-    try {
-      m_job->thunk(m_job->closure);
-    } catch (...) {
-      fail("launch_failure", "the kernel threw a C++ exception", m_current, {},
-           cudaErrorLaunchFailure, true);
+    fiber_id next = k_scheduler;
+    if (m_regions) {
+      run_region_block(); // every thread of the block: none is left to run
+    } else {
+      try {
+        m_job->thunk(m_job->closure);
+      } catch (...) {
+        fail("launch_failure", "the kernel threw a C++ exception", m_current, {},
+             cudaErrorLaunchFailure, true);
+      }
+      next = exit_current();
     }
     const fiber_id self = m_current;
-    fiber_id next = exit_current();
     const int stack = m_extra[self].stack;
     m_extra[self].stack = -1;
     if (next == k_scheduler && m_live == 0 && !m_aborted && next_block()) {
@@ -411,6 +421,9 @@ block_runner::fiber_id block_runner::exit_current() {
 }
 
 int block_runner::sync_threads(sync_kind kind, int predicate, wait_site site) {
+  if (m_in_regions) [[unlikely]] {
+    fail_in_region("__syncthreads()");
+  }
   const fiber_id self = m_current;
   settle_shared();
   if (m_at_barrier == 0) {
@@ -470,6 +483,9 @@ __attribute__((noinline)) void block_runner::release_barrier() {
 }
 
 void block_runner::yield() {
+  if (m_in_regions) [[unlikely]] {
+    fail_in_region("a wait for another thread (a spin on an atomic)");
+  }
   if (m_current != k_none) {
     settle_shared();
     // A lane that spins waits for something else: its warp's step goes on without it (it may be

@@ -16,7 +16,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -151,6 +153,16 @@ public:
   void note_timed_atomic(std::uintptr_t address, std::uint64_t cycles) {
     m_contention.note(address, cycles);
   }
+  /// The running block as its kernel's region form walks it (regions.h).
+  [[nodiscard]] const region_plan& plan() const { return m_plan; }
+  /// Storage for a region form's frames (region_frames in regions.h).
+  void* frames(unsigned slot, std::size_t bytes);
+  /// A region form reached what only fibers can run: ends the launch (an emulator bug; the
+  /// rewriter gives no form to a kernel that can).
+  [[noreturn]] void fail_in_region(const char* what);
+  [[nodiscard]] bool in_regions() const { return m_in_regions; }
+  /// The running thread: in a region form, the one whose threadIdx is set.
+  [[nodiscard]] unsigned current() const { return m_in_regions ? region_thread() : m_current; }
   /// Blocks this worker has started (the watchdog's counter).
   [[nodiscard]] std::uint64_t blocks_started() const {
     return m_started->load(std::memory_order_relaxed);
@@ -183,6 +195,9 @@ private:
 
   static void fiber_main(fctx::transfer_t t);
   [[noreturn]] void run_current();
+  /// Runs the whole block as its kernel's region form, on the running fiber (region_blocks.cpp).
+  void run_region_block();
+  [[nodiscard]] fiber_id region_thread() const;
   /// Retires the running thread; returns who runs next.
   fiber_id exit_current();
   /// The next block of the job for this worker, if any is left.
@@ -347,6 +362,18 @@ private:
   shared_arena m_arena;
   hazard_detector m_hazards{shared_arena::reserved_bytes};
   bool m_checking = false; ///< this block is checked for hazards
+  bool m_regions = false;  ///< this block runs as its kernel's region form
+  bool m_in_regions = false;         ///< ... and is running it now
+  std::uint64_t m_region_blocks = 0; ///< this launch's blocks run as region forms here
+  region_plan m_plan;
+  struct frame_buffer {
+    struct release {
+      void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<void, release> data;
+    std::size_t bytes = 0;
+  };
+  std::vector<frame_buffer> m_frames; ///< per frame slot of a region form
   /// The two arrays accessed last in this block, [begin, end): most accesses are inside them.
   struct hot_range {
     std::uintptr_t begin = 0;

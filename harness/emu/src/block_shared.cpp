@@ -16,7 +16,7 @@ void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t a
     fail("launch_failure",
          "the kernels of this program declare more __shared__ arrays than the emulator can place "
          "(8 MiB of shared memory, each array on pages of its own)",
-         m_current, {}, cudaErrorLaunchOutOfResources, false);
+         current(), {}, cudaErrorLaunchOutOfResources, false);
   }
   auto& cached = t_ctx.shared_cache[shared_cache_line(key)];
   cached = {key, slot->base, m_block_serial};
@@ -31,14 +31,14 @@ void* block_runner::shared_slot(const void* key, std::size_t size, std::size_t a
          "its __shared__ variables need at least " + std::to_string(used) +
              " bytes, more than the 49152 bytes of static shared memory a block may use (nvcc "
              "rejects such a kernel: 'uses too much shared data')",
-         m_current, {}, limits::launch_config_error, false);
+         current(), {}, limits::launch_config_error, false);
   }
   if (used + m_job->dynamic_shared > m_job->shared_limit) {
     fail("launch_failure",
          std::to_string(used) + " bytes of static plus " + std::to_string(m_job->dynamic_shared) +
              " bytes of dynamic shared memory exceed the " + std::to_string(m_job->shared_limit) +
              " bytes a block may use",
-         m_current, {}, limits::launch_config_error, false);
+         current(), {}, limits::launch_config_error, false);
   }
   m_static_used = used;
   slot->block_stamp = m_block_serial;

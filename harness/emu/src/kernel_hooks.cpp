@@ -29,6 +29,9 @@ std::uint64_t warp_exchange(warp_op op, unsigned mask, std::uint64_t value, int 
 
 unsigned active_mask() {
   block_runner* r = runner();
+  if (r != nullptr && r->in_regions()) [[unlikely]] {
+    r->fail_in_region("__activemask()");
+  }
   return r == nullptr || t_ctx.fiber == nullptr ? 1u : r->active_mask();
 }
 

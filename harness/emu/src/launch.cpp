@@ -111,7 +111,8 @@ void keep_profile(const launch_job& job) {
 } // namespace
 
 void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shared_bytes,
-                cudaStream_t /*stream*/, kernel_thunk thunk, const void* closure) {
+                cudaStream_t /*stream*/, kernel_thunk thunk, const void* closure,
+                kernel_thunk block_thunk, const void* block_closure) {
   runtime_init();
   auto& state = emulator_state::instance();
   if (t_ctx.fiber != nullptr) {
@@ -137,10 +138,15 @@ void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shar
   prepare_job(job, site, grid, block, shared_bytes, info);
   job.thunk = thunk;
   job.closure = closure;
+  if (region_forms_enabled()) {
+    job.block_thunk = block_thunk;
+    job.block_closure = block_closure;
+  }
   watchdog_launch_begins(job.total_blocks * job.threads_per_block);
   worker_pool::instance().run(job);
   watchdog_launch_ends();
   note_launch_contended(job.contended.load());
+  note_region_blocks(job.region_blocks.load());
   state.note_static_shared(site.kernel_key, job.static_shared.load());
   if (job.profile) {
     keep_profile(job);

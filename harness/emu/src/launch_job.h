@@ -16,9 +16,18 @@ namespace cugrade::emu::detail {
 
 class block_runner;
 
+/// Whether blocks may run as region forms (set_region_forms; region_blocks.cpp).
+bool region_forms_enabled();
+/// What last_launch_region_blocks() says: the finished launch's count.
+void note_region_blocks(std::uint64_t blocks);
+
 struct launch_job {
   kernel_thunk thunk = nullptr;
   const void* closure = nullptr;
+  /// The kernel's region form for a whole block (regions.h), or null: the blocks the checks
+  /// do not look at run it.
+  kernel_thunk block_thunk = nullptr;
+  const void* block_closure = nullptr;
   launch_site site{};
   ::uint3 grid{};
   ::uint3 block{};
@@ -52,6 +61,7 @@ struct launch_job {
   std::atomic<std::size_t> static_shared{0};
   std::atomic<bool> race_reported{false}; ///< the launch's first hazard is reported; look no more
   std::atomic<std::uint64_t> blocks_done{0};
+  std::atomic<std::uint64_t> region_blocks{0}; ///< blocks run as the kernel's region form
   /// The worker that launched (worker_pool::run), which goes on alone once the launch's global
   /// atomics are found contended (atomic_contention.h); null when one worker runs the launch.
   const block_runner* lead = nullptr;

@@ -122,6 +122,9 @@ void block_runner::try_complete(unsigned warp, unsigned mask) {
 }
 
 std::uint64_t block_runner::warp_exchange(warp_op op, const warp_request& request, wait_site site) {
+  if (m_in_regions) [[unlikely]] {
+    fail_in_region("a warp primitive");
+  }
   const fiber_id self = m_current;
   settle_shared();
   const unsigned warp = self / 32;

@@ -12,6 +12,9 @@
 namespace cugrade::emu::detail {
 
 void block_runner::warp_step() {
+  if (m_in_regions) [[unlikely]] {
+    fail_in_region("a volatile shared-memory access");
+  }
   const fiber_id self = m_current;
   const unsigned warp = self / 32;
   const unsigned lane_bit = 1u << (self % 32);

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "cugrade_emu/api.h"
+#include "cugrade_emu/regions.h"
 
 namespace cugrade::emu::detail {
 
@@ -22,10 +23,13 @@ struct launch_site {
 using kernel_thunk = void (*)(const void* closure);
 
 /// Validates the configuration and runs every block of the grid to completion (launches are
-/// synchronous here); failures surface through cudaGetLastError and the diagnostics.
+/// synchronous here); failures surface through cudaGetLastError and the diagnostics. `thunk`
+/// runs the kernel as one thread; `block_thunk`, when the kernel has a region form, runs that
+/// form once for a whole block (regions.h).
 #pragma GCC visibility push(default)
 void run_launch(const launch_site& site, dim3 grid, dim3 block, std::size_t shared_bytes,
-                cudaStream_t stream, kernel_thunk thunk, const void* closure);
+                cudaStream_t stream, kernel_thunk thunk, const void* closure,
+                kernel_thunk block_thunk = nullptr, const void* block_closure = nullptr);
 #pragma GCC visibility pop
 
 } // namespace cugrade::emu::detail
@@ -43,9 +47,16 @@ public:
   void operator()(P... args) const {
     const auto call = [kernel = m_kernel, args...]() { kernel(args...); };
     using call_type = decltype(call);
+    auto* const form = reinterpret_cast<void (*)(P...)>(detail::region_form_of(m_site.kernel_key));
+    const auto block_call = [form, args...]() { form(args...); };
+    using block_type = decltype(block_call);
+    const detail::kernel_thunk block_thunk = form == nullptr ? nullptr : +[](const void* closure) {
+      (*static_cast<const block_type*>(closure))();
+    };
     detail::run_launch(
         m_site, m_grid, m_block, m_shared, m_stream,
-        [](const void* closure) { (*static_cast<const call_type*>(closure))(); }, &call);
+        [](const void* closure) { (*static_cast<const call_type*>(closure))(); }, &call,
+        block_thunk, &block_call);
   }
 
 private:
