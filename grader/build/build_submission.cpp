@@ -223,9 +223,25 @@ result<bool> compile_checked(const build_request& request, const detail::build_p
   return compiler_step(without_contract(plan.compile), request, plan, time, outcome);
 }
 
+// In emulation, a source that does not compile is compiled again without the region forms the
+// rewriter added (harness/emu/detail/region_plan.h): the student reads the errors of their own
+// kernels once, and a form the compiler refused where its kernel compiles costs nothing but
+// speed.
+result<bool> compile_emulated(const build_request& request, const detail::build_plan& plan,
+                              const budget& time, build_outcome& outcome) {
+  auto compiled = compile_checked(request, plan, time, outcome);
+  if (request.target != backend::emu || !compiled || *compiled || outcome.timed_out) {
+    return compiled;
+  }
+  detail::build_plan plain = plan;
+  plain.compile.push_back("-DCUGRADE_EMU_NO_REGIONS");
+  outcome.log.clear();
+  return compile_checked(request, plain, time, outcome);
+}
+
 result<void> compile_check_link(const build_request& request, const detail::build_plan& plan,
                                 const budget& time, build_outcome& outcome) {
-  auto compiled = compile_checked(request, plan, time, outcome);
+  auto compiled = compile_emulated(request, plan, time, outcome);
   if (!compiled || !*compiled) {
     outcome.object.clear();
     return compiled ? result<void>{} : fail(compiled.error());

@@ -40,6 +40,28 @@ TEST_F(BuildSubmissionEmu, CompileErrorPointsAtTheStudentsFile) {
   EXPECT_EQ(outcome.log.find(scratch().string()), std::string::npos) << outcome.log;
 }
 
+// A region form (harness/emu/detail/region_plan.h) the compiler refuses never fails a kernel
+// that compiles: the source is compiled again without the forms.
+TEST_F(BuildSubmissionEmu, ARegionFormThatDoesNotCompileLeavesTheKernelItsFibers) {
+  build_request request = emu_request("matmul_region_fallback.cu");
+  request.launchers = {"matmul_tiled"};
+  const build_outcome outcome = build(request);
+  EXPECT_TRUE(outcome.ok) << outcome.log;
+  EXPECT_EQ(outcome.log.find("error"), std::string::npos) << outcome.log;
+}
+
+TEST_F(BuildSubmissionEmu, AnErrorInAKernelWithARegionFormIsReportedOnce) {
+  build_request request = emu_request("matmul_region_error.cu");
+  request.launchers = {"matmul_tiled"};
+  const build_outcome outcome = build(request);
+  EXPECT_FALSE(outcome.ok);
+  const std::size_t first = outcome.log.find("matmul.cu:19");
+  ASSERT_NE(first, std::string::npos) << outcome.log;
+  const std::size_t error = outcome.log.find("was not declared");
+  ASSERT_NE(error, std::string::npos) << outcome.log;
+  EXPECT_EQ(outcome.log.find("was not declared", error + 1), std::string::npos) << outcome.log;
+}
+
 TEST_F(BuildSubmissionEmu, ReportsMissingLaunchersAndCxxLinkage) {
   const build_outcome outcome = build(emu_request("matmul_linkage.cu"));
   EXPECT_TRUE(outcome.ok) << outcome.log;
