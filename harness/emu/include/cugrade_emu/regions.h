@@ -48,7 +48,9 @@ private:
 /// Runs `region(thread)` for every thread of the block, in schedule order, each as itself (the
 /// runner tells the running thread by its threadIdx).
 template <class F> inline void region_each(F&& region) {
-  const region_plan& plan = region_plan_now();
+  // Copied out of the plan: the stores to the thread context would otherwise make the compiler
+  // load them again for every thread.
+  const region_plan plan = region_plan_now();
   for (unsigned k = 0; k < plan.count; ++k) {
     const unsigned thread = plan.order[k];
     t_ctx.thread_idx = plan.tid[thread];
@@ -62,7 +64,7 @@ template <class F> inline auto* region_collect(unsigned slot, F&& region) {
   using frame = decltype(region(0u));
   static_assert(std::is_trivially_destructible_v<frame> && alignof(frame) <= 64,
                 "cugrade: a region frame must be plain data");
-  const region_plan& plan = region_plan_now();
+  const region_plan plan = region_plan_now();
   auto* frames = static_cast<frame*>(region_frames(slot, sizeof(frame) * plan.count));
   for (unsigned k = 0; k < plan.count; ++k) {
     const unsigned thread = plan.order[k];
