@@ -1,5 +1,6 @@
 // emu_bench: how fast the emulator runs course kernels, next to plain C++ doing the same work,
-// with the shared-memory checks (hazards and bounds, as grading runs them) on and off.
+// with the shared-memory checks (hazards and bounds, as grading runs them) on and off, and with
+// region forms off (every block on fibers, as before region forms).
 // All emulated timings use ONE worker thread (the calling thread runs every block), and times are
 // the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), best of several runs (one for the two
 // huge launches), so a busy machine disturbs them less. `emu_bench --quick` leaves out the 2^32
@@ -87,16 +88,23 @@ float* device_copy(const std::vector<float>& host) {
   return d;
 }
 
-// One row: emulated with the checks on and off, native, the two ratios to native and what the
-// checks cost (on/off).
-void row(const char* what, double checked, double unchecked, double native) {
-  std::printf("%-46s %10.1f %10.1f", what, checked * 1e3, unchecked * 1e3);
+// The best time of `work` as grading runs it (checks on), with the checks off, and on fibers
+// only (checks on, region forms off).
+struct timings {
+  double on = 0;
+  double off = 0;
+  double fibers = 0;
+};
+
+// One row: the three timings, native, the ratios to native and what the checks cost (on/off).
+void row(const char* what, const timings& t, double native) {
+  std::printf("%-46s %10.1f %10.1f %10.1f", what, t.on * 1e3, t.off * 1e3, t.fibers * 1e3);
   if (native > 0) {
-    std::printf(" %10.1f %8.2f %8.2f", native * 1e3, checked / native, unchecked / native);
+    std::printf(" %10.1f %8.2f %8.2f", native * 1e3, t.on / native, t.fibers / native);
   } else {
     std::printf(" %10s %8s %8s", "-", "-", "-");
   }
-  std::printf(" %8.2f\n", checked / unchecked);
+  std::printf(" %8.2f\n", t.on / t.off);
 }
 
 // The best wall time of `work` on `workers` workers under `policy`.
@@ -110,17 +118,18 @@ double wall_best_of(const std::function<void()>& work, unsigned workers,
   return best;
 }
 
-// The best time of `work` with the shared-memory checks on, and with them off.
-struct both {
-  double on = 0;
-  double off = 0;
-};
-both timed(const std::function<void()>& work, int reps = k_reps) {
-  both t;
+timings timed(const std::function<void()>& work, int reps = k_reps) {
+  timings t;
+  if (reps > 1) {
+    work(); // first touches of the buffers and the frames count in no column
+  }
   cugrade::emu::set_shared_checks(false);
   t.off = best_of(work, reps);
   cugrade::emu::set_shared_checks(true);
   t.on = best_of(work, reps);
+  cugrade::emu::set_region_forms(false);
+  t.fibers = best_of(work, reps);
+  cugrade::emu::set_region_forms(true);
   return t;
 }
 
@@ -141,8 +150,9 @@ int main(int argc, char** argv) {
     const bool help = option == "--help" || option == "-h";
     std::fprintf(help ? stdout : stderr,
                  "usage: emu_bench [--quick]\n"
-                 "Times course kernels in the CPU emulator (one worker, CPU time, the\n"
-                 "shared-memory checks on and off) beside plain C++ doing the same work, and\n"
+                 "Times course kernels in the CPU emulator (one worker, CPU time; the\n"
+                 "shared-memory checks on and off, and on fibers only, region forms off)\n"
+                 "beside plain C++ doing the same work, and\n"
                  "prints the table docs/emulation.md keeps; then a histogram's global atomics\n"
                  "on every core with the contention measure on and off, and on one worker (wall\n"
                  "time). --quick leaves out the launch of 2^32 threads (about a minute). Exit\n"
@@ -180,10 +190,10 @@ int main(int argc, char** argv) {
 
   const double native =
       best_of([&] { native_matmul(m.data(), n.data(), p_native.data(), k_width); });
-  const both emu_tiled = timed([&] { tiled(d_m, d_n, d_p, k_width); });
+  const timings emu_tiled = timed([&] { tiled(d_m, d_n, d_p, k_width); });
   cudaMemcpy(p_emu.data(), d_p, cells * sizeof(float), cudaMemcpyDeviceToHost);
   const bool tiled_ok = close(p_emu, p_native);
-  const both emu_naive = timed([&] { naive(d_m, d_n, d_p, k_width); });
+  const timings emu_naive = timed([&] { naive(d_m, d_n, d_p, k_width); });
   cudaMemcpy(p_emu.data(), d_p, cells * sizeof(float), cudaMemcpyDeviceToHost);
   const bool naive_ok = close(p_emu, p_native);
 
@@ -196,7 +206,7 @@ int main(int argc, char** argv) {
   float* d_sum = device_copy({0.0f});
   float native_total = 0.0f;
   const double native_reduce = best_of([&] { native_total = native_sum(values.data(), count); });
-  const both emu_reduce = timed([&] { reduce(d_values, count, d_sum); });
+  const timings emu_reduce = timed([&] { reduce(d_values, count, d_sum); });
   float emu_total = 0.0f;
   cudaMemcpy(&emu_total, d_sum, sizeof(float), cudaMemcpyDeviceToHost);
   const bool reduce_ok = std::fabs(emu_total - native_total) <= 1e-2f * std::sqrt(float(count));
@@ -204,8 +214,8 @@ int main(int argc, char** argv) {
   // The same number of barrier passes in blocks of 256 and of 1024 threads (scan's blocks): a
   // block's fibers take turns at each barrier, so the larger block keeps 4x the saved frames hot.
   const int each = 64;
-  const both emu_barriers = timed([&] { barriers(1024, 256, each); });
-  const both emu_wide_barriers = timed([&] { barriers(256, 1024, each); });
+  const timings emu_barriers = timed([&] { barriers(1024, 256, each); });
+  const timings emu_wide_barriers = timed([&] { barriers(256, 1024, each); });
   const double passes = 1024.0 * 256 * each;
 
   // 2^22 bytes in 32 x 32 blocks: 131072 blocks, 2^27 threads, 1 in 32 with a byte.
@@ -221,7 +231,7 @@ int main(int argc, char** argv) {
   cudaMalloc(reinterpret_cast<void**>(&d_text), bytes);
   cudaMemcpy(d_text, text.data(), bytes, cudaMemcpyHostToDevice);
   cudaMalloc(reinterpret_cast<void**>(&d_bins), 256 * sizeof(unsigned int));
-  const both emu_histogram = timed([&] { histogram(d_text, bytes, d_bins); }, 1);
+  const timings emu_histogram = timed([&] { histogram(d_text, bytes, d_bins); }, 1);
   cudaMemcpy(emu_bins.data(), d_bins, 256 * sizeof(unsigned int), cudaMemcpyDeviceToHost);
   const bool histogram_ok = emu_bins == native_bins;
 
@@ -246,25 +256,26 @@ int main(int argc, char** argv) {
       best_of([&] { histogram(d_text, bytes, d_bins); }, 1, wall_seconds);
   cugrade::emu::set_worker_count(1);
 
-  both emu_early{};
+  timings emu_early{};
   if (!quick) {
     emu_early = timed([&] { early(d_m, d_n, d_p, 0); }, 1);
   }
 
-  std::printf("%-46s %10s %10s %10s %8s %8s %8s\n", "benchmark (1 worker, CPU time, ms)",
-              "checks on", "off", "native", "on/nat", "off/nat", "on/off");
-  row("matmul 512x512x512, tiled 16x16", emu_tiled.on, emu_tiled.off, native);
-  row("matmul 512x512x512, naive (16x16 blocks)", emu_naive.on, emu_naive.off, native);
-  row("reduction 2^24 floats, 256-thread blocks", emu_reduce.on, emu_reduce.off, native_reduce);
-  row("1024 blocks x 256 threads x 64 barriers", emu_barriers.on, emu_barriers.off, 0);
-  row("256 blocks x 1024 threads x 64 barriers", emu_wide_barriers.on, emu_wide_barriers.off, 0);
-  row("histogram 2^27 threads, 1 in 32 with work", emu_histogram.on, emu_histogram.off, 0);
+  std::printf("%-46s %10s %10s %10s %10s %8s %8s %8s\n", "benchmark (1 worker, CPU time, ms)",
+              "checks on", "off", "fibers", "native", "on/nat", "fib/nat", "on/off");
+  row("matmul 512x512x512, tiled 16x16", emu_tiled, native);
+  row("matmul 512x512x512, naive (16x16 blocks)", emu_naive, native);
+  row("reduction 2^24 floats, 256-thread blocks", emu_reduce, native_reduce);
+  row("1024 blocks x 256 threads x 64 barriers", emu_barriers, 0);
+  row("256 blocks x 1024 threads x 64 barriers", emu_wide_barriers, 0);
+  row("histogram 2^27 threads, 1 in 32 with work", emu_histogram, 0);
   if (!quick) {
-    row("2^32 threads that all return at once", emu_early.on, emu_early.off, 0);
+    row("2^32 threads that all return at once", emu_early, 0);
   }
   std::printf("cost of one thread passing one barrier, checks on: %.1f ns (256-thread blocks), "
-              "%.1f ns (1024-thread blocks)\n",
-              emu_barriers.on / passes * 1e9, emu_wide_barriers.on / passes * 1e9);
+              "%.1f ns (1024-thread blocks); on fibers: %.1f ns, %.1f ns\n",
+              emu_barriers.on / passes * 1e9, emu_wide_barriers.on / passes * 1e9,
+              emu_barriers.fibers / passes * 1e9, emu_wide_barriers.fibers / passes * 1e9);
   std::printf("the 2^27-thread launch as a grading runs it (%u workers, wall time, checks on): "
               "%.1f ms\n",
               cores, histogram_every_core * 1e3);
