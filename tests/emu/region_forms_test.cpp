@@ -104,8 +104,10 @@ TEST(RegionForms, KernelsThatWaitOrLeaveAnotherWayKeepTheirFibers) {
       // a parameter every thread would share, a local whose address outlives its region
       "  n = n * 2;\n  __syncthreads();\n  a[0] = n;\n",
       "  float x = 1;\n  float* p = &x;\n  __syncthreads();\n  a[0] = *p;\n",
-      // a local array, a local type
+      // a local array, a local type, a lambda that may hold a region's local past its end
       "  float r[4] = {0};\n  __syncthreads();\n  a[0] = r[1];\n",
+      "  float x = a[0];\n  auto add = [&](float v) { x += v; };\n  __syncthreads();\n"
+      "  add(a[1]);\n  a[2] = x;\n",
       "  struct P { int x; };\n  P p{1};\n  __syncthreads();\n  a[0] = p.x;\n"};
   for (const std::string& middle : kept) {
     EXPECT_FALSE(has_form(head + middle + "}\n")) << middle;

@@ -76,6 +76,9 @@ private:
   bool words_allowed() {
     for (std::size_t p = 0; p < m_body.size(); ++p) {
       const token& t = m_body.at(p);
+      if (lambda_at(p)) {
+        return false; // it may capture a local of its region by reference and outlive it
+      }
       if (t.kind != token_kind::identifier) {
         continue;
       }
@@ -90,6 +93,18 @@ private:
       }
     }
     return true;
+  }
+
+  // A lambda's introducer: `[&`, `[=`, or `[]` where no `delete[]` or `new T[]` is.
+  bool lambda_at(std::size_t p) const {
+    if (!m_body.is(p, "[")) {
+      return false;
+    }
+    if (m_body.is(p + 1, "&") || m_body.is(p + 1, "=")) {
+      return true;
+    }
+    return m_body.is(p + 1, "]") && !(p > 0 && (m_body.is(p - 1, "delete") ||
+                                                m_body.at(p - 1).kind == token_kind::identifier));
   }
 
   bool holds_barrier(std::size_t first, std::size_t last) const {
