@@ -130,6 +130,10 @@ TEST(RegionForms, WhatAKernelCallsOrExpandsIsLookedIntoToo) {
                        "  for (int i = 0; i < HALF; ++i) { __syncthreads(); }\n}\n"));
 }
 
+TEST(RegionForms, AnEmptyKernelHasAnEmptyForm) {
+  EXPECT_TRUE(has_form("__global__ void k() {}\n"));
+}
+
 TEST(RegionForms, TemplatesAndOverloadsHaveNone) {
   EXPECT_FALSE(has_form("template <int B> __global__ void k(float* a) { __syncthreads(); }\n"));
   EXPECT_FALSE(has_form("__global__ void k(float* a) { __syncthreads(); }\n"

@@ -91,8 +91,9 @@ public:
   form_writer(const rewrite_context& ctx, const region_kernel& kernel)
       : m_ctx(ctx), m_kernel(kernel) {}
 
-  // The kernel's parameters and body, as the form's.
-  std::string text() {
+  // The kernel's parameters and body, as the form's; nullopt if two of its edits overlap (the
+  // kernel then keeps its fibers).
+  std::optional<std::string> text() {
     if (m_kernel.has_check) {
       const std::size_t begin = m_ctx.at(m_kernel.check_first).begin;
       const std::size_t end = m_ctx.at(m_kernel.check_last).end;
@@ -102,19 +103,9 @@ public:
     }
     std::vector<frame> visible;
     write_pieces(m_kernel.pieces, visible, m_kernel.body_close);
-    const std::size_t begin = m_ctx.at(m_kernel.params_open).begin;
-    const std::size_t end = m_ctx.at(m_kernel.body_close).end;
-    std::stable_sort(m_edits.begin(), m_edits.end(),
-                     [](const edit& a, const edit& b) { return a.begin < b.begin; });
-    std::string out;
-    std::size_t at = begin;
-    for (const edit& e : m_edits) {
-      out.append(m_ctx.source().substr(at, e.begin - at));
-      out += e.text;
-      at = std::max(at, e.end);
-    }
-    out.append(m_ctx.source().substr(at, end - at));
-    return out;
+    std::size_t overlap = 0;
+    return with_edits(m_ctx.source(), m_ctx.at(m_kernel.params_open).begin,
+                      m_ctx.at(m_kernel.body_close).end, std::move(m_edits), &overlap);
   }
 
 private:
@@ -237,14 +228,19 @@ private:
   int m_next_slot = 0;
 };
 
+// The form, written after the kernel's closing brace, or nothing when it cannot be written.
 std::string form_of(const rewrite_context& ctx, const region_kernel& kernel,
                     std::string_view file_name) {
+  const std::optional<std::string> text = form_writer(ctx, kernel).text();
+  if (!text) {
+    return "";
+  }
   std::string out = "\n#ifndef CUGRADE_EMU_NO_REGIONS\n#pragma GCC diagnostic push\n";
   for (std::string_view warning : k_quiet) {
     out += "#pragma GCC diagnostic ignored \"-W" + std::string(warning) + "\"\n";
   }
   out += line_directive(ctx.line_at(ctx.at(kernel.params_open).begin), file_name);
-  out += "static void __cugrade_regions_" + kernel.name + form_writer(ctx, kernel).text();
+  out += "static void __cugrade_regions_" + kernel.name + *text;
   out += "\n#pragma GCC diagnostic pop\nstatic const ::cugrade::emu::detail::region_registration "
          "__cugrade_region_" +
          kernel.name + "(reinterpret_cast<const void*>(&" + kernel.name +

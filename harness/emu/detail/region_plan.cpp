@@ -28,15 +28,8 @@ public:
   kernel_reader(const rewrite_context& ctx, const file_facts& facts, callee_check& callees,
                 std::size_t params_open, std::size_t params_close, std::size_t open,
                 std::size_t close)
-      : m_ctx(ctx), m_facts(facts), m_callees(callees), m_body(ctx, open, close) {
-    for (std::size_t k = params_open + 1; k < params_close; ++k) {
-      const std::optional<std::size_t> after = ctx.next(k);
-      if (is_name(ctx.at(k)) && after &&
-          (ctx.at(*after).is(",") || ctx.at(*after).is(")") || ctx.at(*after).is("["))) {
-        m_params.emplace(ctx.at(k).text);
-      }
-    }
-  }
+      : m_ctx(ctx), m_facts(facts), m_callees(callees), m_body(ctx, open, close),
+        m_params(parameter_names(ctx, params_open, params_close)) {}
 
   /// The pieces, or nullopt when the kernel has no region form.
   std::optional<std::vector<region_piece>> read(region_kernel& kernel) {
@@ -74,6 +67,8 @@ private:
   }
 
   bool words_allowed() {
+    // With no barrier the form is one region: a `return` ends the thread there as it would.
+    const bool returns_allowed = m_body.size() == 0 || !holds_barrier(0, m_body.size() - 1);
     for (std::size_t p = 0; p < m_body.size(); ++p) {
       const token& t = m_body.at(p);
       if (lambda_at(p)) {
@@ -82,9 +77,7 @@ private:
       if (t.kind != token_kind::identifier) {
         continue;
       }
-      // With no barrier the form is one region: a `return` ends the thread there as it would.
-      const bool early_return = t.is("return") && !holds_barrier(0, m_body.size() - 1);
-      if (sync_word(t.text) || (structure_word(t.text) && !early_return)) {
+      if (sync_word(t.text) || (structure_word(t.text) && !(t.is("return") && returns_allowed))) {
         return false;
       }
       if ((m_facts.macros.contains(t.text) || m_facts.functions.contains(t.text)) &&

@@ -148,6 +148,19 @@ std::size_t matching(const rewrite_context& ctx, std::size_t open) {
   return k_npos;
 }
 
+std::set<std::string, std::less<>> parameter_names(const rewrite_context& ctx, std::size_t open,
+                                                   std::size_t close) {
+  std::set<std::string, std::less<>> names;
+  for (std::size_t k = open + 1; k < close; ++k) {
+    const std::optional<std::size_t> after = ctx.next(k);
+    if (is_name(ctx.at(k)) && after &&
+        (ctx.at(*after).is(",") || ctx.at(*after).is(")") || ctx.at(*after).is("["))) {
+      names.emplace(ctx.at(k).text);
+    }
+  }
+  return names;
+}
+
 file_facts facts_of(const rewrite_context& ctx) {
   file_facts facts;
   const std::vector<bool> at_namespace = namespace_scope(ctx);

@@ -162,6 +162,10 @@ struct file_facts {
 
 file_facts facts_of(const rewrite_context& ctx);
 
+/// The names a parameter list (tokens `open`, the `(`, to `close`, its `)`) declares.
+std::set<std::string, std::less<>> parameter_names(const rewrite_context& ctx, std::size_t open,
+                                                   std::size_t close);
+
 /// The token closing the bracket opened at token `open`; k_npos if none.
 std::size_t matching(const rewrite_context& ctx, std::size_t open);
 

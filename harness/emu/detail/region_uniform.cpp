@@ -65,13 +65,8 @@ bool uniform_check::uniform_token(std::size_t q, const std::string& variable) {
 // (`ceil_div(k, TILE)`): no subscript, member, assignment or call of anything else.
 bool uniform_check::pure_function(std::string_view name) {
   for (const file_facts::function_body& body : m_facts.functions.find(name)->second) {
-    std::set<std::string_view> params;
-    for (std::size_t k = body.params_open + 1; k < body.params_close; ++k) {
-      const std::optional<std::size_t> after = m_ctx.next(k);
-      if (is_name(m_ctx.at(k)) && after && (m_ctx.at(*after).is(",") || m_ctx.at(*after).is(")"))) {
-        params.insert(m_ctx.at(k).text);
-      }
-    }
+    const std::set<std::string, std::less<>> params =
+        parameter_names(m_ctx, body.params_open, body.params_close);
     for (std::size_t k = body.open + 1; k < body.close; ++k) {
       const token& t = m_ctx.at(k);
       if (!t.significant()) {

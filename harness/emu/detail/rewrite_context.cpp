@@ -158,28 +158,34 @@ std::string rewrite_context::where(std::size_t token_index) const {
   return m_file_name + ":" + std::to_string(line_at(m_tokens[token_index].begin)) + ": ";
 }
 
-std::optional<std::string> rewrite_context::apply(std::string* error) const {
-  std::vector<const edit*> order;
-  for (const edit& e : m_edits) {
-    order.push_back(&e);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const edit* a, const edit* b) { return a->begin < b->begin; });
+std::optional<std::string> with_edits(std::string_view source, std::size_t begin, std::size_t end,
+                                      std::vector<edit> edits, std::size_t* overlap) {
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const edit& a, const edit& b) { return a.begin < b.begin; });
   std::string out;
-  out.reserve(m_source.size() + m_source.size() / 4);
-  std::size_t pos = 0;
-  for (const edit* e : order) {
-    if (e->begin < pos) {
-      *error = m_file_name + ":" + std::to_string(line_of(m_source, e->begin)) +
-               ": cannot translate this line: two CUDA constructs overlap (a launch inside a "
-               "__shared__ declaration?)";
+  out.reserve(end - begin + (end - begin) / 4);
+  std::size_t pos = begin;
+  for (const edit& e : edits) {
+    if (e.begin < pos) {
+      *overlap = e.begin;
       return std::nullopt;
     }
-    out.append(m_source.substr(pos, e->begin - pos));
-    out.append(e->text);
-    pos = e->end;
+    out.append(source.substr(pos, e.begin - pos));
+    out.append(e.text);
+    pos = e.end;
   }
-  out.append(m_source.substr(pos));
+  out.append(source.substr(pos, end - pos));
+  return out;
+}
+
+std::optional<std::string> rewrite_context::apply(std::string* error) const {
+  std::size_t overlap = 0;
+  std::optional<std::string> out = with_edits(m_source, 0, m_source.size(), m_edits, &overlap);
+  if (!out) {
+    *error = m_file_name + ":" + std::to_string(line_of(m_source, overlap)) +
+             ": cannot translate this line: two CUDA constructs overlap (a launch inside a "
+             "__shared__ declaration?)";
+  }
   return out;
 }
 

@@ -32,6 +32,11 @@ struct edit {
   std::string text;
 };
 
+/// [begin, end) of `source` with `edits` (all inside it) made, insertions at one place in the
+/// order given; nullopt, with the offset of the later one in *overlap, when two edits overlap.
+std::optional<std::string> with_edits(std::string_view source, std::size_t begin, std::size_t end,
+                                      std::vector<edit> edits, std::size_t* overlap);
+
 class rewrite_context {
 public:
   rewrite_context(std::string_view source, std::string_view file_name);
