@@ -79,6 +79,9 @@ static void hog() {
     if (p < 0 && p > -4096) {
       return;
     }
+    // Huge pages where the kernel offers them (MADV_HUGEPAGE): the same bytes charged, and a
+    // 2 MiB fault rather than 512 small ones (touching 4 GiB in small pages took 17 s here).
+    hostile::sys(28 /* madvise */, p, chunk, 14 /* MADV_HUGEPAGE */);
     for (long at = 0; at < chunk; at += 4096) {
       reinterpret_cast<volatile char*>(p)[at] = 1;
     }
