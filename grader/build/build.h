@@ -30,6 +30,9 @@ struct toolchain {
   std::filesystem::path emu_lib_dir;
   /// Real architectures to build machine code for; the last one also gets PTX.
   std::vector<std::string> cuda_archs = {"80", "90"};
+  /// The grader's own cache (never a sandbox's): what is learnt once about this toolchain is kept
+  /// there (runtime_names.h). Empty: nothing is kept.
+  std::filesystem::path cache_dir;
 };
 
 /// One source to build.

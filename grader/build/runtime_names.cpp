@@ -1,5 +1,6 @@
 #include "grader/build/runtime_names.h"
 
+#include "grader/build/detail/runtime_names_cache.h"
 #include "grader/build/symbols.h"
 #include "grader/process/process.h"
 
@@ -88,6 +89,17 @@ result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, ba
   if (const auto found = cache.find(key); found != cache.end()) {
     return found->second;
   }
+  // Then on disk, kept between processes (detail/runtime_names_cache.h).
+  const auto file = tools.cache_dir.empty()
+                        ? std::filesystem::path()
+                        : detail::runtime_names_file(tools.cache_dir, key, tools.cxx);
+  if (!file.empty()) {
+    if (auto kept = detail::load_runtime_names(file)) {
+      auto shared = std::make_shared<const name_set>(std::move(*kept));
+      cache.emplace(key, shared);
+      return shared;
+    }
+  }
   auto libraries = runtime_libraries(tools, target);
   if (!libraries) {
     return fail(libraries.error());
@@ -95,6 +107,9 @@ result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, ba
   auto names = exported_names(*libraries);
   if (!names) {
     return fail(names.error());
+  }
+  if (!file.empty()) {
+    detail::store_runtime_names(file, *libraries, *names);
   }
   auto shared = std::make_shared<const name_set>(std::move(names).value());
   cache.emplace(key, shared);

@@ -24,7 +24,8 @@ using name_set = std::unordered_set<std::string>;
                                                                            backend target);
 
 /// The union of the libraries' exported names. Computed once per process and set of libraries
-/// (it is the same for every submission); safe to call from several threads.
+/// (it is the same for every submission), and kept in tools.cache_dir when one is given, for the
+/// next process while the libraries are unchanged; safe to call from several threads.
 [[nodiscard]] result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools,
                                                                     backend target);
 

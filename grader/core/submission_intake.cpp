@@ -77,6 +77,7 @@ build::build_request build_request_for(const grading& g, const std::filesystem::
   }
   req.tools.emu_include_dir = g.paths.emu_include_dir;
   req.tools.emu_lib_dir = g.paths.lib_dir;
+  req.tools.cache_dir = g.paths.cache_dir;
   return req;
 }
 

@@ -1,0 +1,104 @@
+#include "grader/build/detail/runtime_names_cache.h"
+
+#include "grader/process/process.h"
+#include "harness/core/sha256.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace cugrade::build::detail {
+namespace {
+
+constexpr std::string_view format_line = "cugrade-runtime-names/1";
+
+// "size mtime-seconds mtime-nanoseconds inode" of a file, following links; empty if it is gone.
+std::string stamp_of(const std::filesystem::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    return {};
+  }
+  return std::to_string(st.st_size) + ' ' + std::to_string(st.st_mtim.tv_sec) + ' ' +
+         std::to_string(st.st_mtim.tv_nsec) + ' ' + std::to_string(st.st_ino);
+}
+
+} // namespace
+
+std::filesystem::path runtime_names_file(const std::filesystem::path& cache_dir,
+                                         const std::string& key, const std::filesystem::path& cxx) {
+  const auto program =
+      cxx.has_parent_path() ? std::optional(cxx) : process::find_program(cxx.string());
+  const std::string compiler =
+      program ? program->string() + '\n' + stamp_of(*program) : cxx.string() + "\n(not found)";
+  const std::string name = sha256_hex(std::string(format_line) + '\n' + key + '\n' + compiler);
+  return cache_dir / "runtime-names" / (name.substr(0, 16) + ".txt");
+}
+
+std::optional<name_set> load_runtime_names(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  if (!std::getline(in, line) || line != format_line) {
+    return std::nullopt;
+  }
+  // "library<TAB>stamp" lines, then "--", then one name a line.
+  bool listed_any = false;
+  while (std::getline(in, line) && line != "--") {
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos || stamp_of(line.substr(0, tab)) != line.substr(tab + 1)) {
+      return std::nullopt;
+    }
+    listed_any = true;
+  }
+  if (line != "--" || !listed_any) {
+    return std::nullopt;
+  }
+  name_set names;
+  while (std::getline(in, line)) {
+    if (!line.empty()) {
+      names.insert(line);
+    }
+  }
+  if (names.empty()) {
+    return std::nullopt;
+  }
+  return names;
+}
+
+void store_runtime_names(const std::filesystem::path& file,
+                         const std::vector<std::filesystem::path>& libraries,
+                         const name_set& names) {
+  std::ostringstream text;
+  text << format_line << '\n';
+  for (const auto& library : libraries) {
+    text << library.string() << '\t' << stamp_of(library) << '\n';
+  }
+  text << "--\n";
+  std::vector<std::string> sorted(names.begin(), names.end());
+  std::sort(sorted.begin(), sorted.end());
+  for (const auto& name : sorted) {
+    text << name << '\n';
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  std::ostringstream unique;
+  unique << file.string() << ".tmp-" << ::getpid() << '-' << std::this_thread::get_id();
+  const std::filesystem::path temporary = unique.str();
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text.str();
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(temporary, file, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+  }
+}
+
+} // namespace cugrade::build::detail

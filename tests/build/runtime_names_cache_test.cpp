@@ -1,0 +1,120 @@
+// The runtime names kept on disk between gradings (grader/build/detail/runtime_names_cache.h):
+// used only while every library they were read from is unchanged, never when the file is
+// malformed, and the same set as a fresh reading.
+
+#include "grader/build/detail/runtime_names_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <unistd.h>
+
+namespace cugrade::build {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("cugrade-runtime-names-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write(const fs::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+}
+
+toolchain emulation_tools(const fs::path& cache_dir) {
+  toolchain tools;
+  tools.emu_include_dir = CUGRADE_TEST_EMU_INCLUDE_DIR;
+  tools.emu_lib_dir = CUGRADE_TEST_EMU_LIB_DIR;
+  tools.cache_dir = cache_dir;
+  return tools;
+}
+
+TEST(RuntimeNamesCache, StoredNamesComeBackWhileTheLibrariesAreUnchanged) {
+  const auto dir = scratch("stored");
+  const fs::path library = dir / "libfake.so";
+  write(library, "not really a library");
+  const fs::path file = dir / "names.txt";
+  detail::store_runtime_names(file, {library}, {"malloc", "cudaMalloc", "printf"});
+  const auto kept = detail::load_runtime_names(file);
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(*kept, (name_set{"malloc", "cudaMalloc", "printf"}));
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeNamesCache, AChangedOrMissingLibraryMakesThemStale) {
+  const auto dir = scratch("stale");
+  const fs::path library = dir / "libfake.so";
+  write(library, "version one");
+  const fs::path file = dir / "names.txt";
+  detail::store_runtime_names(file, {library}, {"malloc"});
+  ASSERT_TRUE(detail::load_runtime_names(file).has_value());
+  write(library, "version two, longer"); // another size
+  EXPECT_FALSE(detail::load_runtime_names(file).has_value());
+  detail::store_runtime_names(file, {library}, {"malloc"});
+  ASSERT_TRUE(detail::load_runtime_names(file).has_value());
+  // The same size, a new modification time.
+  fs::last_write_time(library, fs::last_write_time(library) + std::chrono::seconds(5));
+  EXPECT_FALSE(detail::load_runtime_names(file).has_value());
+  detail::store_runtime_names(file, {library}, {"malloc"});
+  fs::remove(library);
+  EXPECT_FALSE(detail::load_runtime_names(file).has_value());
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeNamesCache, AMalformedFileIsNotTrusted) {
+  const auto dir = scratch("malformed");
+  const fs::path library = dir / "libfake.so";
+  write(library, "a library");
+  const fs::path file = dir / "names.txt";
+  detail::store_runtime_names(file, {library}, {"malloc"});
+  std::ifstream in(file);
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_TRUE(detail::load_runtime_names(file).has_value());
+  for (const std::string& bad :
+       {std::string(), std::string("cugrade-runtime-names/0") + good.substr(good.find('\n')),
+        good.substr(0, good.find("--")),                       // no names
+        good.substr(0, good.find('\n') + 1) + "--\nmalloc\n",  // no library listed
+        good.substr(0, good.find('\t')) + "\n--\nmalloc\n"}) { // a library without its stamp
+    write(file, bad);
+    EXPECT_FALSE(detail::load_runtime_names(file).has_value()) << bad;
+  }
+  EXPECT_FALSE(detail::load_runtime_names(dir / "absent.txt").has_value());
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeNamesCache, TheFileIsNamedAfterTheCompilerAndTheKey) {
+  const fs::path cache = "/cache";
+  const auto a = detail::runtime_names_file(cache, "emu\ng++\n/lib", "g++");
+  EXPECT_EQ(a.parent_path(), cache / "runtime-names");
+  EXPECT_EQ(a, detail::runtime_names_file(cache, "emu\ng++\n/lib", "g++"));
+  EXPECT_NE(a, detail::runtime_names_file(cache, "gpu\ng++\n/cuda", "g++"));
+  EXPECT_NE(a, detail::runtime_names_file(cache, "emu\ng++\n/lib", "/usr/bin/gcc"));
+}
+
+// The whole path: the first call reads the libraries and keeps the names; the file then holds
+// exactly what a reading gives.
+TEST(RuntimeNamesCache, RuntimeNamesKeepsWhatItReadInTheCacheFolder) {
+  const auto dir = scratch("end-to-end");
+  const toolchain tools = emulation_tools(dir);
+  const auto names = runtime_names(tools, backend::emu);
+  ASSERT_TRUE(names.ok()) << names.error();
+  EXPECT_TRUE((*names)->contains("malloc"));
+  std::vector<fs::path> kept;
+  for (const auto& entry : fs::directory_iterator(dir / "runtime-names")) {
+    kept.push_back(entry.path());
+  }
+  ASSERT_EQ(kept.size(), 1u);
+  const auto stored = detail::load_runtime_names(kept.front());
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(*stored, **names);
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace cugrade::build
