@@ -67,6 +67,23 @@ TEST(RuntimeNamesCache, AChangedOrMissingLibraryMakesThemStale) {
   fs::remove_all(dir);
 }
 
+TEST(RuntimeNamesCache, StoringRemovesTheFilesOfLibrariesThatAreGone) {
+  const auto dir = scratch("gone");
+  const fs::path kept_library = dir / "libkept.so";
+  const fs::path gone_library = dir / "libgone.so";
+  write(kept_library, "stays");
+  write(gone_library, "removed with its installation");
+  fs::create_directories(dir / "names");
+  detail::store_runtime_names(dir / "names" / "kept.txt", {kept_library}, {"malloc"});
+  detail::store_runtime_names(dir / "names" / "gone.txt", {gone_library}, {"malloc"});
+  fs::remove(gone_library);
+  detail::store_runtime_names(dir / "names" / "new.txt", {kept_library}, {"free"});
+  EXPECT_TRUE(fs::exists(dir / "names" / "kept.txt"));
+  EXPECT_FALSE(fs::exists(dir / "names" / "gone.txt"));
+  EXPECT_TRUE(detail::load_runtime_names(dir / "names" / "new.txt").has_value());
+  fs::remove_all(dir);
+}
+
 TEST(RuntimeNamesCache, AMalformedFileIsNotTrusted) {
   const auto dir = scratch("malformed");
   const fs::path library = dir / "libfake.so";

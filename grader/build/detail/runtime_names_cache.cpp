@@ -25,6 +25,32 @@ std::string stamp_of(const std::filesystem::path& file) {
          std::to_string(st.st_mtim.tv_nsec) + ' ' + std::to_string(st.st_ino);
 }
 
+// Whether every library a kept file lists still exists (a test's or a course's installation
+// that was removed leaves its file behind otherwise).
+bool libraries_exist(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  if (!std::getline(in, line) || line != format_line) {
+    return false;
+  }
+  while (std::getline(in, line) && line != "--") {
+    std::error_code ec;
+    if (!std::filesystem::exists(line.substr(0, line.find('\t')), ec)) {
+      return false;
+    }
+  }
+  return line == "--";
+}
+
+void remove_stale_files(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".txt" && !libraries_exist(entry.path())) {
+      std::filesystem::remove(entry.path(), ec);
+    }
+  }
+}
+
 } // namespace
 
 std::filesystem::path runtime_names_file(const std::filesystem::path& cache_dir,
@@ -83,6 +109,7 @@ void store_runtime_names(const std::filesystem::path& file,
   }
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
+  remove_stale_files(file.parent_path());
   std::ostringstream unique;
   unique << file.string() << ".tmp-" << ::getpid() << '-' << std::this_thread::get_id();
   const std::filesystem::path temporary = unique.str();
