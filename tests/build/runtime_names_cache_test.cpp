@@ -27,6 +27,23 @@ void write(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
 }
 
+// A scratch folder with one fake library and the names stored for it.
+struct stored_names {
+  fs::path dir;
+  fs::path library;
+  fs::path file;
+};
+
+stored_names store_one(const std::string& name, const std::string& library_text,
+                       const name_set& names) {
+  stored_names s{scratch(name), {}, {}};
+  s.library = s.dir / "libfake.so";
+  s.file = s.dir / "names.txt";
+  write(s.library, library_text);
+  detail::store_runtime_names(s.file, {s.library}, names);
+  return s;
+}
+
 toolchain emulation_tools(const fs::path& cache_dir) {
   toolchain tools;
   tools.emu_include_dir = CUGRADE_TEST_EMU_INCLUDE_DIR;
@@ -36,23 +53,15 @@ toolchain emulation_tools(const fs::path& cache_dir) {
 }
 
 TEST(RuntimeNamesCache, StoredNamesComeBackWhileTheLibrariesAreUnchanged) {
-  const auto dir = scratch("stored");
-  const fs::path library = dir / "libfake.so";
-  write(library, "not really a library");
-  const fs::path file = dir / "names.txt";
-  detail::store_runtime_names(file, {library}, {"malloc", "cudaMalloc", "printf"});
-  const auto kept = detail::load_runtime_names(file);
+  const auto s = store_one("stored", "not really a library", {"malloc", "cudaMalloc", "printf"});
+  const auto kept = detail::load_runtime_names(s.file);
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(*kept, (name_set{"malloc", "cudaMalloc", "printf"}));
-  fs::remove_all(dir);
+  fs::remove_all(s.dir);
 }
 
 TEST(RuntimeNamesCache, AChangedOrMissingLibraryMakesThemStale) {
-  const auto dir = scratch("stale");
-  const fs::path library = dir / "libfake.so";
-  write(library, "version one");
-  const fs::path file = dir / "names.txt";
-  detail::store_runtime_names(file, {library}, {"malloc"});
+  const auto [dir, library, file] = store_one("stale", "version one", {"malloc"});
   ASSERT_TRUE(detail::load_runtime_names(file).has_value());
   write(library, "version two, longer"); // another size
   EXPECT_FALSE(detail::load_runtime_names(file).has_value());
@@ -85,11 +94,7 @@ TEST(RuntimeNamesCache, StoringRemovesTheFilesOfLibrariesThatAreGone) {
 }
 
 TEST(RuntimeNamesCache, AMalformedFileIsNotTrusted) {
-  const auto dir = scratch("malformed");
-  const fs::path library = dir / "libfake.so";
-  write(library, "a library");
-  const fs::path file = dir / "names.txt";
-  detail::store_runtime_names(file, {library}, {"malloc"});
+  const auto [dir, library, file] = store_one("malformed", "a library", {"malloc"});
   std::ifstream in(file);
   const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_TRUE(detail::load_runtime_names(file).has_value());
