@@ -5,6 +5,7 @@
 #include "tests/core/core_test_support.h"
 
 #include <bit>
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -146,6 +147,41 @@ TEST(SourceLines, AFaultingInstructionBelongsToTheFirstStatementStartingThere) {
   EXPECT_EQ(first_statement_line(folded_load_table, "histogram.cu", 0x1190), 20);
   EXPECT_EQ(first_statement_line(folded_load_table, "histogram.cu", 0x1234), std::nullopt);
   EXPECT_EQ(first_statement_line(folded_load_table, "matmul.cu", 0x117e), std::nullopt);
+}
+
+// Builds DIR/libk.so from a k.cu whose function `faulting` starts after `blank_lines` empty
+// lines, and gives the offset of that function's first instruction ("0x...").
+std::string build_with_function_at(const std::filesystem::path& dir, int blank_lines) {
+  std::ofstream(dir / "k.cu") << std::string(static_cast<std::size_t>(blank_lines), '\n')
+                              << "extern \"C\" int faulting(int* p) {\n  return *p;\n}\n";
+  const auto library = (dir / "libk.so").string();
+  const std::string compile =
+      "g++ -x c++ -g -O0 -fPIC -shared -o " + library + " " + (dir / "k.cu").string() + " && nm " +
+      library + " | awk '$3 == \"faulting\" {print $1}' > " + (dir / "address.txt").string();
+  if (std::system(compile.c_str()) != 0) {
+    return {};
+  }
+  std::ifstream in(dir / "address.txt");
+  std::string address;
+  in >> address;
+  return address.empty() ? std::string() : "0x" + address;
+}
+
+// Lines are remembered per fault site, so a library rebuilt at the same path (a new inode, size
+// or time) must be looked up again, not answered from the first build.
+TEST(SourceLines, ALibraryRebuiltAtTheSamePathIsLookedUpAgain) {
+  const process::temp_dir dir("cugrade-source-lines");
+  const auto first = build_with_function_at(dir.path(), 3);
+  ASSERT_FALSE(first.empty()) << "g++ or nm did not build the probe library";
+  const auto before = source_line_of(dir.path() / "libk.so", first);
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(before->substr(0, 7), "k.cu:4 ");
+  EXPECT_EQ(source_line_of(dir.path() / "libk.so", first), before); // the same site, remembered
+  const auto second = build_with_function_at(dir.path(), 10);
+  ASSERT_FALSE(second.empty());
+  const auto after = source_line_of(dir.path() / "libk.so", second);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->substr(0, 8), "k.cu:11 ");
 }
 
 } // namespace
