@@ -83,10 +83,12 @@ result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, ba
   // Keyed by what locates the libraries, so a hit spawns nothing.
   const std::string key = std::string(to_string(target)) + '\n' + tools.cxx.string() + '\n' +
                           (target == backend::gpu ? tools.nvcc : tools.emu_lib_dir).string();
+  // In memory per cache folder too, so a caller with its own folder finds its file there.
+  const std::string memory_key = key + '\n' + tools.cache_dir.string();
   static std::mutex guard;
   static std::map<std::string, std::shared_ptr<const name_set>> cache;
   const std::lock_guard lock(guard);
-  if (const auto found = cache.find(key); found != cache.end()) {
+  if (const auto found = cache.find(memory_key); found != cache.end()) {
     return found->second;
   }
   // Then on disk, kept between processes (detail/runtime_names_cache.h).
@@ -96,7 +98,7 @@ result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, ba
   if (!file.empty()) {
     if (auto kept = detail::load_runtime_names(file)) {
       auto shared = std::make_shared<const name_set>(std::move(*kept));
-      cache.emplace(key, shared);
+      cache.emplace(memory_key, shared);
       return shared;
     }
   }
@@ -112,7 +114,7 @@ result<std::shared_ptr<const name_set>> runtime_names(const toolchain& tools, ba
     detail::store_runtime_names(file, *libraries, *names);
   }
   auto shared = std::make_shared<const name_set>(std::move(names).value());
-  cache.emplace(key, shared);
+  cache.emplace(memory_key, shared);
   return shared;
 }
 

@@ -3,6 +3,7 @@
 // malformed, and the same set as a fresh reading.
 
 #include "grader/build/detail/runtime_names_cache.h"
+#include "tests/build/build_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -134,6 +135,28 @@ TEST(RuntimeNamesCache, RuntimeNamesKeepsWhatItReadInTheCacheFolder) {
   ASSERT_EQ(kept.size(), 1u);
   const auto stored = detail::load_runtime_names(kept.front());
   ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(*stored, **names);
+  fs::remove_all(dir);
+}
+
+// The GPU backend's names (libcudart among the libraries) go through the same file: what a GPU
+// grading reserves is what a fresh reading gives. Needs the CUDA toolkit, not a GPU.
+TEST(RuntimeNamesCache, TheGpuBackendsNamesAreKeptAlike) {
+  const auto nvcc = find_nvcc();
+  if (!nvcc) {
+    GTEST_SKIP() << "nvcc not found ($CUDACXX, /usr/local/cuda/bin/nvcc, PATH): the CUDA toolkit "
+                    "is needed to read libcudart's names";
+  }
+  const auto dir = scratch("gpu");
+  toolchain tools = emulation_tools(dir);
+  tools.nvcc = *nvcc;
+  const auto names = runtime_names(tools, backend::gpu);
+  ASSERT_TRUE(names.ok()) << names.error();
+  EXPECT_TRUE((*names)->contains("cudaMalloc"));
+  const auto file = detail::runtime_names_file(
+      dir, "gpu\n" + tools.cxx.string() + '\n' + tools.nvcc.string(), tools.cxx);
+  const auto stored = detail::load_runtime_names(file);
+  ASSERT_TRUE(stored.has_value()) << file;
   EXPECT_EQ(*stored, **names);
   fs::remove_all(dir);
 }
