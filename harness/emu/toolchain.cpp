@@ -50,17 +50,6 @@ cugrade::result<build_output> run_capture(const std::vector<std::string>& args) 
   return out;
 }
 
-} // namespace
-
-// -fira-region=all: every loop is a region of its own for the register allocator. A kernel's
-// accumulator lives across __syncthreads() (a call, which clobbers every SSE register), and GCC's
-// default (mixed: only loops of high register pressure are regions) then kept it in memory for
-// the whole kernel, its inner loop included: each `sum += Mds[ty][e] * Nds[e][tx]` a store and a
-// reload on the loop's critical path. With every loop a region the inner loop keeps it in a
-// register and spills it at the loop's edges: tiled matmul 2.5x native to 2.0x (emu_bench,
-// docs/emulation.md).
-namespace {
-
 // __half is GCC's _Float16 (cuda_fp16.h). Without F16C every conversion to and from float is a
 // call into libgcc's software routines, 85% of a half-precision matmul's time in emulation; with
 // it each is one instruction (vcvtps2ph, vcvtph2ps), and the results are the same (round to
@@ -77,6 +66,13 @@ std::vector<std::string> half_precision_flags() {
 
 } // namespace
 
+// -fira-region=all: every loop is a region of its own for the register allocator. A kernel's
+// accumulator lives across __syncthreads() (a call, which clobbers every SSE register), and GCC's
+// default (mixed: only loops of high register pressure are regions) then kept it in memory for
+// the whole kernel, its inner loop included: each `sum += Mds[ty][e] * Nds[e][tx]` a store and a
+// reload on the loop's critical path. With every loop a region the inner loop keeps it in a
+// register and spills it at the loop's edges: tiled matmul 2.5x native to 2.0x (emu_bench,
+// docs/emulation.md).
 std::vector<std::string> emu_compile_command(const std::filesystem::path& rewritten_source,
                                              const std::filesystem::path& output_so,
                                              const std::filesystem::path& include_dir,
