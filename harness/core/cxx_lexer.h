@@ -28,6 +28,13 @@ struct token {
   [[nodiscard]] bool is(std::string_view s) const {
     return text == s && (kind == token_kind::punct || kind == token_kind::identifier);
   }
+  /// How the token changes the bracket depth: +1 for `(`, `[` or `{`, -1 for `)`, `]` or `}`.
+  [[nodiscard]] int nesting() const {
+    if (is("(") || is("[") || is("{")) {
+      return 1;
+    }
+    return is(")") || is("]") || is("}") ? -1 : 0;
+  }
 };
 
 /// Splits `text` into tokens that cover it completely, in order.

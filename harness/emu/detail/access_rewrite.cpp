@@ -154,8 +154,7 @@ bool declared_here(const rewrite_context& ctx, std::size_t start) {
     if (!t.significant()) {
       continue;
     }
-    depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
-    depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+    depth += t.nesting();
     if (t.kind == token_kind::identifier) {
       if (expression_word(t)) {
         return false;
@@ -645,9 +644,7 @@ std::optional<std::size_t> statement_end(const rewrite_context& ctx, std::size_t
   int depth = 0;
   for (std::optional<std::size_t> k = i; k; k = ctx.next(*k)) {
     const token& t = ctx.at(*k);
-    depth += (t.is("(") || t.is("[") || t.is("{"))
-                 ? 1
-                 : ((t.is(")") || t.is("]") || t.is("}")) ? -1 : 0);
+    depth += t.nesting();
     if (depth < 0) {
       return std::nullopt;
     }

@@ -100,22 +100,21 @@ private:
                                                 m_body.at(p - 1).kind == token_kind::identifier));
   }
 
-  bool holds_barrier(std::size_t first, std::size_t last) const {
+  // Whether one of `words` is a token of [first, last].
+  bool holds(std::size_t first, std::size_t last,
+             std::initializer_list<std::string_view> words) const {
     for (std::size_t q = first; q <= last; ++q) {
-      if (m_body.is(q, "__syncthreads")) {
-        return true;
+      for (std::string_view w : words) {
+        if (m_body.is(q, w)) {
+          return true;
+        }
       }
     }
     return false;
   }
 
-  bool holds_jump(std::size_t first, std::size_t last) const {
-    for (std::size_t q = first; q <= last; ++q) {
-      if (m_body.is(q, "break") || m_body.is(q, "continue")) {
-        return true;
-      }
-    }
-    return false;
+  bool holds_barrier(std::size_t first, std::size_t last) const {
+    return holds(first, last, {"__syncthreads"});
   }
 
   // The statements in [p, end) as pieces; in a loop's body (`in_loop`) no loop may hold a
@@ -156,7 +155,8 @@ private:
   std::optional<region_piece> read_loop(std::size_t p, std::size_t last) {
     const std::size_t header_close = m_body.match(p + 1);
     if (header_close == k_npos || !m_body.is(header_close + 1, "{") ||
-        m_body.match(header_close + 1) != last || holds_jump(header_close + 1, last) ||
+        m_body.match(header_close + 1) != last ||
+        holds(header_close + 1, last, {"break", "continue"}) ||
         !m_uniform.uniform_header(p + 2, header_close, last)) {
       return std::nullopt;
     }
@@ -361,9 +361,9 @@ std::optional<region_kernel> kernel_at(const rewrite_context& ctx, std::size_t g
 } // namespace
 
 std::vector<region_kernel> region_kernels(const rewrite_context& ctx) {
-  const file_facts facts = facts_of(ctx);
-  callee_check callees(ctx, facts);
   const std::vector<bool> at_namespace = namespace_scope(ctx);
+  const file_facts facts = facts_of(ctx, at_namespace);
+  callee_check callees(ctx, facts);
   std::map<std::string, int, std::less<>> definitions;
   std::vector<region_kernel> out;
   for (std::size_t i = 0; i < ctx.size(); ++i) {

@@ -139,8 +139,7 @@ std::size_t matching(const rewrite_context& ctx, std::size_t open) {
   int depth = 0;
   for (std::optional<std::size_t> k = open; k; k = ctx.next(*k)) {
     const token& t = ctx.at(*k);
-    depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
-    depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+    depth += t.nesting();
     if (depth == 0) {
       return *k;
     }
@@ -161,9 +160,8 @@ std::set<std::string, std::less<>> parameter_names(const rewrite_context& ctx, s
   return names;
 }
 
-file_facts facts_of(const rewrite_context& ctx) {
+file_facts facts_of(const rewrite_context& ctx, const std::vector<bool>& at_namespace) {
   file_facts facts;
-  const std::vector<bool> at_namespace = namespace_scope(ctx);
   find_functions(ctx, at_namespace, facts);
   find_macros_and_constants(ctx, at_namespace, facts);
   return facts;

@@ -64,8 +64,7 @@ public:
     int depth = 0;
     for (std::size_t q = p; q < size(); ++q) {
       const token& t = at(q);
-      depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
-      depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+      depth += t.nesting();
       if (depth == 0) {
         return q;
       }
@@ -103,8 +102,7 @@ public:
     int depth = 0;
     for (std::size_t q = p; q < size(); ++q) {
       const token& t = at(q);
-      depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
-      depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+      depth += t.nesting();
       if (depth < 0) {
         return k_npos;
       }
@@ -120,8 +118,7 @@ public:
     int depth = 0;
     for (std::size_t q = first; q < last; ++q) {
       const token& t = at(q);
-      depth += (t.is("(") || t.is("[") || t.is("{")) ? 1 : 0;
-      depth -= (t.is(")") || t.is("]") || t.is("}")) ? 1 : 0;
+      depth += t.nesting();
       if (depth == 0 && t.is(what)) {
         return q;
       }
@@ -160,7 +157,8 @@ struct file_facts {
   std::set<std::string, std::less<>> constants;
 };
 
-file_facts facts_of(const rewrite_context& ctx);
+/// `at_namespace`: namespace_scope(ctx) (file_scope.h), which the caller has made already.
+file_facts facts_of(const rewrite_context& ctx, const std::vector<bool>& at_namespace);
 
 /// The names a parameter list (tokens `open`, the `(`, to `close`, its `)`) declares.
 std::set<std::string, std::less<>> parameter_names(const rewrite_context& ctx, std::size_t open,
