@@ -91,38 +91,7 @@ std::optional<site_key> key_of(const std::filesystem::path& object, const std::s
                   st.st_mtim.tv_sec, st.st_mtim.tv_nsec, pc_offset};
 }
 
-std::optional<std::string> look_up(const std::filesystem::path& object,
-                                   const std::string& pc_offset);
-
-} // namespace
-
-std::optional<std::string> source_line_of(const std::filesystem::path& object,
-                                          const std::string& pc_offset) {
-  if (object.empty() || pc_offset.empty()) {
-    return std::nullopt;
-  }
-  static std::mutex lock;
-  static std::map<site_key, std::optional<std::string>> known;
-  const auto key = key_of(object, pc_offset);
-  if (key) {
-    const std::lock_guard hold(lock);
-    if (const auto it = known.find(*key); it != known.end()) {
-      return it->second;
-    }
-  }
-  auto line = look_up(object, pc_offset);
-  if (key) {
-    const std::lock_guard hold(lock);
-    if (known.size() >= 4096) { // a long batch: forget the old sites rather than grow
-      known.clear();
-    }
-    known.emplace(*key, line);
-  }
-  return line;
-}
-
-namespace {
-
+// addr2line, then objdump's line table, for one fault site.
 std::optional<std::string> look_up(const std::filesystem::path& object,
                                    const std::string& pc_offset) {
   // -i: the whole inline chain, innermost first, so an emulator helper inlined into the
@@ -163,5 +132,30 @@ std::optional<std::string> look_up(const std::filesystem::path& object,
 }
 
 } // namespace
+
+std::optional<std::string> source_line_of(const std::filesystem::path& object,
+                                          const std::string& pc_offset) {
+  if (object.empty() || pc_offset.empty()) {
+    return std::nullopt;
+  }
+  static std::mutex lock;
+  static std::map<site_key, std::optional<std::string>> known;
+  const auto key = key_of(object, pc_offset);
+  if (key) {
+    const std::lock_guard hold(lock);
+    if (const auto it = known.find(*key); it != known.end()) {
+      return it->second;
+    }
+  }
+  auto line = look_up(object, pc_offset);
+  if (key) {
+    const std::lock_guard hold(lock);
+    if (known.size() >= 4096) { // a long batch: forget the old sites rather than grow
+      known.clear();
+    }
+    known.emplace(*key, line);
+  }
+  return line;
+}
 
 } // namespace cugrade::grader

@@ -25,21 +25,36 @@ std::string stamp_of(const std::filesystem::path& file) {
          std::to_string(st.st_mtim.tv_nsec) + ' ' + std::to_string(st.st_ino);
 }
 
+// A kept file's head: the format line, then "library<TAB>stamp" lines up to "--". Nullopt when
+// it is not that, or lists no library.
+std::optional<std::vector<std::pair<std::string, std::string>>> read_libraries(std::istream& in) {
+  std::string line;
+  if (!std::getline(in, line) || line != format_line) {
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::string, std::string>> libraries;
+  while (std::getline(in, line) && line != "--") {
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) {
+      return std::nullopt;
+    }
+    libraries.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  if (line != "--" || libraries.empty()) {
+    return std::nullopt;
+  }
+  return libraries;
+}
+
 // Whether every library a kept file lists still exists (a test's or a course's installation
 // that was removed leaves its file behind otherwise).
 bool libraries_exist(const std::filesystem::path& file) {
   std::ifstream in(file);
-  std::string line;
-  if (!std::getline(in, line) || line != format_line) {
-    return false;
-  }
-  while (std::getline(in, line) && line != "--") {
-    std::error_code ec;
-    if (!std::filesystem::exists(line.substr(0, line.find('\t')), ec)) {
-      return false;
-    }
-  }
-  return line == "--";
+  const auto libraries = read_libraries(in);
+  return libraries && std::all_of(libraries->begin(), libraries->end(), [](const auto& library) {
+           std::error_code ec;
+           return std::filesystem::exists(library.first, ec);
+         });
 }
 
 void remove_stale_files(const std::filesystem::path& dir) {
@@ -65,22 +80,14 @@ std::filesystem::path runtime_names_file(const std::filesystem::path& cache_dir,
 
 std::optional<name_set> load_runtime_names(const std::filesystem::path& file) {
   std::ifstream in(file);
+  const auto libraries = read_libraries(in);
+  if (!libraries || !std::all_of(libraries->begin(), libraries->end(), [](const auto& library) {
+        return stamp_of(library.first) == library.second;
+      })) {
+    return std::nullopt;
+  }
+  // Then one name a line.
   std::string line;
-  if (!std::getline(in, line) || line != format_line) {
-    return std::nullopt;
-  }
-  // "library<TAB>stamp" lines, then "--", then one name a line.
-  bool listed_any = false;
-  while (std::getline(in, line) && line != "--") {
-    const auto tab = line.find('\t');
-    if (tab == std::string::npos || stamp_of(line.substr(0, tab)) != line.substr(tab + 1)) {
-      return std::nullopt;
-    }
-    listed_any = true;
-  }
-  if (line != "--" || !listed_any) {
-    return std::nullopt;
-  }
   name_set names;
   while (std::getline(in, line)) {
     if (!line.empty()) {
