@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "emu_test_support.h"
@@ -92,6 +94,82 @@ TEST_F(HostGuard, ManagedMemoryStaysOpenToHostCode) {
   EXPECT_EQ(*later, 3.0f);
   cudaFree(later);
   cudaFree(managed);
+}
+
+// A copy opens only its own buffers, and closes them again: host code that reads the buffer it
+// just filled (by cudaMemcpy or by cudaMemcpy2D's rows), or one the copy never touched, faults.
+TEST_F(HostGuard, ACopyClosesItsBufferAgainAndLeavesTheOthersClosed) {
+  enum class then_read { copied, copied_by_rows, untouched };
+  for (const then_read what :
+       {then_read::copied, then_read::copied_by_rows, then_read::untouched}) {
+    const auto child = emu_test::run_in_child([&] {
+      const ones untouched;
+      device_buffer<float> copied(4);
+      cugrade::emu::set_host_guard(true);
+      const float values[4] = {1, 2, 3, 4};
+      const cudaError_t e =
+          what == then_read::copied_by_rows
+              ? cudaMemcpy2D(copied.get(), 2 * sizeof(float), values, 2 * sizeof(float),
+                             2 * sizeof(float), 2, cudaMemcpyHostToDevice)
+              : cudaMemcpy(copied.get(), values, sizeof values, cudaMemcpyHostToDevice);
+      if (e != cudaSuccess) {
+        std::_Exit(3);
+      }
+      const volatile float* read = what == then_read::untouched ? untouched.get() : copied.get();
+      std::printf("%f\n", static_cast<double>(*read));
+    });
+    EXPECT_TRUE(child.exited);
+    EXPECT_EQ(child.exit_status, cugrade::emu::fault_exit_status) << child.fault_report;
+    const json r = json::parse(child.fault_report, nullptr, false);
+    ASSERT_FALSE(r.is_discarded()) << child.fault_report;
+    const std::string size = what == then_read::untouched ? "a 4000-byte" : "a 16-byte";
+    EXPECT_NE(r["message"].get<std::string>().find("read of byte 0 of " + size + " device buffer"),
+              std::string::npos)
+        << r["message"];
+  }
+}
+
+// The canary in front of a closed buffer is read again only after something that could write it
+// ran. Host code with the guard off is such a thing: its underflow is found at the first copy after
+// the guard is back on, even though a copy before had found nothing to check.
+TEST_F(HostGuard, AnUnderflowWhileTheGuardWasOffIsFoundAtTheNextCopy) {
+  device_buffer<float> data(10); // 40 bytes: the canary fills the rest of the page before it
+  float host[10] = {};
+  cugrade::emu::set_host_guard(true);
+  ASSERT_EQ(cudaMemcpy(data.get(), host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_TRUE(cugrade::emu::take_diagnostics().empty());
+  cugrade::emu::set_host_guard(false);
+  reinterpret_cast<unsigned char*>(data.get())[-3] = 0; // 3 bytes before the start
+  cugrade::emu::set_host_guard(true);
+  EXPECT_EQ(cudaMemcpy(host, data.get(), sizeof host, cudaMemcpyDeviceToHost),
+            cudaErrorIllegalAddress);
+  cugrade::emu::set_host_guard(false);
+  const auto diags = cugrade::emu::take_diagnostics();
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_NE(diags[0].message.find("code run before now wrote 3 bytes before the start of a "
+                                  "40-byte device buffer"),
+            std::string::npos)
+      << diags[0].message;
+}
+
+// Managed memory stays open to host code, so its canary is checked at every call.
+TEST_F(HostGuard, AnUnderflowOfManagedMemoryUnderTheGuardIsFoundAtTheNextCopy) {
+  device_buffer<float> data(10);
+  unsigned char* managed = nullptr;
+  ASSERT_EQ(cudaMallocManaged(reinterpret_cast<void**>(&managed), 24), cudaSuccess);
+  float host[10] = {};
+  cugrade::emu::set_host_guard(true);
+  ASSERT_EQ(cudaMemcpy(data.get(), host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  managed[-1] = 0;
+  EXPECT_EQ(cudaMemcpy(host, data.get(), sizeof host, cudaMemcpyDeviceToHost),
+            cudaErrorIllegalAddress);
+  cugrade::emu::set_host_guard(false);
+  const auto diags = cugrade::emu::take_diagnostics();
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_NE(diags[0].message.find("1 bytes before the start of a 24-byte device buffer"),
+            std::string::npos)
+      << diags[0].message;
+  cugrade::emu::reset_device();
 }
 
 TEST_F(HostGuard, OffByDefaultSoHostCodeStillReachesDeviceMemory) {

@@ -166,7 +166,15 @@ bool device_memory::contains(const void* p, std::size_t n) const {
 std::vector<canary_damage> device_memory::check_canaries() {
   std::vector<canary_damage> found;
   const std::lock_guard lock(m_mutex);
+  const bool every_buffer = !m_host_guard || m_canaries_exposed;
   for (const auto& [user, r] : m_live) {
+    const bool closed_now = closed(r);
+    if (closed_now && !every_buffer) {
+      continue; // nothing that could write it has run since the last check
+    }
+    if (closed_now) {
+      set_access(r, true);
+    }
     auto* first = r.map_base + r.front;
     const auto slack = static_cast<std::size_t>(reinterpret_cast<std::byte*>(user) - first);
     for (std::size_t i = 0; i < slack; ++i) {
@@ -176,7 +184,11 @@ std::vector<canary_damage> device_memory::check_canaries() {
         break;
       }
     }
+    if (closed_now) {
+      set_access(r, false);
+    }
   }
+  m_canaries_exposed = false;
   return found;
 }
 
@@ -200,9 +212,13 @@ void device_memory::set_access(const record& r, bool accessible) {
            accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
+bool device_memory::closed(const record& r) const {
+  return m_host_guard && m_open_scopes == 0 && r.opens == 0 && !r.host_visible;
+}
+
 void device_memory::set_access_all(bool accessible) {
   for (const auto& [user, r] : m_live) {
-    if (!r.host_visible) {
+    if (!r.host_visible && r.opens == 0) {
       set_access(r, accessible);
     }
   }
@@ -210,14 +226,18 @@ void device_memory::set_access_all(bool accessible) {
 
 void device_memory::set_host_guard(bool on) {
   const std::lock_guard lock(m_mutex);
-  if (on != m_host_guard && m_open_scopes == 0) {
-    set_access_all(!on);
+  if (on != m_host_guard) {
+    if (m_open_scopes == 0) {
+      set_access_all(!on);
+    }
+    m_canaries_exposed = true; // host code may have written any canary while the guard was off
   }
   m_host_guard = on;
 }
 
 void device_memory::open() {
   const std::lock_guard lock(m_mutex);
+  m_canaries_exposed = true;
   if (m_open_scopes++ == 0 && m_host_guard) {
     set_access_all(true);
   }
@@ -227,6 +247,32 @@ void device_memory::close() {
   const std::lock_guard lock(m_mutex);
   if (--m_open_scopes == 0 && m_host_guard) {
     set_access_all(false);
+  }
+}
+
+std::uintptr_t device_memory::open_buffer(const void* p) {
+  const std::lock_guard lock(m_mutex);
+  const record* found = p != nullptr ? find(p) : nullptr;
+  if (found == nullptr) {
+    return 0;
+  }
+  record& r = m_live.at(found->user);
+  if (closed(r)) {
+    set_access(r, true);
+  }
+  ++r.opens;
+  return r.user;
+}
+
+void device_memory::close_buffer(std::uintptr_t key) {
+  const std::lock_guard lock(m_mutex);
+  const auto it = m_live.find(key);
+  if (key == 0 || it == m_live.end()) {
+    return;
+  }
+  --it->second.opens;
+  if (closed(it->second)) {
+    set_access(it->second, false);
   }
 }
 

@@ -11,8 +11,11 @@
 ///
 /// Host guard: while the launcher's own host code runs (set_host_guard), every live buffer's
 /// pages are PROT_NONE too, so host code that dereferences a device pointer faults, as it does
-/// on a GPU (where the process dies with SIGSEGV). The runtime's own copies, sets and launches
-/// open the buffers for their duration (access_scope).
+/// on a GPU (where the process dies with SIGSEGV). A launch opens every buffer for its duration
+/// (access_scope); a copy or a set opens only the buffers it touches (buffer_scope), so a launcher
+/// that copies a pitched matrix row by row pays two mprotect calls a row, not two per live buffer.
+/// The canary check reads a closed buffer's canary only when something that could have written it
+/// ran since the last check: a kernel, a symbol copy, or host code with the guard off.
 
 #include <cstddef>
 #include <cstdint>
@@ -55,7 +58,9 @@ public:
                                    std::uintptr_t& end) const;
   /// Whether p points into a live device buffer.
   [[nodiscard]] bool is_device(const void* p) const { return contains(p, 0); }
-  /// Checks the canaries in front of every live buffer, repairs them, and reports the damage.
+  /// Checks the canaries in front of the live buffers, repairs them, and reports the damage. With
+  /// the host guard on, closed buffers are checked only when a full access_scope was opened since
+  /// the last check (a kernel or a symbol copy may have written them); the open ones always.
   std::vector<canary_damage> check_canaries();
   /// Unmaps everything (cudaDeviceReset, reset_device).
   void release_all();
@@ -78,6 +83,24 @@ public:
     access_scope& operator=(const access_scope&) = delete;
   };
 
+  /// The runtime's access to the buffers holding `a` and `b` (a copy's two sides, a set's one):
+  /// only those are opened, and only if they are device buffers. Scopes nest.
+  class buffer_scope {
+  public:
+    explicit buffer_scope(const void* a, const void* b = nullptr)
+        : m_a(instance().open_buffer(a)), m_b(instance().open_buffer(b)) {}
+    ~buffer_scope() {
+      instance().close_buffer(m_b);
+      instance().close_buffer(m_a);
+    }
+    buffer_scope(const buffer_scope&) = delete;
+    buffer_scope& operator=(const buffer_scope&) = delete;
+
+  private:
+    std::uintptr_t m_a;
+    std::uintptr_t m_b;
+  };
+
 private:
   struct record {
     std::byte* map_base = nullptr;
@@ -87,15 +110,22 @@ private:
     std::size_t size = 0;
     int slot = -1;
     bool host_visible = false;
+    int opens = 0; ///< buffer_scopes open on it
   };
 
   [[nodiscard]] const record* find(const void* p) const;
+  /// Whether host code cannot reach the buffer now (the guard is on and nothing opened it).
+  [[nodiscard]] bool closed(const record& r) const;
   void quarantine(const record& r);
   void unmap(const record& r);
   void open();
   void close();
+  /// The key of the buffer holding p (0: none), opened for a buffer_scope.
+  std::uintptr_t open_buffer(const void* p);
+  void close_buffer(std::uintptr_t key);
   /// The pages that hold a buffer's bytes (and the canary before them), PROT_NONE or not.
   static void set_access(const record& r, bool accessible);
+  /// Opens every guarded buffer, or closes those no buffer_scope holds open.
   void set_access_all(bool accessible);
 
   mutable std::mutex m_mutex;
@@ -104,6 +134,8 @@ private:
   std::size_t m_bytes = 0;
   bool m_host_guard = false;
   int m_open_scopes = 0;
+  /// A full access_scope was opened since the last canary check: closed canaries may be damaged.
+  bool m_canaries_exposed = true;
 };
 
 } // namespace cugrade::emu::detail

@@ -174,7 +174,6 @@ extern "C" cudaError_t cudaFreeHost(void* ptr) {
 }
 
 extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  const device_memory::access_scope open; // one opening for the canary check and the copy
   if (const cudaError_t s = synchronise(); s != cudaSuccess) {
     return s;
   }
@@ -188,6 +187,7 @@ extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cuda
     return emulator_state::instance().failed_call(cudaErrorInvalidValue, "cudaMemcpy",
                                                   copy_problem(kind, dst, src, count));
   }
+  const device_memory::buffer_scope open(dst, src); // either side may be a device buffer
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
@@ -198,7 +198,6 @@ extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count,
 }
 
 extern "C" cudaError_t cudaMemset(void* dev_ptr, int value, size_t count) {
-  const device_memory::access_scope open;
   if (const cudaError_t s = synchronise(); s != cudaSuccess) {
     return s;
   }
@@ -208,6 +207,7 @@ extern "C" cudaError_t cudaMemset(void* dev_ptr, int value, size_t count) {
   if (!device_side_ok(dev_ptr, count)) {
     return result(cudaErrorInvalidValue);
   }
+  const device_memory::buffer_scope open(dev_ptr);
   std::memset(dev_ptr, value, count);
   return cudaSuccess;
 }
@@ -277,12 +277,14 @@ extern "C" cudaError_t cudaMallocPitch(void** dev_ptr, size_t* pitch, size_t wid
   return cudaMalloc(dev_ptr, *pitch * height);
 }
 
-// Row by row through cudaMemcpy, so each row's pointers are checked as one copy's are.
+// Row by row through cudaMemcpy, so each row's pointers are checked as one copy's are; the two
+// buffers are opened once for all the rows (the rows' own scopes nest inside).
 extern "C" cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
                                     size_t width, size_t height, cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch) {
     return result(cudaErrorInvalidPitchValue);
   }
+  const device_memory::buffer_scope open(dst, src);
   for (size_t row = 0; row < height; ++row) {
     const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + row * dpitch,
                                      static_cast<const char*>(src) + row * spitch, width, kind);
@@ -298,6 +300,7 @@ extern "C" cudaError_t cudaMemset2D(void* dev_ptr, size_t pitch, int value, size
   if (width > pitch) {
     return result(cudaErrorInvalidPitchValue);
   }
+  const device_memory::buffer_scope open(dev_ptr);
   for (size_t row = 0; row < height; ++row) {
     const cudaError_t e = cudaMemset(static_cast<char*>(dev_ptr) + row * pitch, value, width);
     if (e != cudaSuccess) {

@@ -9,7 +9,6 @@
 namespace cugrade::emu::detail {
 
 bool check_canaries(const char* kernel) {
-  const device_memory::access_scope open;
   const std::vector<canary_damage> damage = device_memory::instance().check_canaries();
   auto& state = emulator_state::instance();
   for (const canary_damage& d : damage) {
