@@ -51,6 +51,19 @@ __global__ void reduce_kernel(const float* in, long n, float* out) {
   }
 }
 
+// A reduction's warp step as courses write it with shuffles: each warp sums its 32 values by
+// __shfl_down_sync, and lane 0 adds the warp's sum to the total.
+__global__ void reduce_shuffle_kernel(const float* in, long n, float* out) {
+  const long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(out, v);
+  }
+}
+
 __global__ void empty_barriers(int count) {
   for (int i = 0; i < count; ++i) {
     __syncthreads();
@@ -69,6 +82,11 @@ extern "C" void bench_matmul_naive(const float* M, const float* N, float* P, int
 extern "C" void bench_reduce(const float* in, long n, float* out) {
   cudaMemset(out, 0, sizeof(float));
   reduce_kernel<<<(n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, REDUCE_BLOCK>>>(in, n, out);
+}
+
+extern "C" void bench_reduce_shuffle(const float* in, long n, float* out) {
+  cudaMemset(out, 0, sizeof(float));
+  reduce_shuffle_kernel<<<(n + 255) / 256, 256>>>(in, n, out);
 }
 
 extern "C" void bench_barriers(int blocks, int threads, int count) {

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
   auto tiled = symbol<void(const float*, const float*, float*, int)>(module, "bench_matmul_tiled");
   auto naive = symbol<void(const float*, const float*, float*, int)>(module, "bench_matmul_naive");
   auto reduce = symbol<void(const float*, long, float*)>(module, "bench_reduce");
+  auto shuffle = symbol<void(const float*, long, float*)>(module, "bench_reduce_shuffle");
   auto barriers = symbol<void(int, int, int)>(module, "bench_barriers");
   auto histogram =
       symbol<void(const unsigned char*, long, unsigned int*)>(module, "bench_histogram_2d_blocks");
@@ -210,6 +211,15 @@ int main(int argc, char** argv) {
   float emu_total = 0.0f;
   cudaMemcpy(&emu_total, d_sum, sizeof(float), cudaMemcpyDeviceToHost);
   const bool reduce_ok = std::fabs(emu_total - native_total) <= 1e-2f * std::sqrt(float(count));
+
+  // The warp step with shuffles, over the first 2^22 of the values: warps run on fibers (warp
+  // primitives have no region form), each shuffle a rendezvous of the warp's 32 lanes.
+  const long shuffled = 1L << 22;
+  const double native_shuffled =
+      best_of([&] { native_total = native_sum(values.data(), shuffled); });
+  const timings emu_shuffle = timed([&] { shuffle(d_values, shuffled, d_sum); });
+  cudaMemcpy(&emu_total, d_sum, sizeof(float), cudaMemcpyDeviceToHost);
+  const bool shuffle_ok = std::fabs(emu_total - native_total) <= 1e-2f * std::sqrt(float(shuffled));
 
   // The same number of barrier passes in blocks of 256 and of 1024 threads (scan's blocks): a
   // block's fibers take turns at each barrier, so the larger block keeps 4x the saved frames hot.
@@ -266,6 +276,7 @@ int main(int argc, char** argv) {
   row("matmul 512x512x512, tiled 16x16", emu_tiled, native);
   row("matmul 512x512x512, naive (16x16 blocks)", emu_naive, native);
   row("reduction 2^24 floats, 256-thread blocks", emu_reduce, native_reduce);
+  row("warp shuffles, 2^22 floats (5 a warp)", emu_shuffle, native_shuffled);
   row("1024 blocks x 256 threads x 64 barriers", emu_barriers, 0);
   row("256 blocks x 1024 threads x 64 barriers", emu_wide_barriers, 0);
   row("histogram 2^27 threads, 1 in 32 with work", emu_histogram, 0);
@@ -286,10 +297,12 @@ int main(int argc, char** argv) {
               "histogram 2^22 bytes, interleaved, global bins", atomics_measured * 1e3,
               atomics_kept * 1e3, atomics_alone * 1e3,
               measured_contended ? "went on on one worker" : "kept every worker");
-  if (!tiled_ok || !naive_ok || !reduce_ok || !histogram_ok || !interleaved_ok) {
-    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s, histogram %s, interleaved %s\n",
+  if (!tiled_ok || !naive_ok || !reduce_ok || !shuffle_ok || !histogram_ok || !interleaved_ok) {
+    std::printf("RESULTS DIFFER: tiled %s, naive %s, reduction %s, shuffles %s, histogram %s, "
+                "interleaved %s\n",
                 tiled_ok ? "ok" : "WRONG", naive_ok ? "ok" : "WRONG", reduce_ok ? "ok" : "WRONG",
-                histogram_ok ? "ok" : "WRONG", interleaved_ok ? "ok" : "WRONG");
+                shuffle_ok ? "ok" : "WRONG", histogram_ok ? "ok" : "WRONG",
+                interleaved_ok ? "ok" : "WRONG");
     return 1;
   }
   std::printf("emulated/native: %.2f\n", emu_tiled.on / native);
