@@ -280,7 +280,16 @@ private:
     }
   }
   void complete_after_exit(unsigned warp);
-  [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base) const;
+  /// What a rendezvous's lanes share, computed for the first lane that needs it.
+  struct group_values {
+    bool have_votes = false;
+    unsigned votes = 0;
+    bool have_reduction = false;
+    warp_op reduction_op = warp_op::sync;
+    std::uint32_t reduction = 0;
+  };
+  [[nodiscard]] std::uint64_t lane_result(fiber_id f, unsigned group, unsigned base,
+                                          group_values& values) const;
 
   // Failures: record one diagnostic for the launch and abandon the block.
   [[noreturn]] void fail(const char* kind, const std::string& message, fiber_id who,

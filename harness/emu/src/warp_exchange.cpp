@@ -28,74 +28,95 @@ unsigned source_lane(const warp_request& r, unsigned lane) {
   }
 }
 
-} // namespace
+bool is_shuffle(warp_op op) {
+  return op == warp_op::shfl_idx || op == warp_op::shfl_up || op == warp_op::shfl_down ||
+         op == warp_op::shfl_xor;
+}
 
-std::uint64_t block_runner::lane_result(fiber_id f, unsigned group, unsigned base) const {
-  const warp_request& r = m_extra[f].request;
-  const unsigned lane = f - base;
+// Which of the group's lanes hold a nonzero value (a ballot's bits).
+unsigned votes_of(const fiber_extra* lanes, unsigned group) {
   unsigned votes = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    if ((group >> l & 1u) != 0 && static_cast<std::uint32_t>(lanes[l].request.value) != 0) {
+      votes |= 1u << l;
+    }
+  }
+  return votes;
+}
+
+std::uint32_t combine(warp_op op, std::uint32_t acc, std::uint32_t v) {
+  switch (op) {
+  case warp_op::reduce_add:
+    return acc + v;
+  case warp_op::reduce_min_u:
+    return v < acc ? v : acc;
+  case warp_op::reduce_max_u:
+    return v > acc ? v : acc;
+  case warp_op::reduce_min_s:
+    return static_cast<std::int32_t>(v) < static_cast<std::int32_t>(acc) ? v : acc;
+  case warp_op::reduce_max_s:
+    return static_cast<std::int32_t>(v) > static_cast<std::int32_t>(acc) ? v : acc;
+  case warp_op::reduce_and:
+    return acc & v;
+  case warp_op::reduce_or:
+    return acc | v;
+  case warp_op::reduce_xor:
+    return acc ^ v;
+  default:
+    return acc;
+  }
+}
+
+// The group's values combined by `op`, lowest lane first.
+std::uint32_t reduction_of(const fiber_extra* lanes, unsigned group, warp_op op) {
   std::uint32_t acc = 0;
   bool first = true;
   for (unsigned l = 0; l < 32; ++l) {
     if ((group >> l & 1u) == 0) {
       continue;
     }
-    const auto v = static_cast<std::uint32_t>(m_extra[base + l].request.value);
-    votes |= (v != 0 ? 1u : 0u) << l;
-    if (first) {
-      acc = v;
-      first = false;
-      continue;
-    }
-    switch (r.op) {
-    case warp_op::reduce_add:
-      acc += v;
-      break;
-    case warp_op::reduce_min_u:
-      acc = v < acc ? v : acc;
-      break;
-    case warp_op::reduce_max_u:
-      acc = v > acc ? v : acc;
-      break;
-    case warp_op::reduce_min_s:
-      acc = static_cast<std::int32_t>(v) < static_cast<std::int32_t>(acc) ? v : acc;
-      break;
-    case warp_op::reduce_max_s:
-      acc = static_cast<std::int32_t>(v) > static_cast<std::int32_t>(acc) ? v : acc;
-      break;
-    case warp_op::reduce_and:
-      acc &= v;
-      break;
-    case warp_op::reduce_or:
-      acc |= v;
-      break;
-    case warp_op::reduce_xor:
-      acc ^= v;
-      break;
-    default:
-      break;
-    }
+    const auto v = static_cast<std::uint32_t>(lanes[l].request.value);
+    acc = first ? v : combine(op, acc, v);
+    first = false;
   }
-  switch (r.op) {
-  case warp_op::shfl_idx:
-  case warp_op::shfl_up:
-  case warp_op::shfl_down:
-  case warp_op::shfl_xor: {
+  return acc;
+}
+
+} // namespace
+
+std::uint64_t block_runner::lane_result(fiber_id f, unsigned group, unsigned base,
+                                        group_values& values) const {
+  const warp_request& r = m_extra[f].request;
+  const fiber_extra* lanes = &m_extra[base];
+  if (is_shuffle(r.op)) {
     // A source lane that exited or is not in the group reads as 0 (what an H200 returned for
     // exited lanes; CUDA leaves it undefined).
-    const unsigned src = source_lane(r, lane);
-    return (group >> src & 1u) != 0 ? m_extra[base + src].request.value : 0;
+    const unsigned src = source_lane(r, f - base);
+    return (group >> src & 1u) != 0 ? lanes[src].request.value : 0;
   }
+  switch (r.op) {
   case warp_op::ballot:
-    return votes;
   case warp_op::any:
-    return votes != 0 ? 1 : 0;
-  case warp_op::all:
-    return votes == group ? 1 : 0;
+  case warp_op::all: {
+    if (!values.have_votes) {
+      values.votes = votes_of(lanes, group);
+      values.have_votes = true;
+    }
+    if (r.op == warp_op::ballot) {
+      return values.votes;
+    }
+    return r.op == warp_op::any ? values.votes != 0 : values.votes == group;
+  }
   case warp_op::sync:
     return 0;
   default:
-    return acc;
+    // Lanes that diverged into different reductions under one mask each get their own.
+    if (!values.have_reduction || values.reduction_op != r.op) {
+      values.reduction = reduction_of(lanes, group, r.op);
+      values.reduction_op = r.op;
+      values.have_reduction = true;
+    }
+    return values.reduction;
   }
 }
 
@@ -106,9 +127,10 @@ void block_runner::try_complete(unsigned warp, unsigned mask) {
     return;
   }
   const unsigned base = warp * 32;
+  group_values values;
   for (unsigned l = 0; l < 32; ++l) {
     if ((group >> l & 1u) != 0) {
-      m_extra[base + l].result = lane_result(base + l, group, base);
+      m_extra[base + l].result = lane_result(base + l, group, base, values);
     }
   }
   for (unsigned l = 0; l < 32; ++l) {
