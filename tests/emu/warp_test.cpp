@@ -106,6 +106,24 @@ TEST_F(Warp, ShufflesCarryEightByteValuesAndReductionsAddLanes) {
   }
 }
 
+TEST_F(Warp, EveryReductionOverItsMasksLanes) {
+  device_buffer<unsigned> out(8 * 32);
+  m_kernels.fn<void(unsigned*)>("run_reductions")(out.get());
+  const std::vector<unsigned> r = out.download();
+  // Lanes 0-23 hold -10..13: sum 36; as unsigned the smallest is 0 and the largest is -1's bits.
+  // Each of the 8 low bits is set in 3 of the 24 lanes: and 0, or and xor (odd) all set.
+  const std::vector<unsigned> expected = {
+      36u, 0u, static_cast<unsigned>(-10), 0xffffffffu, 13u, 0xf0u, 0xffu, 0xffu};
+  for (int lane = 0; lane < 24; ++lane) {
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_EQ(r[8 * lane + k], expected[k]) << "lane " << lane << ", reduction " << k;
+    }
+  }
+  for (int lane = 24; lane < 32; ++lane) {
+    EXPECT_EQ(r[8 * lane], 24u + 25 + 26 + 27 + 28 + 29 + 30 + 31) << "lane " << lane;
+  }
+}
+
 TEST_F(Warp, RendezvousThatCannotCompleteIsADeadlockNotAHang) {
   device_buffer<int> out(32);
   m_kernels.fn<void(int*)>("run_divergent_shuffle")(out.get());

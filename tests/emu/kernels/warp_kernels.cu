@@ -46,6 +46,26 @@ __global__ void wide_values(double* out, unsigned* sums) {
   sums[threadIdx.x] = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(lane));
 }
 
+// Every warp reduction intrinsic over lanes 0-23 (mask 0x00ffffff), on values that mix signs
+// (lane - 10) and bits (1 << lane % 8), and a second rendezvous where lanes 24-31 reduce alone.
+__global__ void reductions(unsigned* out) {
+  const int lane = threadIdx.x & 31;
+  unsigned* r = out + 8 * lane;
+  if (lane < 24) {
+    const int v = lane - 10;
+    r[0] = __reduce_add_sync(0x00ffffffu, static_cast<unsigned>(v));
+    r[1] = __reduce_min_sync(0x00ffffffu, static_cast<unsigned>(v)); // -1 as unsigned is largest
+    r[2] = static_cast<unsigned>(__reduce_min_sync(0x00ffffffu, v));
+    r[3] = __reduce_max_sync(0x00ffffffu, static_cast<unsigned>(v));
+    r[4] = static_cast<unsigned>(__reduce_max_sync(0x00ffffffu, v));
+    r[5] = __reduce_and_sync(0x00ffffffu, 0xf0u | 1u << lane % 8);
+    r[6] = __reduce_or_sync(0x00ffffffu, 1u << lane % 8);
+    r[7] = __reduce_xor_sync(0x00ffffffu, 1u << lane % 8);
+  } else {
+    r[0] = __reduce_add_sync(0xff000000u, static_cast<unsigned>(lane));
+  }
+}
+
 // Half the warp shuffles with a full mask: lanes 16-31 never arrive (they wait at the barrier).
 __global__ void divergent_shuffle(int* out) {
   int v = threadIdx.x;
@@ -153,6 +173,9 @@ extern "C" void run_votes(unsigned* out, int threads) {
 }
 extern "C" void run_wide(double* out, unsigned* sums) {
   wide_values<<<1, 32>>>(out, sums);
+}
+extern "C" void run_reductions(unsigned* out) {
+  reductions<<<1, 32>>>(out);
 }
 extern "C" void run_divergent_shuffle(int* out) {
   divergent_shuffle<<<1, 32>>>(out);
