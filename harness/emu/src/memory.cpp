@@ -251,23 +251,29 @@ void device_memory::close() {
 }
 
 std::uintptr_t device_memory::open_buffer(const void* p) {
-  const std::lock_guard lock(m_mutex);
-  const record* found = p != nullptr ? find(p) : nullptr;
-  if (found == nullptr) {
+  if (p == nullptr) {
     return 0;
   }
-  record& r = m_live.at(found->user);
-  if (closed(r)) {
-    set_access(r, true);
+  const std::lock_guard lock(m_mutex);
+  // find() is const; the record it finds is this object's own (m_live), so it may change.
+  auto* r = const_cast<record*>(find(p));
+  if (r == nullptr) {
+    return 0;
   }
-  ++r.opens;
-  return r.user;
+  if (closed(*r)) {
+    set_access(*r, true);
+  }
+  ++r->opens;
+  return r->user;
 }
 
 void device_memory::close_buffer(std::uintptr_t key) {
+  if (key == 0) { // the host side of a copy: nothing was opened
+    return;
+  }
   const std::lock_guard lock(m_mutex);
   const auto it = m_live.find(key);
-  if (key == 0 || it == m_live.end()) {
+  if (it == m_live.end()) {
     return;
   }
   --it->second.opens;
