@@ -1,14 +1,13 @@
 #include "grader/build/detail/runtime_names_cache.h"
 
 #include "grader/process/process.h"
+#include "harness/core/file_io.h"
 #include "harness/core/sha256.h"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
-#include <thread>
-#include <unistd.h>
 
 namespace cugrade::build::detail {
 namespace {
@@ -114,25 +113,8 @@ void store_runtime_names(const std::filesystem::path& file,
   for (const auto& name : sorted) {
     text << name << '\n';
   }
-  std::error_code ec;
-  std::filesystem::create_directories(file.parent_path(), ec);
   remove_stale_files(file.parent_path());
-  std::ostringstream unique;
-  unique << file.string() << ".tmp-" << ::getpid() << '-' << std::this_thread::get_id();
-  const std::filesystem::path temporary = unique.str();
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text.str();
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(temporary, file, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-  }
+  (void)write_file_atomically(file, text.str()); // not written: the names are found again
 }
 
 } // namespace cugrade::build::detail

@@ -26,9 +26,9 @@ namespace cugrade::build::detail {
 /// has changed (or gone) since it was written.
 [[nodiscard]] std::optional<name_set> load_runtime_names(const std::filesystem::path& file);
 
-/// Writes `file` (through a temporary and a rename, so a reader never sees half of it), first
-/// removing the folder's files that list a library which no longer exists. Failing to write is not
-/// an error: the names are found again next time.
+/// Writes `file` through write_file_atomically (a reader never sees half of it), first removing
+/// the folder's files that list a library which no longer exists. Failing to write is not an
+/// error: the names are found again next time.
 void store_runtime_names(const std::filesystem::path& file,
                          const std::vector<std::filesystem::path>& libraries,
                          const name_set& names);
