@@ -2,11 +2,11 @@
 
 #include "grader/build/compile_messages.h"
 #include "grader/process/process.h"
+#include "harness/core/file_io.h"
 
 #include <map>
 #include <mutex>
 #include <sstream>
-#include <sys/stat.h>
 #include <tuple>
 
 namespace cugrade::grader {
@@ -77,18 +77,18 @@ std::optional<int> first_statement_line(const std::string& decoded_line_table,
 
 namespace {
 
-// The same object (inode, size, modification time) and offset always give the same answer, and
-// a kernel that faults faults again in every runner started after it: one answer per fault site,
-// rather than an addr2line and an objdump (about 0.1 s) for every case that faults there.
-using site_key = std::tuple<std::string, ino_t, off_t, std::int64_t, std::int64_t, std::string>;
+// The same object (its path and file_stamp: size, modification time, inode) and offset always
+// give the same answer, and a kernel that faults faults again in every runner started after it:
+// one answer per fault site, rather than an addr2line and an objdump (about 0.1 s) for every case
+// that faults there.
+using site_key = std::tuple<std::string, std::string, std::string>;
 
 std::optional<site_key> key_of(const std::filesystem::path& object, const std::string& pc_offset) {
-  struct stat st {};
-  if (::stat(object.c_str(), &st) != 0) {
+  std::string stamp = file_stamp(object);
+  if (stamp.empty()) {
     return std::nullopt;
   }
-  return site_key{object.string(),   st.st_ino,          st.st_size,
-                  st.st_mtim.tv_sec, st.st_mtim.tv_nsec, pc_offset};
+  return site_key{object.string(), std::move(stamp), pc_offset};
 }
 
 // addr2line, then objdump's line table, for one fault site.

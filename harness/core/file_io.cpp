@@ -111,4 +111,13 @@ result<void> write_file_atomically(const std::filesystem::path& path, std::strin
   return {};
 }
 
+std::string file_stamp(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return {};
+  }
+  return std::to_string(st.st_size) + ' ' + std::to_string(st.st_mtim.tv_sec) + ' ' +
+         std::to_string(st.st_mtim.tv_nsec) + ' ' + std::to_string(st.st_ino);
+}
+
 } // namespace cugrade

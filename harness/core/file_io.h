@@ -23,4 +23,9 @@ namespace cugrade {
 [[nodiscard]] result<void> write_file_atomically(const std::filesystem::path& path,
                                                  std::string_view content);
 
+/// What tells one version of a file at `path` from the next (a library rebuilt or reinstalled
+/// there): "size mtime-seconds mtime-nanoseconds inode", following links; "" when it cannot be
+/// read (gone).
+[[nodiscard]] std::string file_stamp(const std::filesystem::path& path);
+
 } // namespace cugrade

@@ -7,22 +7,11 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace cugrade::build::detail {
 namespace {
 
 constexpr std::string_view format_line = "cugrade-runtime-names/1";
-
-// "size mtime-seconds mtime-nanoseconds inode" of a file, following links; empty if it is gone.
-std::string stamp_of(const std::filesystem::path& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) {
-    return {};
-  }
-  return std::to_string(st.st_size) + ' ' + std::to_string(st.st_mtim.tv_sec) + ' ' +
-         std::to_string(st.st_mtim.tv_nsec) + ' ' + std::to_string(st.st_ino);
-}
 
 // A kept file's head: the format line, then "library<TAB>stamp" lines up to "--". Nullopt when
 // it is not that, or lists no library.
@@ -72,7 +61,7 @@ std::filesystem::path runtime_names_file(const std::filesystem::path& cache_dir,
   const auto program =
       cxx.has_parent_path() ? std::optional(cxx) : process::find_program(cxx.string());
   const std::string compiler =
-      program ? program->string() + '\n' + stamp_of(*program) : cxx.string() + "\n(not found)";
+      program ? program->string() + '\n' + file_stamp(*program) : cxx.string() + "\n(not found)";
   const std::string name = sha256_hex(std::string(format_line) + '\n' + key + '\n' + compiler);
   return cache_dir / "runtime-names" / (name.substr(0, 16) + ".txt");
 }
@@ -81,7 +70,7 @@ std::optional<name_set> load_runtime_names(const std::filesystem::path& file) {
   std::ifstream in(file);
   const auto libraries = read_libraries(in);
   if (!libraries || !std::all_of(libraries->begin(), libraries->end(), [](const auto& library) {
-        return stamp_of(library.first) == library.second;
+        return file_stamp(library.first) == library.second;
       })) {
     return std::nullopt;
   }
@@ -105,7 +94,7 @@ void store_runtime_names(const std::filesystem::path& file,
   std::ostringstream text;
   text << format_line << '\n';
   for (const auto& library : libraries) {
-    text << library.string() << '\t' << stamp_of(library) << '\n';
+    text << library.string() << '\t' << file_stamp(library) << '\n';
   }
   text << "--\n";
   std::vector<std::string> sorted(names.begin(), names.end());
