@@ -171,6 +171,11 @@ case_outcome evaluate_case(const problems::problem& problem, const problems::tes
       return later;
     }
     if (runs_disagree(problem, tc, data, first, first_output, later, later_output)) {
+      // A first run that passed has no wrong values to show: the later run's are the evidence.
+      if (first.status == test_status::passed && later.status == test_status::failed &&
+          later_output) {
+        first.evidence = evidence_of(tc, data, *later_output);
+      }
       first.schedule_dependent = true;
       first.status = test_status::failed;
       first.message = "the result changed between two runs of the same inputs";

@@ -24,6 +24,9 @@ struct partial_sum_match {
   std::size_t count = 0; ///< elements summed
   std::size_t block = 0; ///< the block size (in elements) the part is made of
   bool prefix = false;   ///< the first `count` elements (several whole blocks from the start)
+  /// Some whole blocks and the last, partial one (`count` elements in all, `first` 0): where every
+  /// whole block of the input sums alike (all ones, say), which blocks were summed cannot be told.
+  bool with_last_block = false;
 
   bool operator==(const partial_sum_match&) const = default;
 };
@@ -40,8 +43,10 @@ struct output_evidence {
 [[nodiscard]] std::vector<double> output_values(const problems::buffer& output);
 
 /// Whether `got` equals the sum of whole blocks of `input` other than all of it: the first q
-/// blocks, or one block alone, for block sizes 32..2048. The smallest block size that explains
-/// it wins. Within `tolerance` (absolute).
+/// blocks, or one block alone, or (where every whole block sums alike) some whole blocks and the
+/// last, partial one, for block sizes 32..2048. The smallest block size that explains the first q
+/// blocks or one block wins, the largest that explains some blocks and the last. Within
+/// `tolerance` (absolute).
 [[nodiscard]] std::optional<partial_sum_match> match_partial_sum(std::span<const float> input,
                                                                  double got, double tolerance);
 

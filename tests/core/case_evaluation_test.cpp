@@ -125,6 +125,26 @@ TEST_F(TwoRuns, PassingSmallOutputsKeepTheirAnswerForLaterComparison) {
   EXPECT_TRUE(out[0].evidence.got.empty());
 }
 
+// A race may give the right answer on the first run and a wrong one on the second: the wrong
+// values are what diagnosis can read (a reduction's lost block sums), so they are kept.
+TEST_F(TwoRuns, ARightFirstRunAndAWrongSecondKeepTheWrongValues) {
+  const auto probe = evaluate({run(0, 0), run(1, 0)});
+  ASSERT_EQ(probe[0].evidence.expected.size(), 1u);
+  const float answer = static_cast<float>(probe[0].evidence.expected[0]);
+  const float wrong = answer + 1000.0f;
+  const auto out = evaluate(
+      {run(0, std::bit_cast<std::uint32_t>(answer)), run(1, std::bit_cast<std::uint32_t>(wrong))});
+  EXPECT_EQ(out[0].status, test_status::failed);
+  EXPECT_TRUE(out[0].schedule_dependent);
+  ASSERT_EQ(out[0].evidence.got.size(), 1u);
+  EXPECT_EQ(static_cast<float>(out[0].evidence.got[0]), wrong);
+  // A wrong first run keeps its own values, whatever the second gives.
+  const auto wrong_first = evaluate(
+      {run(0, std::bit_cast<std::uint32_t>(wrong)), run(1, std::bit_cast<std::uint32_t>(answer))});
+  ASSERT_EQ(wrong_first[0].evidence.got.size(), 1u);
+  EXPECT_EQ(static_cast<float>(wrong_first[0].evidence.got[0]), wrong);
+}
+
 } // namespace
 } // namespace cugrade::grader
 

@@ -217,6 +217,40 @@ TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
   EXPECT_NE(hints[0].message.find("first 512 elements"), std::string::npos);
 }
 
+// Blocks adding into *result without atomicAdd lose sums in any order: an input of ones shows
+// only how many elements were summed, and the last block's sum alone is named as such.
+TEST(Diagnosis, LostBlocksAndTheLastBlockAloneAreNamedForWhatTheyAre) {
+  kernel_results k;
+  k.problem = problems::kind_named("reduction");
+  k.kernel = "reduce_convergent";
+  auto some = failed();
+  some.evidence.expected = {10007};
+  some.evidence.got = {3863};
+  some.evidence.partial_sum = partial_sum_match{0, 3863, 1024, false, true};
+  k.add(n_case(k.problem, 10007, "ones"), some);
+  auto hints = k.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints[0].code, hint_code{"partial_sum"});
+  EXPECT_NE(hints[0].message.find("the sum of 3863 of its n = 10007 elements (some whole blocks "
+                                  "and the last, partial one)"),
+            std::string::npos)
+      << hints[0].message;
+
+  kernel_results last;
+  last.problem = k.problem;
+  last.kernel = k.kernel;
+  auto tail = failed();
+  tail.evidence.expected = {1025};
+  tail.evidence.got = {1};
+  tail.evidence.partial_sum = partial_sum_match{1024, 1, 32, false};
+  last.add(n_case(last.problem, 1025, "ones"), tail);
+  hints = last.hints();
+  ASSERT_FALSE(hints.empty());
+  EXPECT_NE(hints[0].message.find("its last element alone (element 1024, the last block's)"),
+            std::string::npos)
+      << hints[0].message;
+}
+
 TEST(Diagnosis, NaNOnEverySizeIsAResultNeverCleared) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");

@@ -40,6 +40,31 @@ TEST(PartialSum, FindsOneBlockAlone) {
   EXPECT_EQ(m->count, 1024u);
 }
 
+// Blocks lost in any order: where every whole block sums alike (an input of ones), k of them and
+// the last, partial block, whichever k were lost.
+TEST(PartialSum, FindsSomeBlocksThatSumAlikeAndTheLastOne) {
+  const std::vector<float> ones(10007, 1.0f); // 9 blocks of 1024 and 791 elements
+  const auto m = match_partial_sum(ones, 3 * 1024 + 791, 1e-3);
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->with_last_block);
+  EXPECT_FALSE(m->prefix);
+  EXPECT_EQ(m->count, 3u * 1024 + 791);
+  // The same count without the last block's elements is the first 3863 - 791 elements.
+  EXPECT_TRUE(match_partial_sum(ones, 3 * 1024, 1e-3)->prefix);
+  // Not a whole number of blocks and the last one, nor the whole sum.
+  EXPECT_FALSE(match_partial_sum(ones, 3 * 1024 + 790, 1e-3));
+  EXPECT_FALSE(match_partial_sum(ones, 10007, 1e-3));
+}
+
+TEST(PartialSum, SomeBlocksAndTheLastNeedBlocksThatSumAlike) {
+  const auto v = counting(10007);
+  // Three blocks of 1024 from the middle and the last, partial one: which three, a sum of
+  // unlike blocks cannot say, so it is no match.
+  const double got = sum(v, 2048, 3 * 1024) + sum(v, 9 * 1024, 791);
+  const auto m = match_partial_sum(v, got, 1e-3);
+  EXPECT_FALSE(m && m->with_last_block);
+}
+
 TEST(PartialSum, TheWholeSumOrAnUnrelatedValueIsNoMatch) {
   const auto v = counting(1000);
   EXPECT_FALSE(match_partial_sum(v, sum(v, 0, 1000), 1e-3));

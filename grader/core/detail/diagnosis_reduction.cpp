@@ -36,6 +36,18 @@ std::string partial_words(const partial_sum_match& m, long n) {
   if (m.prefix) {
     return fmt::format("the sum of its first {} elements only, not of all n = {}", m.count, n);
   }
+  if (m.with_last_block) {
+    return fmt::format("the sum of {} of its n = {} elements (some whole blocks and the last, "
+                       "partial one)",
+                       m.count, n);
+  }
+  if (m.count == 1 && m.first + 1 == static_cast<std::size_t>(n)) {
+    return fmt::format("its last element alone (element {}, the last block's)", m.first);
+  }
+  if (m.count < m.block) {
+    return fmt::format("the sum of its last {} elements alone (elements {}..{}, the last block's)",
+                       m.count, m.first, m.first + m.count - 1);
+  }
   return fmt::format("the partial sum of elements {}..{} alone (one block of {})", m.first,
                      m.first + m.count - 1, m.block);
 }
