@@ -191,6 +191,32 @@ TEST_F(SharedChecks, DynamicSharedMemoryIsBoundedByTheLaunchsThirdParameter) {
       << diags[0].message;
 }
 
+// A block stopped by an out-of-bounds access leaves its last write unjudged. The next launch
+// starts without it: else another warp's first write to the same word was a race with a thread
+// of a kernel that had ended (found running the emulator's tests in one process).
+TEST_F(SharedChecks, AStoppedBlocksLastWriteIsNotCarriedIntoTheNextLaunch) {
+  for (const auto order : every_order) {
+    cugrade::emu::reset_device();
+    cugrade::emu::set_schedule_order(order);
+    {
+      device_buffer<float> first(64);
+      // A launch before, so that the stopped one's garbage differs from the next launch's (the
+      // launch count, which seeds it, starts again at the reset).
+      m_kernels.fn<void(float*, int)>("run_second_warp_writes_first")(first.get(), 37);
+      m_kernels.fn<void(float*, int)>("run_dynamic_past_end")(first.get(), 37);
+      ASSERT_EQ(cugrade::emu::take_diagnostics().size(), 1u);
+    }
+    cugrade::emu::reset_device(); // the out-of-bounds access is a sticky error
+    device_buffer<float> out(64);
+    // The same dynamic size: its s[0] is the stopped block's s[0].
+    m_kernels.fn<void(float*, int)>("run_second_warp_writes_first")(out.get(), 37);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    const auto diags = cugrade::emu::take_diagnostics();
+    EXPECT_TRUE(diags.empty()) << diags[0].message;
+    EXPECT_EQ(out.download(), std::vector<float>(64, 3.0f));
+  }
+}
+
 TEST_F(SharedChecks, WithTheChecksOffTheGuardPageAfterTheArrayStopsTheKernel) {
   const auto child = emu_test::run_in_child([&] {
     cugrade::emu::set_worker_count(1);

@@ -228,7 +228,7 @@ void block_runner::start_checks(std::uint64_t block_linear) {
   m_hot[0] = m_hot[1] = {}; // the dynamic region may have moved
   m_checking = t_ctx.check_shared && !m_job->race_reported.load(std::memory_order_relaxed);
   if (m_checking) {
-    m_hazards.new_interval();
+    m_hazards.new_block();
   }
   if (m_profiling) {
     m_profiler.begin_block(m_count);

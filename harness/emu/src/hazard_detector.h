@@ -43,9 +43,14 @@ public:
   hazard_detector(const hazard_detector&) = delete;
   hazard_detector& operator=(const hazard_detector&) = delete;
 
-  /// A new barrier interval (a block starts, or a __syncthreads() releases): earlier accesses
-  /// can no longer race.
+  /// A new barrier interval (a __syncthreads() releases): earlier accesses can no longer race.
   void new_interval();
+  /// A block starts: a new interval, without the write a block stopped at a fault left unjudged
+  /// (it was another kernel's, or another block's: it races with nothing here).
+  void new_block() {
+    m_pending.bytes = 0;
+    new_interval();
+  }
   /// An access by `thread` to `bytes` bytes at `memory`, `offset` bytes into the arena; true
   /// when it makes a hazard (found() says which). A write is kept pending until settle() or the
   /// next access.

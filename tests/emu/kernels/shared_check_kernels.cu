@@ -144,6 +144,16 @@ __global__ void dynamic_past_end(float* out, int count) {
   out[t] = s[t];
 }
 
+// One thread of the second warp writes s[0] before the barrier; no other thread touches it.
+__global__ void second_warp_writes_first(float* out) {
+  extern __shared__ float s[];
+  if (threadIdx.x == 32) {
+    s[0] = 3.0f;
+  }
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+
 // Every thread returns at once: the cheap path for grids far larger than the data.
 __global__ void returns_at_once(float* out, int n) {
   const long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
@@ -194,6 +204,9 @@ void run_dynamic_below_start(float* out) {
 }
 void run_dynamic_past_end(float* out, int count) {
   dynamic_past_end<<<1, 32, count * sizeof(float)>>>(out, count);
+}
+void run_second_warp_writes_first(float* out, int count) {
+  second_warp_writes_first<<<1, 64, count * sizeof(float)>>>(out);
 }
 void run_returns_at_once(float* out, unsigned blocks, unsigned threads) {
   returns_at_once<<<blocks, threads>>>(out, 0);
