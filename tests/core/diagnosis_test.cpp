@@ -202,16 +202,21 @@ TEST(Diagnosis, AHintSeenOnVisibleCasesTooSpeaksOfThemAlone) {
   EXPECT_EQ(hints[0].message.find("1000"), std::string::npos) << hints[0].message;
 }
 
-TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
+// The hints for reduce_convergent failing one case of n ones with `got`, matched as `match`.
+std::vector<reports::hint> one_reduction_case(long n, double got, partial_sum_match match) {
   kernel_results k;
   k.problem = problems::kind_named("reduction");
   k.kernel = "reduce_convergent";
   auto o = failed();
-  o.evidence.expected = {1000};
-  o.evidence.got = {512};
-  o.evidence.partial_sum = partial_sum_match{0, 512, 32, true};
-  k.add(n_case(k.problem, 1000, "ones"), o);
-  const auto hints = k.hints();
+  o.evidence.expected = {static_cast<double>(n)};
+  o.evidence.got = {got};
+  o.evidence.partial_sum = match;
+  k.add(n_case(k.problem, n, "ones"), o);
+  return k.hints();
+}
+
+TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
+  const auto hints = one_reduction_case(1000, 512, partial_sum_match{0, 512, 32, true});
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code{"partial_sum"});
   EXPECT_NE(hints[0].message.find("first 512 elements"), std::string::npos);
@@ -220,31 +225,14 @@ TEST(Diagnosis, ReductionOfOnlySomeBlocksIsAPartialSum) {
 // Blocks adding into *result without atomicAdd lose sums in any order: an input of ones shows
 // only how many elements were summed, and the last block's sum alone is named as such.
 TEST(Diagnosis, LostBlocksAndTheLastBlockAloneAreNamedForWhatTheyAre) {
-  kernel_results k;
-  k.problem = problems::kind_named("reduction");
-  k.kernel = "reduce_convergent";
-  auto some = failed();
-  some.evidence.expected = {10007};
-  some.evidence.got = {3863};
-  some.evidence.partial_sum = partial_sum_match{0, 3863, 1024, false, true};
-  k.add(n_case(k.problem, 10007, "ones"), some);
-  auto hints = k.hints();
+  auto hints = one_reduction_case(10007, 3863, partial_sum_match{0, 3863, 1024, false, true});
   ASSERT_FALSE(hints.empty());
   EXPECT_EQ(hints[0].code, hint_code{"partial_sum"});
   EXPECT_NE(hints[0].message.find("the sum of 3863 of its n = 10007 elements (some whole blocks "
                                   "and the last, partial one)"),
             std::string::npos)
       << hints[0].message;
-
-  kernel_results last;
-  last.problem = k.problem;
-  last.kernel = k.kernel;
-  auto tail = failed();
-  tail.evidence.expected = {1025};
-  tail.evidence.got = {1};
-  tail.evidence.partial_sum = partial_sum_match{1024, 1, 32, false};
-  last.add(n_case(last.problem, 1025, "ones"), tail);
-  hints = last.hints();
+  hints = one_reduction_case(1025, 1, partial_sum_match{1024, 1, 32, false});
   ASSERT_FALSE(hints.empty());
   EXPECT_NE(hints[0].message.find("its last element alone (element 1024, the last block's)"),
             std::string::npos)
