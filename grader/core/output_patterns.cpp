@@ -1,5 +1,6 @@
 #include "grader/core/output_patterns.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -46,9 +47,8 @@ std::optional<partial_sum_match> match_some_blocks_and_the_last(std::size_t n,
   return std::nullopt;
 }
 
-std::optional<partial_sum_match> match_with_block(std::span<const float> input, double got,
-                                                  std::size_t block, double tolerance) {
-  const auto sums = block_sums(input, block);
+std::optional<partial_sum_match> match_with_block(std::size_t n, std::span<const double> sums,
+                                                  double got, std::size_t block, double tolerance) {
   if (sums.size() < 2) {
     return std::nullopt; // one block is the whole input: nothing partial to see
   }
@@ -62,7 +62,7 @@ std::optional<partial_sum_match> match_with_block(std::span<const float> input, 
   for (std::size_t b = 1; b < sums.size(); ++b) {
     if (close(got, sums[b], tolerance)) {
       const std::size_t first = b * block;
-      return partial_sum_match{first, std::min(block, input.size() - first), block, false};
+      return partial_sum_match{first, std::min(block, n - first), block, false};
     }
   }
   return std::nullopt;
@@ -94,16 +94,19 @@ std::optional<partial_sum_match> match_partial_sum(std::span<const float> input,
   if (!std::isfinite(got)) {
     return std::nullopt;
   }
-  for (const std::size_t block : block_sizes) {
-    if (auto m = match_with_block(input, got, block, tolerance)) {
+  constexpr std::size_t sizes = std::size(block_sizes);
+  std::array<std::vector<double>, sizes> sums; // per block size, summed once for both passes
+  for (std::size_t i = 0; i < sizes; ++i) {
+    sums[i] = block_sums(input, block_sizes[i]);
+    if (auto m = match_with_block(input.size(), sums[i], got, block_sizes[i], tolerance)) {
       return m;
     }
   }
   // Blocks that all sum alike: the largest block size that explains it says the most (a match
   // with blocks of 1024 is one with blocks of 32 too).
-  for (auto block = std::rbegin(block_sizes); block != std::rend(block_sizes); ++block) {
-    if (auto m = match_some_blocks_and_the_last(input.size(), block_sums(input, *block), got,
-                                                *block, tolerance)) {
+  for (std::size_t i = sizes; i-- > 0;) {
+    if (auto m =
+            match_some_blocks_and_the_last(input.size(), sums[i], got, block_sizes[i], tolerance)) {
       return m;
     }
   }
