@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <utility>
 
 namespace cugrade::emu::detail {
 namespace {
@@ -138,6 +139,11 @@ const device_memory::record* device_memory::find(const void* p) const {
   return addr <= it->first + it->second.size ? &it->second : nullptr;
 }
 
+device_memory::record* device_memory::find(const void* p) {
+  // The record the const lookup finds is one of this object's own (m_live).
+  return const_cast<record*>(std::as_const(*this).find(p));
+}
+
 bool device_memory::buffer_around(const void* p, std::size_t n, std::uintptr_t& begin,
                                   std::uintptr_t& end) const {
   const std::lock_guard lock(m_mutex);
@@ -255,8 +261,7 @@ std::uintptr_t device_memory::open_buffer(const void* p) {
     return 0;
   }
   const std::lock_guard lock(m_mutex);
-  // find() is const; the record it finds is this object's own (m_live), so it may change.
-  auto* r = const_cast<record*>(find(p));
+  record* r = find(p);
   if (r == nullptr) {
     return 0;
   }

@@ -114,6 +114,7 @@ private:
   };
 
   [[nodiscard]] const record* find(const void* p) const;
+  [[nodiscard]] record* find(const void* p);
   /// Whether host code cannot reach the buffer now (the guard is on and nothing opened it).
   [[nodiscard]] bool closed(const record& r) const;
   void quarantine(const record& r);
